@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module graph (see DESIGN.md): pure cores at the bottom, C adapters beside them, the executable on top.
+let package = Package(
+    name: "DrawTogether",
+    products: [
+        .executable(name: "drawtogether", targets: ["drawtogether"]),
+    ],
+    targets: [
+        // System libraries: a modulemap and a shim.h each (macros Swift cannot import become functions).
+        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
+                       providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+                       providers: [.apt(["libsodium-dev"])]),
+
+        // Libraries.
+        .target(name: "StrokeKit"),
+        .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
+        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
+        .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
+        .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
+
+        // The executable.
+        .executableTarget(
+            name: "drawtogether",
+            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
+
+        // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
+        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "TestSupport"]),
+        .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport"]),
+        .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),
+        .testTarget(name: "DrawingSyncTests",
+                    dependencies: ["DrawingSync", "StrokeKit", "ReplicaStore", "TestSupport"]),
+        .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas", "StrokeKit", "CNcurses", "TestSupport"]),
+        .testTarget(name: "DrawTogetherTests", dependencies: ["drawtogether", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,2 @@
+/// DrawingSync: the coordinator between the canvas and the replica.
+public enum DrawingSync {}

@@ -1,0 +1,2 @@
+/// TerminalCanvas: input decoding, tools, the cell renderer and the ncurses screen.
+public enum TerminalCanvas {}
