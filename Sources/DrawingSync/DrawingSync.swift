@@ -1,2 +1,0 @@
-/// DrawingSync: the coordinator between the canvas and the replica.
-public enum DrawingSync {}
