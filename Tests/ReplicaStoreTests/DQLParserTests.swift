@@ -10,16 +10,23 @@ import Testing
     // MARK: Every statement form
 
     @Test func selectAllWithoutFilter() throws {
-        #expect(try DQLParser.parse("SELECT * FROM drawings")
-            == .select(DQLSelect(projection: .allFields, collection: "drawings", filter: nil)))
+        #expect(
+            try DQLParser.parse("SELECT * FROM drawings")
+                == .select(DQLSelect(projection: .allFields, collection: "drawings", filter: nil)))
     }
 
     @Test func selectFieldsAndPathsWithFilter() throws {
-        let statement = try DQLParser.parse("select name, strokes.`a.b`, x.y_2 from drawings where _id = :id;")
-        #expect(statement == .select(DQLSelect(
-            projection: .fields([DQLPath(["name"]), DQLPath(["strokes", "a.b"]), DQLPath(["x", "y_2"])]),
-            collection: "drawings",
-            filter: DQLFilter(id: parameter("id", 1, 61)))))
+        let statement = try DQLParser.parse(
+            "select name, strokes.`a.b`, x.y_2 from drawings where _id = :id;")
+        #expect(
+            statement
+                == .select(
+                    DQLSelect(
+                        projection: .fields([
+                            DQLPath(["name"]), DQLPath(["strokes", "a.b"]), DQLPath(["x", "y_2"]),
+                        ]),
+                        collection: "drawings",
+                        filter: DQLFilter(id: parameter("id", 1, 61)))))
     }
 
     @Test func insertWithEveryConflictPolicy() throws {
@@ -29,44 +36,63 @@ import Testing
         ]
         for (suffix, policy) in cases {
             let statement = try DQLParser.parse("INSERT INTO drawings DOCUMENTS (:doc)" + suffix)
-            #expect(statement == .insert(DQLInsert(
-                collection: "drawings", documents: [parameter("doc", 1, 33)], onConflict: policy)))
+            #expect(
+                statement
+                    == .insert(
+                        DQLInsert(
+                            collection: "drawings", documents: [parameter("doc", 1, 33)], onConflict: policy))
+            )
         }
     }
 
     @Test func insertSeveralDocuments() throws {
         let statement = try DQLParser.parse("INSERT INTO c DOCUMENTS (:a), ( :b )")
-        #expect(statement == .insert(DQLInsert(
-            collection: "c", documents: [parameter("a", 1, 26), parameter("b", 1, 33)], onConflict: .fail)))
+        #expect(
+            statement
+                == .insert(
+                    DQLInsert(
+                        collection: "c", documents: [parameter("a", 1, 26), parameter("b", 1, 33)],
+                        onConflict: .fail)))
     }
 
     @Test func updateSetsParametersAndLiterals() throws {
-        let text = "UPDATE c SET f = :v, a.b = 'it''s', n = -1.5e2, t = TRUE, u = false, z = NULL, i = 42 WHERE _id = 'x'"
-        #expect(try DQLParser.parse(text) == .update(DQLUpdate(
-            collection: "c",
-            actions: [
-                .set(DQLPath(["f"]), parameter("v", 1, 18)),
-                .set(DQLPath(["a", "b"]), .string("it's")),
-                .set(DQLPath(["n"]), .number(-150)),
-                .set(DQLPath(["t"]), .bool(true)),
-                .set(DQLPath(["u"]), .bool(false)),
-                .set(DQLPath(["z"]), .null),
-                .set(DQLPath(["i"]), .number(42)),
-            ],
-            filter: DQLFilter(id: .string("x")))))
+        let text =
+            "UPDATE c SET f = :v, a.b = 'it''s', n = -1.5e2, t = TRUE, u = false, z = NULL, i = 42 WHERE _id = 'x'"
+        #expect(
+            try DQLParser.parse(text)
+                == .update(
+                    DQLUpdate(
+                        collection: "c",
+                        actions: [
+                            .set(DQLPath(["f"]), parameter("v", 1, 18)),
+                            .set(DQLPath(["a", "b"]), .string("it's")),
+                            .set(DQLPath(["n"]), .number(-150)),
+                            .set(DQLPath(["t"]), .bool(true)),
+                            .set(DQLPath(["u"]), .bool(false)),
+                            .set(DQLPath(["z"]), .null),
+                            .set(DQLPath(["i"]), .number(42)),
+                        ],
+                        filter: DQLFilter(id: .string("x")))))
     }
 
     @Test func updateUnsetsBackquotedStrokeKeys() throws {
         let text = "UPDATE drawings UNSET strokes.`2026-03-25T16:20:14.127Z~3fa2c1`, name WHERE _id = :id"
-        #expect(try DQLParser.parse(text) == .update(DQLUpdate(
-            collection: "drawings",
-            actions: [.unset(DQLPath(["strokes", "2026-03-25T16:20:14.127Z~3fa2c1"])), .unset(DQLPath(["name"]))],
-            filter: DQLFilter(id: parameter("id", 1, 83)))))
+        #expect(
+            try DQLParser.parse(text)
+                == .update(
+                    DQLUpdate(
+                        collection: "drawings",
+                        actions: [
+                            .unset(DQLPath(["strokes", "2026-03-25T16:20:14.127Z~3fa2c1"])),
+                            .unset(DQLPath(["name"])),
+                        ],
+                        filter: DQLFilter(id: parameter("id", 1, 83)))))
     }
 
     @Test func deleteById() throws {
-        #expect(try DQLParser.parse("DELETE FROM drawings WHERE _id = :id")
-            == .delete(DQLDelete(collection: "drawings", filter: DQLFilter(id: parameter("id", 1, 34)))))
+        #expect(
+            try DQLParser.parse("DELETE FROM drawings WHERE _id = :id")
+                == .delete(DQLDelete(collection: "drawings", filter: DQLFilter(id: parameter("id", 1, 34)))))
     }
 
     @Test func commentsNewlinesAndBackquotedKeywordsAreAccepted() throws {
@@ -76,19 +102,28 @@ import Testing
               FROM `SELECT`
              WHERE `_id` = :id ;
             """
-        #expect(try DQLParser.parse(text) == .select(DQLSelect(
-            projection: .fields([DQLPath(["from"]), DQLPath(["we`ird", "select", "id"])]),
-            collection: "SELECT",
-            filter: DQLFilter(id: parameter("id", 4, 16)))))
+        #expect(
+            try DQLParser.parse(text)
+                == .select(
+                    DQLSelect(
+                        projection: .fields([DQLPath(["from"]), DQLPath(["we`ird", "select", "id"])]),
+                        collection: "SELECT",
+                        filter: DQLFilter(id: parameter("id", 4, 16)))))
     }
 
     @Test func numbersInEveryForm() throws {
-        let forms: [(String, Double)] = [("0", 0), ("7", 7), ("-3", -3), ("2.25", 2.25), ("1e3", 1000),
-                                         ("-2.5E-2", -0.025), ("6e+1", 60)]
+        let forms: [(String, Double)] = [
+            ("0", 0), ("7", 7), ("-3", -3), ("2.25", 2.25), ("1e3", 1000),
+            ("-2.5E-2", -0.025), ("6e+1", 60),
+        ]
         for (text, value) in forms {
             let statement = try DQLParser.parse("UPDATE c SET n = \(text) WHERE _id = 1")
-            #expect(statement == .update(DQLUpdate(
-                collection: "c", actions: [.set(DQLPath(["n"]), .number(value))], filter: DQLFilter(id: .number(1)))))
+            #expect(
+                statement
+                    == .update(
+                        DQLUpdate(
+                            collection: "c", actions: [.set(DQLPath(["n"]), .number(value))],
+                            filter: DQLFilter(id: .number(1)))))
         }
     }
 
@@ -113,7 +148,10 @@ import Testing
         ("SELECT * FROM c WHERE _id = :", 1, 29, "parameter name"),
         ("INSERT INTO c DOCUMENTS :doc", 1, 25, "expected '(', found parameter ':doc'"),
         ("INSERT INTO c DOCUMENTS ('x')", 1, 26, "expected a document parameter"),
-        ("INSERT INTO c DOCUMENTS (:d) ON ID CONFLICT DO NOTHING", 1, 48, "FAIL, UPDATE or UPDATE_LOCAL_DIFF"),
+        (
+            "INSERT INTO c DOCUMENTS (:d) ON ID CONFLICT DO NOTHING", 1, 48,
+            "FAIL, UPDATE or UPDATE_LOCAL_DIFF"
+        ),
         ("UPDATE c SET a = 1", 1, 19, "expected ',' or WHERE, found end of input"),
         ("UPDATE c SET a = 1 UNSET b WHERE _id = 1", 1, 20, "expected ',' or WHERE, found 'UNSET'"),
         ("UPDATE c WHERE _id = 1", 1, 10, "expected SET or UNSET"),
@@ -142,8 +180,10 @@ import Testing
     }
 
     @Test func errorDescriptionNamesExpectedAndFound() {
-        #expect(throws: DQLSyntaxError.unexpectedToken(
-            expected: "FROM", found: "'FORM'", position: DQLPosition(line: 2, column: 5))) {
+        #expect(
+            throws: DQLSyntaxError.unexpectedToken(
+                expected: "FROM", found: "'FORM'", position: DQLPosition(line: 2, column: 5))
+        ) {
             try DQLParser.parse("SELECT *\n    FORM c")
         }
         let error = DQLSyntaxError.unexpectedToken(
@@ -154,10 +194,12 @@ import Testing
     // MARK: Robustness
 
     @Test func randomInputNeverCrashes() {
-        let alphabet = ["SELECT", "INSERT", "UPDATE", "DELETE", "FROM", "WHERE", "INTO", "DOCUMENTS", "SET",
-                        "UNSET", "ON", "ID", "CONFLICT", "DO", "FAIL", "UPDATE_LOCAL_DIFF", "TRUE", "NULL",
-                        "_id", "c", "a", "*", ",", ".", "=", "(", ")", ";", ":id", ":", "'s'", "'", "`k`", "`",
-                        "''", "``", "-1.5e3", "1e", "-", "--", "\n", " ", "42", "é", "🙂"]
+        let alphabet = [
+            "SELECT", "INSERT", "UPDATE", "DELETE", "FROM", "WHERE", "INTO", "DOCUMENTS", "SET",
+            "UNSET", "ON", "ID", "CONFLICT", "DO", "FAIL", "UPDATE_LOCAL_DIFF", "TRUE", "NULL",
+            "_id", "c", "a", "*", ",", ".", "=", "(", ")", ";", ":id", ":", "'s'", "'", "`k`", "`",
+            "''", "``", "-1.5e3", "1e", "-", "--", "\n", " ", "42", "é", "🙂",
+        ]
         var generator = SplitMix64(seed: 0xD01_5EED)
         var parsed = 0
         for _ in 0..<10_000 {
@@ -187,7 +229,8 @@ import Testing
         let count = 100_000
         let text = "SELECT " + Array(repeating: "a", count: count).joined(separator: ".") + " FROM c"
         guard case .select(let select) = try DQLParser.parse(text),
-              case .fields(let fields) = select.projection else {
+            case .fields(let fields) = select.projection
+        else {
             Issue.record("not a projection")
             return
         }

@@ -10,11 +10,13 @@ import Testing
             { "_id": "drawing-1", "n": -12.5e1, "ok": true, "no": false, "none": null,
               "list": [1, "two", [], {}], "strokes": { "k~1": "AAE=" } }
             """
-        #expect(try DocumentValue(json: text) == .object([
-            "_id": .string("drawing-1"), "n": .number(-125), "ok": .bool(true), "no": .bool(false),
-            "none": .null, "list": .array([.number(1), .string("two"), .array([]), .object([:])]),
-            "strokes": .object(["k~1": .string("AAE=")]),
-        ]))
+        #expect(
+            try DocumentValue(json: text)
+                == .object([
+                    "_id": .string("drawing-1"), "n": .number(-125), "ok": .bool(true), "no": .bool(false),
+                    "none": .null, "list": .array([.number(1), .string("two"), .array([]), .object([:])]),
+                    "strokes": .object(["k~1": .string("AAE=")]),
+                ]))
         #expect(try DocumentValue(json: "  42 \n") == .number(42))
         #expect(try DocumentValue(json: "0.5") == .number(0.5))
         #expect(try DocumentValue(json: "-0") == .number(0))
@@ -73,7 +75,9 @@ import Testing
             try DocumentValue(json: tooDeep)
         }
         let hostile = String(repeating: "{\"a\":", count: 200_000)
-        #expect(throws: JSONError.tooDeep(limit: limit, position: JSONPosition(line: 1, column: 5 * limit + 1))) {
+        #expect(
+            throws: JSONError.tooDeep(limit: limit, position: JSONPosition(line: 1, column: 5 * limit + 1))
+        ) {
             try DocumentValue(json: hostile)
         }
     }
@@ -82,7 +86,8 @@ import Testing
         #expect(throws: JSONError.tooLarge(size: 12, limit: 10)) {
             try DocumentValue(json: "\"0123456789\"", maximumSize: 10)
         }
-        #expect(JSONError.tooLarge(size: 12, limit: 10).description == "JSON text is 12 bytes; the limit is 10")
+        #expect(
+            JSONError.tooLarge(size: 12, limit: 10).description == "JSON text is 12 bytes; the limit is 10")
     }
 
     // MARK: Printing
@@ -101,20 +106,23 @@ import Testing
     }
 
     @Test func printsPrettyWithTwoSpaceIndentation() {
-        let value = DocumentValue.object(["name": .string("n"), "list": .array([.number(1), .object(["x": .null])]),
-                                          "empty": .object([:])])
-        #expect(value.jsonString(pretty: true) == """
-            {
-              "empty": {},
-              "list": [
-                1,
+        let value = DocumentValue.object([
+            "name": .string("n"), "list": .array([.number(1), .object(["x": .null])]),
+            "empty": .object([:]),
+        ])
+        #expect(
+            value.jsonString(pretty: true) == """
                 {
-                  "x": null
+                  "empty": {},
+                  "list": [
+                    1,
+                    {
+                      "x": null
+                    }
+                  ],
+                  "name": "n"
                 }
-              ],
-              "name": "n"
-            }
-            """)
+                """)
     }
 
     @Test func escapesQuotesBackslashesAndControlCharacters() {
@@ -146,9 +154,10 @@ import Testing
             return .number(bits.isFinite ? bits : 0.5)
         case 4: return .string(randomString(using: &generator))
         case 5, 6:
-            return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in
-                randomValue(depth: depth + 1, using: &generator)
-            })
+            return .array(
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    randomValue(depth: depth + 1, using: &generator)
+                })
         default:
             var entries: [String: DocumentValue] = [:]
             for _ in 0..<Int.random(in: 0...4, using: &generator) {
@@ -159,8 +168,10 @@ import Testing
     }
 
     static func randomString(using generator: inout SplitMix64) -> String {
-        let pieces: [String] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "€", "😀",
-                                "~", "2026-03-25T16:20:14.127Z~3fa2c1", "\u{7F}", "\u{2028}"]
+        let pieces: [String] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "€", "😀",
+            "~", "2026-03-25T16:20:14.127Z~3fa2c1", "\u{7F}", "\u{2028}",
+        ]
         var text = ""
         for _ in 0..<Int.random(in: 0...6, using: &generator) {
             if Bool.random(using: &generator), let piece = pieces.randomElement(using: &generator) {

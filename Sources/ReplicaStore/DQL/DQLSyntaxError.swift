@@ -23,9 +23,9 @@ public enum DQLSyntaxError: Error, Equatable, Sendable, CustomStringConvertible 
     public var position: DQLPosition {
         switch self {
         case .unexpectedToken(_, _, let position), .unexpectedCharacter(_, let position),
-             .unterminatedString(let position), .unterminatedQuotedIdentifier(let position),
-             .emptyQuotedIdentifier(let position), .missingParameterName(let position),
-             .malformedNumber(_, let position):
+            .unterminatedString(let position), .unterminatedQuotedIdentifier(let position),
+            .emptyQuotedIdentifier(let position), .missingParameterName(let position),
+            .malformedNumber(_, let position):
             return position
         }
     }

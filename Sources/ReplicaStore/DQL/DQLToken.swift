@@ -48,9 +48,9 @@ struct DQLToken: Equatable, Sendable {
         return "'" + shown + "'"
     }
 
+    /// Words are ASCII by construction (the lexer admits nothing else), so plain upper-casing
+    /// cannot turn one keyword into another.
     static func uppercasedASCII(_ word: String) -> String {
-        String(String.UnicodeScalarView(word.unicodeScalars.map { scalar in
-            ("a"..."z").contains(scalar) ? Unicode.Scalar(scalar.value - 32) ?? scalar : scalar
-        }))
+        word.uppercased()
     }
 }

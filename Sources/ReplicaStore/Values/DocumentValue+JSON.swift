@@ -43,38 +43,46 @@ extension DocumentValue {
         case .string(let value):
             Self.writeJSONString(value, to: &output)
         case .array(let elements):
-            writeContainer(elements, open: "[", close: "]", to: &output, pretty: pretty, indentation: indentation) {
-                element, output in
-                element.write(to: &output, pretty: pretty, indentation: indentation + 1)
+            let inner = indentation + 1
+            Self.writeContainer(
+                count: elements.count, brackets: ("[", "]"), pretty: pretty, indentation: indentation,
+                to: &output
+            ) {
+                offset, output in
+                elements[offset].write(to: &output, pretty: pretty, indentation: inner)
             }
         case .object(let entries):
             let keys = entries.keys.sorted()
-            writeContainer(keys, open: "{", close: "}", to: &output, pretty: pretty, indentation: indentation) {
-                key, output in
-                Self.writeJSONString(key, to: &output)
+            let inner = indentation + 1
+            Self.writeContainer(
+                count: keys.count, brackets: ("{", "}"), pretty: pretty, indentation: indentation, to: &output
+            ) {
+                offset, output in
+                Self.writeJSONString(keys[offset], to: &output)
                 output += pretty ? ": " : ":"
-                entries[key]?.write(to: &output, pretty: pretty, indentation: indentation + 1)
+                entries[keys[offset]]?.write(to: &output, pretty: pretty, indentation: inner)
             }
         }
     }
 
-    private func writeContainer<Element>(
-        _ elements: [Element], open: String, close: String, to output: inout String, pretty: Bool,
-        indentation: Int, writeElement: (Element, inout String) -> Void
+    /// Brackets around `count` comma-separated elements; pretty puts each on its own line.
+    private static func writeContainer(
+        count: Int, brackets: (open: String, close: String), pretty: Bool, indentation: Int,
+        to output: inout String, writeElement: (Int, inout String) -> Void
     ) {
-        output += open
-        guard !elements.isEmpty else {
-            output += close
+        output += brackets.open
+        guard count > 0 else {
+            output += brackets.close
             return
         }
-        let innerIndent = pretty ? "\n" + String(repeating: "  ", count: indentation + 1) : ""
-        for (offset, element) in elements.enumerated() {
+        let elementIndent = pretty ? "\n" + String(repeating: "  ", count: indentation + 1) : ""
+        for offset in 0..<count {
             if offset > 0 { output += "," }
-            output += innerIndent
-            writeElement(element, &output)
+            output += elementIndent
+            writeElement(offset, &output)
         }
         if pretty { output += "\n" + String(repeating: "  ", count: indentation) }
-        output += close
+        output += brackets.close
     }
 
     /// Integers up to 2^53 (every one a Double holds exactly) print as integers; everything else

@@ -25,9 +25,9 @@ public enum JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     public var position: JSONPosition? {
         switch self {
         case .unexpected(_, _, let position), .invalidEscape(_, let position),
-             .unpairedSurrogate(_, let position), .controlCharacterInString(_, let position),
-             .numberOutOfRange(_, let position), .duplicateKey(_, let position),
-             .tooDeep(_, let position):
+            .unpairedSurrogate(_, let position), .controlCharacterInString(_, let position),
+            .numberOutOfRange(_, let position), .duplicateKey(_, let position),
+            .tooDeep(_, let position):
             return position
         case .tooLarge:
             return nil
@@ -45,7 +45,8 @@ public enum JSONError: Error, Equatable, Sendable, CustomStringConvertible {
             message = "'\(escape)' is half of a UTF-16 surrogate pair without its other half"
         case .controlCharacterInString(let byte, _):
             let hex = String(byte, radix: 16, uppercase: true)
-            message = "control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) in a string; "
+            message =
+                "control character U+\(String(repeating: "0", count: 4 - hex.count) + hex) in a string; "
                 + "write it as an escape such as \\n or \\u0001"
         case .numberOutOfRange(let text, _):
             message = "number \(text) is too large to hold"

@@ -38,7 +38,9 @@ struct JSONReader {
     }
 
     private mutating func object(depth: Int) throws(JSONError) -> DocumentValue {
-        guard depth <= maximumDepth else { throw .tooDeep(limit: maximumDepth, position: position(of: index)) }
+        guard depth <= maximumDepth else {
+            throw .tooDeep(limit: maximumDepth, position: position(of: index))
+        }
         index += 1
         var entries: [String: DocumentValue] = [:]
         skipWhitespace()
@@ -68,7 +70,9 @@ struct JSONReader {
     }
 
     private mutating func array(depth: Int) throws(JSONError) -> DocumentValue {
-        guard depth <= maximumDepth else { throw .tooDeep(limit: maximumDepth, position: position(of: index)) }
+        guard depth <= maximumDepth else {
+            throw .tooDeep(limit: maximumDepth, position: position(of: index))
+        }
         index += 1
         var elements: [DocumentValue] = []
         skipWhitespace()
@@ -223,7 +227,8 @@ struct JSONReader {
 
     private func foundDescription() -> String {
         guard index < bytes.count else { return "end of JSON text" }
-        let scalar = String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self)
+        let scalar =
+            String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self)
             .unicodeScalars.first ?? "?"
         return scalar.value < 0x20 ? "control character \(scalar.escaped(asASCII: true))" : "'\(scalar)'"
     }
