@@ -1,0 +1,31 @@
+/// What the user asked the executable to do, once the command line is parsed.
+enum Command: Equatable, Sendable {
+    /// The interactive canvas on one drawing (created if missing).
+    case open(drawing: String)
+    /// The drawings in the replica.
+    case list
+    /// One drawing as text, ANSI art, SVG or JSON, to a file or (when `output` is nil) stdout.
+    case export(drawing: String, format: ExportFormat, output: String?)
+    /// One DQL statement against the replica; `argumentsJSON` is the unparsed `--args` object.
+    case query(statement: String, argumentsJSON: String?)
+    /// A headless peer; with `once`, exit as soon as every peer is in sync.
+    case sync(once: Bool)
+    /// The relay server, listening on the common `--listen` address (required for serve).
+    case serve
+    /// The usage text, for the whole program (`nil`) or one subcommand.
+    case help(topic: Subcommand?)
+    case version
+
+    /// The name `drawtogether` shows in usage for the default drawing.
+    static let defaultDrawing = "drawing-1"
+}
+
+/// A subcommand by name, as typed after `drawtogether`.
+enum Subcommand: String, CaseIterable, Equatable, Sendable {
+    case open, list, export, query, sync, serve
+}
+
+/// The formats `drawtogether export --format` writes.
+enum ExportFormat: String, CaseIterable, Equatable, Sendable {
+    case text, ansi, svg, json
+}

@@ -1,0 +1,138 @@
+/// The options every subcommand accepts, as given on the command line (nil when not given).
+/// `Configuration.resolve` fills the gaps from the environment, `.env` and defaults.
+struct CommandLineOptions: Equatable, Sendable {
+    var store: String?
+    var databaseID: String?
+    var token: String?
+    var listen: HostPort?
+    var peers: [HostPort] = []
+    var server: HostPort?
+    /// False with `--no-discovery`.
+    var discovery = true
+    var envFile: String?
+}
+
+/// A parsed command line: what to do, and the common options.
+///
+/// Pure: parsing neither prints nor exits; `main` prints a `CommandLineError` and exits 2.
+/// Flags may come before or after the subcommand, as `--flag value` or `--flag=value`; `--` ends
+/// the flags. Without a subcommand the words are `[DRAWING]` for `open`.
+struct CommandLineArguments: Equatable, Sendable {
+    var command: Command
+    var options: CommandLineOptions
+
+    init(command: Command, options: CommandLineOptions = CommandLineOptions()) {
+        self.command = command
+        self.options = options
+    }
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(CommandLineError) -> CommandLineArguments {
+        let scan = try FlagScan(arguments)
+        if scan.has("--help") || scan.has("-h") {
+            return CommandLineArguments(
+                command: .help(topic: scan.positionals.first.flatMap(Subcommand.init)))
+        }
+        if scan.has("--version") {
+            return CommandLineArguments(command: .version)
+        }
+        let options = try commonOptions(scan)
+        return CommandLineArguments(command: try command(scan), options: options)
+    }
+
+    private static func commonOptions(_ scan: FlagScan) throws(CommandLineError) -> CommandLineOptions {
+        var options = CommandLineOptions()
+        options.store = scan.value("--store")
+        options.databaseID = scan.value("--database-id")
+        options.token = scan.value("--token")
+        options.envFile = scan.value("--env-file")
+        options.discovery = !scan.has("--no-discovery")
+        if let listen = scan.value("--listen") {
+            options.listen = try address(listen, flag: "--listen") { text throws(HostPort.Problem) in
+                try HostPort.parse(text, allowsPortZero: true)
+            }
+        }
+        for peer in scan.values("--peer") {
+            options.peers.append(
+                try address(peer, flag: "--peer") { text throws(HostPort.Problem) in
+                    try HostPort.parse(text)
+                })
+        }
+        if let server = scan.value("--server") {
+            options.server = try address(server, flag: "--server") { text throws(HostPort.Problem) in
+                try HostPort.parse(serverURL: text)
+            }
+        }
+        return options
+    }
+
+    private static func address(
+        _ text: String, flag: String, _ parse: (String) throws(HostPort.Problem) -> HostPort
+    ) throws(CommandLineError) -> HostPort {
+        do {
+            return try parse(text)
+        } catch {
+            throw .badHostPort(flag: flag, value: text, problem: error)
+        }
+    }
+
+    private static func command(_ scan: FlagScan) throws(CommandLineError) -> Command {
+        var words = scan.positionals[...]
+        let subcommand: Subcommand
+        if let first = words.first, let named = Subcommand(rawValue: first) {
+            subcommand = named
+            words = words.dropFirst()
+        } else {
+            // `drawtogether NAME` opens NAME; more words, or another subcommand's flags, mean the
+            // first word was meant as a subcommand.
+            if let first = words.first, words.count > 1 || scan.hasSubcommandFlags {
+                throw .unknownSubcommand(
+                    first,
+                    suggestion: Subcommand.allCases.first {
+                        FlagScan.isCloseMatch(first, $0.rawValue)
+                    })
+            }
+            subcommand = .open
+        }
+        try scan.rejectFlags(notBelongingTo: subcommand)
+
+        let command: Command
+        switch subcommand {
+        case .open:
+            command = .open(
+                drawing: try nonEmpty(words.popFirst() ?? Command.defaultDrawing, "DRAWING", .open))
+        case .list:
+            command = .list
+        case .export:
+            guard let drawing = words.popFirst() else {
+                throw .missingArgument("a DRAWING to export", subcommand: .export)
+            }
+            guard let formatName = scan.value("--format") else {
+                throw .missingOption("--format text|ansi|svg|json", subcommand: .export)
+            }
+            guard let format = ExportFormat(rawValue: formatName) else { throw .badFormat(formatName) }
+            let output = scan.value("-o") ?? scan.value("--output")
+            command = .export(
+                drawing: try nonEmpty(drawing, "DRAWING", .export), format: format, output: output)
+        case .query:
+            guard let statement = words.popFirst() else {
+                throw .missingArgument("a DQL statement, e.g. 'SELECT * FROM drawings'", subcommand: .query)
+            }
+            command = .query(statement: statement, argumentsJSON: scan.value("--args"))
+        case .sync:
+            command = .sync(once: scan.has("--once"))
+        case .serve:
+            guard scan.has("--listen") else { throw .missingOption("--listen HOST:PORT", subcommand: .serve) }
+            command = .serve
+        }
+        if let extra = words.first { throw .unexpectedArgument(extra, subcommand: subcommand) }
+        return command
+    }
+
+    private static func nonEmpty(
+        _ word: String, _ name: String, _ subcommand: Subcommand
+    ) throws(CommandLineError) -> String {
+        guard !word.isEmpty else { throw .missingArgument("a non-empty \(name)", subcommand: subcommand) }
+        return word
+    }
+}

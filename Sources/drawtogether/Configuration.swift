@@ -1,0 +1,157 @@
+import Foundation
+
+/// Every setting the executable runs with, resolved and checked.
+///
+/// Precedence: command-line flags, then the environment (`DRAWTOGETHER_STORE`,
+/// `DRAWTOGETHER_DATABASE_ID`, `DRAWTOGETHER_SERVER_URL`, `DRAWTOGETHER_TOKEN`), then `.env` in the
+/// working directory (or `--env-file FILE`), then defaults. Resolution is pure: the environment
+/// and file reading are passed in, so tests need neither a real environment nor a disk.
+struct Configuration: Equatable, Sendable {
+    /// The replica directory, absolute.
+    var storeDirectory: String
+    var databaseID: String
+    /// The shared secret for TCP and the relay; nil when none is set (local discovery needs none).
+    var token: String?
+    var listen: HostPort?
+    var peers: [HostPort]
+    var server: HostPort?
+    var discovery: Bool
+
+    static let defaultDatabaseID = "default"
+
+    /// Names of the environment variables (also read from `.env`).
+    enum Variable {
+        static let store = "DRAWTOGETHER_STORE"
+        static let databaseID = "DRAWTOGETHER_DATABASE_ID"
+        static let serverURL = "DRAWTOGETHER_SERVER_URL"
+        static let token = "DRAWTOGETHER_TOKEN"
+    }
+
+    /// Reads a text file: its contents, nil if it does not exist, or a thrown error if it exists
+    /// but cannot be read.
+    typealias ReadFile = (_ path: String) throws -> String?
+
+    /// Resolves the settings for one run.
+    ///
+    /// - Parameters:
+    ///   - workingDirectory: where `./.env` is looked for and relative paths are anchored.
+    ///   - readFile: see `ReadFile`; `Configuration.readFileFromDisk` in production.
+    static func resolve(
+        options: CommandLineOptions,
+        environment: [String: String],
+        workingDirectory: String,
+        readFile: ReadFile
+    ) throws(ConfigurationError) -> Configuration {
+        let settings = Settings(
+            environment: environment, dotEnv: try loadDotEnv(options.envFile, workingDirectory, readFile))
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+
+        let store: String
+        if let flag = options.store {
+            store = flag
+        } else if let setting = settings[Variable.store] {
+            store = expandingTilde(setting.value, home: home)
+        } else {
+            store = try defaultStore(environment: environment, home: home)
+        }
+
+        let databaseID =
+            options.databaseID.map { ($0, SettingSource.flag("--database-id")) }
+            ?? settings[Variable.databaseID].map { ($0.value, $0.source) }
+            ?? (defaultDatabaseID, SettingSource.defaultValue)
+        guard isValidDatabaseID(databaseID.0) else {
+            throw .badDatabaseID(value: databaseID.0, source: databaseID.1)
+        }
+
+        var server = options.server
+        if server == nil, let setting = settings[Variable.serverURL] {
+            do {
+                server = try HostPort.parse(serverURL: setting.value)
+            } catch {
+                throw .badServerURL(value: setting.value, source: setting.source, problem: error)
+            }
+        }
+
+        let configuration = Configuration(
+            storeDirectory: absolute(store, in: workingDirectory),
+            databaseID: databaseID.0,
+            token: options.token ?? settings[Variable.token]?.value,
+            listen: options.listen,
+            peers: options.peers,
+            server: server,
+            discovery: options.discovery)
+        try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
+        return configuration
+    }
+
+    /// The real file system, for `resolve(readFile:)` in production.
+    static func readFileFromDisk(_ path: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// TCP listening, TCP peers and the relay let other machines in; the token is what keeps
+    /// strangers out, so none of them starts without one.
+    private func checkTokenIsSetForNetworking(serverFromFlag: Bool) throws(ConfigurationError) {
+        guard token == nil else { return }
+        if listen != nil { throw .tokenRequired(feature: "--listen") }
+        if !peers.isEmpty { throw .tokenRequired(feature: "--peer") }
+        if server != nil { throw .tokenRequired(feature: serverFromFlag ? "--server" : Variable.serverURL) }
+    }
+
+    // MARK: Pieces
+
+    private static func loadDotEnv(
+        _ explicitPath: String?, _ workingDirectory: String, _ readFile: ReadFile
+    ) throws(ConfigurationError) -> (path: String, file: DotEnv)? {
+        let path = absolute(explicitPath ?? ".env", in: workingDirectory)
+        let text: String?
+        do {
+            text = try readFile(path)
+        } catch {
+            throw .envFileUnreadable(path: path, reason: "\(error)")
+        }
+        guard let text else {
+            // `./.env` is optional; a file the user named is not.
+            if explicitPath != nil { throw .envFileNotFound(path: path) }
+            return nil
+        }
+        do {
+            return (path, try DotEnv(parsing: text))
+        } catch {
+            throw .envFileSyntax(path: path, error: error)
+        }
+    }
+
+    /// `$XDG_DATA_HOME/drawtogether`, else `$HOME/.local/share/drawtogether`. XDG says a relative
+    /// `XDG_DATA_HOME` is invalid and must be ignored.
+    private static func defaultStore(
+        environment: [String: String], home: String?
+    ) throws(ConfigurationError) -> String {
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return join(dataHome, "drawtogether")
+        }
+        guard let home else { throw .noDataDirectory }
+        return join(home, ".local/share/drawtogether")
+    }
+
+    /// Database ids name a directory of rendezvous sockets, so they must be one safe path component.
+    static func isValidDatabaseID(_ id: String) -> Bool {
+        (1...64).contains(id.count) && id != "." && id != ".."
+            && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+    }
+
+    /// A shell expands `~` in flags but not in `.env` files or quoted variables; do it here.
+    private static func expandingTilde(_ path: String, home: String?) -> String {
+        guard let home, path == "~" || path.hasPrefix("~/") else { return path }
+        return home + path.dropFirst()
+    }
+
+    private static func absolute(_ path: String, in directory: String) -> String {
+        path.hasPrefix("/") ? path : join(directory, path)
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}
