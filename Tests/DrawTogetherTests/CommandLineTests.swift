@@ -43,3 +43,26 @@ import Testing
         #expect(result.standardError.split(separator: "\n").count == 1)
     }
 }
+
+@Suite struct SubcommandHelpTests {
+    let binary = BuiltProducts.executable("drawtogether")
+
+    @Test(arguments: ["open", "list", "export", "query", "sync", "serve"])
+    func everySubcommandHasItsOwnHelp(subcommand: String) throws {
+        let result = try runProcess(binary, [subcommand, "--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("usage: drawtogether"))
+        #expect(result.standardOutput.contains(subcommand == "open" ? "[open]" : subcommand))
+    }
+
+    @Test func aTCPPeerWithoutATokenIsRefusedWithHowToSetOne() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DRAWTOGETHER_TOKEN"] = nil
+        let directory = try TemporaryDirectory()
+        let result = try runProcess(
+            binary, ["sync", "--once", "--peer", "127.0.0.1:9", "--store", directory.path],
+            environment: environment, currentDirectory: directory.path)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("DRAWTOGETHER_TOKEN"))
+    }
+}

@@ -9,3 +9,17 @@ import Testing
         #expect(DQLPath(["a`b"]).description == "`a``b`")
     }
 }
+
+@Suite struct DQLPathRoundTripTests {
+    /// A path printed as DQL parses back to itself, reserved words and non-ASCII names included.
+    @Test(arguments: [["name"], ["select"], ["strokes", "é"], ["a b", "x`y"], ["strokes", "2026-03-25T16:20:14.127Z~3fa2c1"]])
+    func printedPathParsesBack(components: [String]) throws {
+        let path = DQLPath(components)
+        let statement = try DQLParser.parse("UPDATE drawings UNSET \(path) WHERE _id = :id")
+        guard case .update(let update) = statement else {
+            Issue.record("not an update: \(statement)")
+            return
+        }
+        #expect(update.actions == [.unset(path)])
+    }
+}

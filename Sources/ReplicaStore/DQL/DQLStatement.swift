@@ -35,13 +35,23 @@ public struct DQLPath: Equatable, Hashable, Sendable, CustomStringConvertible {
         self.components = components
     }
 
+    /// The path as DQL text that parses back to the same path: a component that is not a plain
+    /// ASCII identifier, or that is a reserved word, is backquoted.
     public var description: String {
         components.map { component in
-            let plain = component.first.map { $0 == "_" || $0.isLetter } == true
-                && component.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+            let scalars = component.unicodeScalars
+            let plain = scalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
+                && scalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+                && !Self.reservedWords.contains(component.uppercased())
             return plain ? component : "`" + component.split(separator: "`", omittingEmptySubsequences: false).joined(separator: "``") + "`"
         }.joined(separator: ".")
     }
+
+    /// Words the parser reads as keywords wherever they appear in a path.
+    static let reservedWords: Set<String> = [
+        "SELECT", "FROM", "WHERE", "INSERT", "INTO", "DOCUMENTS", "UPDATE", "SET", "UNSET", "DELETE", "ON",
+        "TRUE", "FALSE", "NULL",
+    ]
 }
 
 /// A value in a statement: a named parameter, resolved from the arguments when the statement

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The one place that turns a parsed command line into work, prints, and picks the exit code:
+/// 0 done, 1 the work failed, 2 the command line or configuration was wrong.
+enum DrawTogetherApp {
+    static let version = "0.1.0"
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let parsed: CommandLineArguments
+        do {
+            parsed = try CommandLineArguments.parse(arguments)
+        } catch {
+            printError("drawtogether: \(error)")
+            return 2
+        }
+        switch parsed.command {
+        case .version:
+            print("drawtogether \(version)")
+            return 0
+        case .help(let topic):
+            return printHelp(topic)
+        default:
+            break
+        }
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.resolve(
+                options: parsed.options,
+                environment: ProcessInfo.processInfo.environment,
+                workingDirectory: FileManager.default.currentDirectoryPath,
+                readFile: Configuration.readFileFromDisk)
+        } catch {
+            printError("drawtogether: \(error)")
+            return 2
+        }
+        return perform(parsed.command, configuration: configuration)
+    }
+
+    static func perform(_ command: Command, configuration: Configuration) -> Int32 {
+        printError("drawtogether: '\(command)' is not built yet in this version; see 'drawtogether --help'")
+        return 1
+    }
+
+    private static func printHelp(_ topic: Subcommand?) -> Int32 {
+        do {
+            let resources = try ResourceDirectory.locate()
+            print(try resources.text("help/\(topic?.rawValue ?? "usage").txt"), terminator: "")
+            return 0
+        } catch {
+            printError("drawtogether: \(error)")
+            return 1
+        }
+    }
+}
