@@ -65,7 +65,6 @@ import TestSupport
         let first = network.connect(0, 1)
         network.runUntilQuiet()
         #expect(network.replicas[1].receivedEntryCount == 50)
-        network.inject([], into: first, side: 0)
         _ = first.sessions[0].shutdown(now: network.now)
         first.closed = [true, true]
         for index in 0..<3 { network.write(node: 0, key: "new-\(index)", value: "\(index)") }
