@@ -24,6 +24,7 @@ public final class SyncNode {
     private(set) var lastRefusal: SyncNodeStatus.Refusal?
     private var lastSyncAt: SyncInstant?
     private var isShutDown = false
+    var isStopped: Bool { isShutDown }
 
     /// Called after a remote delta changed the replica (refresh the view).
     public var onReplicaChanged: () -> Void = {}
@@ -31,6 +32,8 @@ public final class SyncNode {
     public var onPresenceExpired: (UInt64) -> Void = { _ in }
 
     private struct DialTarget {
+        /// Found in the rendezvous directory: dropped (and its socket file removed) once refused.
+        var isDiscovered = false
         var backoff = ReconnectBackoff()
         var connected = false
         var timer: EventLoop.TimerID?
@@ -66,8 +69,12 @@ public final class SyncNode {
 
     /// Dials a peer and keeps it connected, redialling with backoff when it drops or refuses.
     public func connect(to endpoint: SocketEndpoint) {
-        guard dialTargets[endpoint] == nil else { return }
-        dialTargets[endpoint] = DialTarget()
+        connect(to: endpoint, discovered: false)
+    }
+
+    func connect(to endpoint: SocketEndpoint, discovered: Bool) {
+        guard !isShutDown, dialTargets[endpoint] == nil else { return }
+        dialTargets[endpoint] = DialTarget(isDiscovered: discovered)
         dial(endpoint)
     }
 
@@ -140,6 +147,14 @@ public final class SyncNode {
     }
 
     private func dialFailed(_ endpoint: SocketEndpoint, _ error: any Error) {
+        if dialTargets[endpoint]?.isDiscovered == true, case .unix(let path) = endpoint,
+            let error = error as? SocketError, error.code == ECONNREFUSED || error.code == ENOENT
+        {
+            // Nobody listens there any more: the peer died without cleaning up.
+            dialTargets[endpoint] = nil
+            if error.code == ECONNREFUSED { unlink(path) }
+            return
+        }
         scheduleRedial(endpoint)
     }
 
