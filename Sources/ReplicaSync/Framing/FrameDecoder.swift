@@ -1,0 +1,78 @@
+/// Cuts a byte stream fed in arbitrary chunks into frames.
+///
+/// The length prefix is checked against the limit as soon as its four bytes are in, before any
+/// buffer for the body exists; the buffer only ever holds what the peer actually sent.
+public struct FrameDecoder: Sendable {
+    public let sizeLimit: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var failure: SyncProtocolError?
+
+    public init(sizeLimit: Int = Frame.defaultSizeLimit) {
+        self.sizeLimit = sizeLimit
+    }
+
+    /// Bytes received but not yet part of a returned frame.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    public mutating func append(_ bytes: some Collection<UInt8>) {
+        guard failure == nil else { return }
+        if start > 0, start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete frame, nil when more bytes are needed. After an error the stream is
+    /// unusable and every later call throws the same error.
+    public mutating func nextFrame() throws(SyncProtocolError) -> Frame? {
+        if let failure { throw failure }
+        let available = buffer.count - start
+        guard available >= Frame.prefixSize else { return nil }
+        var announced: UInt32 = 0
+        for offset in 0..<Frame.prefixSize {
+            announced = (announced << 8) | UInt32(buffer[start + offset])
+        }
+        if UInt64(announced) > UInt64(sizeLimit) {
+            return try fail(.frameTooLarge(announced: UInt64(announced), limit: sizeLimit))
+        }
+        if Int(announced) < Frame.headerSize {
+            return try fail(.frameTooShort(announced: announced))
+        }
+        let total = Frame.prefixSize + Int(announced)
+        guard available >= total else { return nil }
+        let version = buffer[start + 4]
+        let type = buffer[start + 5]
+        let payload = Array(buffer[(start + 6)..<(start + total)])
+        start += total
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 65_536)
+            start = 0
+        }
+        return Frame(version: version, type: type, payload: payload)
+    }
+
+    /// Called when the stream ended: bytes of an unfinished frame are an error.
+    public func checkEndOfStream() throws(SyncProtocolError) {
+        if let failure { throw failure }
+        let available = buffer.count - start
+        guard available > 0 else { return }
+        var expected = Frame.prefixSize
+        if available >= Frame.prefixSize {
+            var announced: UInt32 = 0
+            for offset in 0..<Frame.prefixSize {
+                announced = (announced << 8) | UInt32(buffer[start + offset])
+            }
+            expected += Int(announced)
+        }
+        throw .truncatedFrame(received: available, expected: expected)
+    }
+
+    private mutating func fail(_ error: SyncProtocolError) throws(SyncProtocolError) -> Frame? {
+        failure = error
+        buffer = []
+        start = 0
+        throw error
+    }
+}

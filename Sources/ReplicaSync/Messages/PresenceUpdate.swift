@@ -1,0 +1,35 @@
+/// Where a peer is and what it is doing right now: ephemeral, never stored, forgotten when the
+/// peer goes quiet.
+public struct PresenceUpdate: Equatable, Sendable {
+    /// A cell position on the canvas.
+    public struct Point: Equatable, Sendable {
+        public var x: Int32
+        public var y: Int32
+
+        public init(x: Int32, y: Int32) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// The peer the presence belongs to (a relay forwards others' presence unchanged).
+    public var peerID: UInt64
+    public var displayName: String
+    public var cursor: Point
+    public var tool: String
+    public var colour: UInt8
+    /// Points of the stroke being drawn, not yet committed.
+    public var strokeInProgress: [Point]
+
+    public init(
+        peerID: UInt64, displayName: String, cursor: Point, tool: String, colour: UInt8,
+        strokeInProgress: [Point] = []
+    ) {
+        self.peerID = peerID
+        self.displayName = displayName
+        self.cursor = cursor
+        self.tool = tool
+        self.colour = colour
+        self.strokeInProgress = strokeInProgress
+    }
+}

@@ -1,0 +1,155 @@
+import Glibc
+import Synchronization
+
+/// One thread's `poll(2)` loop: registered descriptors with read and write callbacks, timers with
+/// deadlines (the poll timeout is the nearest one), and a wake-up pipe through which other threads
+/// hand work to the loop. Everything except `execute` and `stop` must be called on the loop's thread.
+public final class EventLoop: @unchecked Sendable {
+    /// A scheduled timer, for cancelling it.
+    public struct TimerID: Hashable, Sendable {
+        fileprivate let value: UInt64
+    }
+
+    private struct Watch {
+        var onReadable: () -> Void
+        var onWritable: (() -> Void)?
+    }
+
+    private var watches: [Int32: Watch] = [:]
+    private var timers: [UInt64: (deadline: SyncInstant, handler: () -> Void)] = [:]
+    private var nextTimer: UInt64 = 0
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let inbox = Mutex<(work: [@Sendable () -> Void], stopped: Bool)>(([], false))
+
+    public init() throws(SocketError) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SocketError.system("creating the wake-up pipe") }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// The monotonic clock the loop schedules by.
+    public var now: SyncInstant {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return SyncInstant(milliseconds: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+    }
+
+    /// Watches a descriptor for input (and, when `onWritable` is set, for room to write).
+    public func register(_ descriptor: Int32, onReadable: @escaping () -> Void) {
+        watches[descriptor] = Watch(onReadable: onReadable, onWritable: nil)
+    }
+
+    /// Asks for a callback when the descriptor can be written (nil stops asking).
+    public func setWritable(_ descriptor: Int32, _ onWritable: (() -> Void)?) {
+        watches[descriptor]?.onWritable = onWritable
+    }
+
+    public func unregister(_ descriptor: Int32) {
+        watches[descriptor] = nil
+    }
+
+    @discardableResult
+    public func schedule(at deadline: SyncInstant, _ handler: @escaping () -> Void) -> TimerID {
+        nextTimer += 1
+        timers[nextTimer] = (deadline, handler)
+        return TimerID(value: nextTimer)
+    }
+
+    public func cancel(_ timer: TimerID) {
+        timers[timer.value] = nil
+    }
+
+    /// Runs `work` on the loop thread soon; callable from any thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.work.append(work) }
+        wake()
+    }
+
+    /// Makes `run` return after the current iteration; callable from any thread.
+    public func stop() {
+        inbox.withLock { $0.stopped = true }
+        wake()
+    }
+
+    /// Runs until `stop` is called.
+    public func run() {
+        while !(inbox.withLock { $0.stopped }) {
+            runOnce(maximumWait: .seconds(60))
+        }
+    }
+
+    /// Runs until `condition` holds or `timeout` passes; returns whether it holds. For tests and
+    /// for headless commands that wait for a state.
+    @discardableResult
+    public func run(until condition: () -> Bool, timeout: Duration) -> Bool {
+        let deadline = now + timeout
+        while !condition() {
+            guard now < deadline else { return false }
+            runOnce(maximumWait: .milliseconds(50))
+        }
+        return true
+    }
+
+    /// One iteration: wait for the nearest deadline or an event, then run what is due.
+    public func runOnce(maximumWait: Duration) {
+        let start = now
+        var wait = maximumWait.wholeMilliseconds
+        if let nearest = timers.values.map(\.deadline).min() {
+            wait = max(0, min(wait, nearest.milliseconds - start.milliseconds))
+        }
+        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        for (descriptor, watch) in watches.sorted(by: { $0.key < $1.key }) {
+            let events = Int16(POLLIN) | (watch.onWritable == nil ? 0 : Int16(POLLOUT))
+            descriptors.append(pollfd(fd: descriptor, events: events, revents: 0))
+        }
+        let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: wait))
+        if ready > 0 {
+            if descriptors[0].revents != 0 { drainWakeups() }
+            for entry in descriptors.dropFirst() where entry.revents != 0 {
+                // A callback may have unregistered this descriptor (or another) meanwhile.
+                if entry.revents & Int16(POLLOUT) != 0, let onWritable = watches[entry.fd]?.onWritable { onWritable() }
+                if entry.revents & ~Int16(POLLOUT) != 0, let watch = watches[entry.fd] { watch.onReadable() }
+            }
+        }
+        runInbox()
+        runDueTimers()
+    }
+
+    private func runDueTimers() {
+        let current = now
+        let due = timers.filter { $0.value.deadline <= current }.sorted { $0.key < $1.key }
+        for (id, timer) in due {
+            timers[id] = nil
+            timer.handler()
+        }
+    }
+
+    private func runInbox() {
+        let work = inbox.withLock { state -> [@Sendable () -> Void] in
+            defer { state.work = [] }
+            return state.work
+        }
+        work.forEach { $0() }
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)  // a full pipe already means "wake up"
+    }
+
+    private func drainWakeups() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &buffer, buffer.count) > 0 {}
+    }
+}

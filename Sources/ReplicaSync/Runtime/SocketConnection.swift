@@ -1,0 +1,102 @@
+import Glibc
+
+/// One connected, non-blocking socket on an event loop: reads whatever arrives, buffers what
+/// cannot be written yet, and closes once the buffer is flushed when asked to.
+final class SocketConnection {
+    let descriptor: Int32
+    private unowned let loop: EventLoop
+    private var outgoing: [UInt8] = []
+    private var outgoingOffset = 0
+    private var closesWhenFlushed = false
+    private(set) var isClosed = false
+    /// Set while closing: the connection keeps itself alive until its goodbye is out.
+    private var selfWhileClosing: SocketConnection?
+    /// Bytes as they arrive.
+    var onBytes: (ArraySlice<UInt8>) -> Void = { _ in }
+    /// The peer closed or the socket failed (nil error: an orderly end of stream).
+    var onClosed: (SocketError?) -> Void = { _ in }
+
+    init(descriptor: Int32, loop: EventLoop) {
+        self.descriptor = descriptor
+        self.loop = loop
+        loop.register(descriptor) { [unowned self] in readAvailable() }
+    }
+
+    deinit {
+        if !isClosed { close() }
+    }
+
+    /// Bytes waiting in the write buffer.
+    var bufferedByteCount: Int { outgoing.count - outgoingOffset }
+
+    func write(_ bytes: [UInt8]) {
+        guard !isClosed, !closesWhenFlushed else { return }
+        outgoing += bytes
+        flush()
+    }
+
+    /// Stops reading, sends what is buffered, then closes.
+    func closeAfterFlushing() {
+        guard !isClosed, !closesWhenFlushed else { return }
+        closesWhenFlushed = true
+        selfWhileClosing = self
+        flush()
+    }
+
+    /// Closes at once, dropping unsent bytes; no callback.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        loop.unregister(descriptor)
+        Glibc.close(descriptor)
+        selfWhileClosing = nil
+    }
+
+    private func readAvailable() {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !isClosed {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count > 0 {
+                if !closesWhenFlushed { onBytes(buffer[0..<count]) }
+                continue
+            }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
+            if count < 0, errno == EINTR { continue }
+            let error = count == 0 ? nil : SocketError.system("reading")
+            close()
+            // A connection this side is closing only drains; its owner already knows.
+            if !closesWhenFlushed { onClosed(error) }
+            return
+        }
+    }
+
+    private func flush() {
+        while outgoingOffset < outgoing.count {
+            let written = outgoing[outgoingOffset...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                outgoingOffset += written
+                continue
+            }
+            if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                loop.setWritable(descriptor) { [unowned self] in flush() }
+                return
+            }
+            let error = SocketError.system("writing")
+            close()
+            if !closesWhenFlushed { onClosed(error) }
+            return
+        }
+        outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
+        outgoingOffset = 0
+        loop.setWritable(descriptor, nil)
+        if closesWhenFlushed {
+            // Half-close and drain instead of closing: closing with unread input would send a
+            // reset that can destroy the goodbye before the peer reads it.
+            shutdown(descriptor, Int32(SHUT_WR))
+            loop.schedule(at: loop.now + .seconds(2)) { [weak self] in self?.close() }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Glibc
+
+/// Owns the listeners and sessions of one replica on an event loop: accepts and dials Unix and TCP
+/// connections, reconnects dialled peers with backoff, and forwards — a delta applied from one
+/// session makes every other session send what its peer lacks, so a node serving many clients
+/// is the relay.
+public final class SyncNode {
+    /// Tunables beyond the session configuration.
+    public struct Options {
+        /// Forward presence from one peer to the others (what a relay does).
+        public var forwardsPresence = false
+        public init() {}
+    }
+
+    let loop: EventLoop
+    let replica: any SyncReplica
+    let configuration: SyncSessionConfiguration
+    let options: Options
+    private let makeSecrets: () -> HandshakeSecrets
+    private var random: AnyRandomNumberGenerator
+    var connections: [ObjectIdentifier: PeerConnection] = [:]
+    private var listeners: [Int32: SocketEndpoint] = [:]
+    private var dialTargets: [SocketEndpoint: DialTarget] = [:]
+    private(set) var lastRefusal: SyncNodeStatus.Refusal?
+    private var lastSyncAt: SyncInstant?
+    private var isShutDown = false
+    var isStopped: Bool { isShutDown }
+
+    /// Called after a remote delta changed the replica (refresh the view).
+    public var onReplicaChanged: () -> Void = {}
+    public var onPresence: (PresenceUpdate) -> Void = { _ in }
+    public var onPresenceExpired: (UInt64) -> Void = { _ in }
+
+    private struct DialTarget {
+        /// Found in the rendezvous directory: dropped (and its socket file removed) once refused.
+        var isDiscovered = false
+        var backoff = ReconnectBackoff()
+        var connected = false
+        var timer: EventLoop.TimerID?
+    }
+
+    public init(
+        loop: EventLoop, replica: any SyncReplica, configuration: SyncSessionConfiguration,
+        options: Options = Options(), random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
+        makeSecrets: @escaping () -> HandshakeSecrets = HandshakeSecrets.random
+    ) {
+        self.loop = loop
+        self.replica = replica
+        self.configuration = configuration
+        self.options = options
+        self.random = AnyRandomNumberGenerator(base: random)
+        self.makeSecrets = makeSecrets
+    }
+
+    /// Listens on an endpoint; returns the bound endpoint (TCP port 0 becomes the real port).
+    @discardableResult
+    public func listen(on endpoint: SocketEndpoint) throws -> SocketEndpoint {
+        let descriptor = try Socket.listen(on: endpoint)
+        var bound = endpoint
+        if case .tcp(let host, _) = endpoint, let port = Socket.boundPort(descriptor) { bound = .tcp(host: host, port: port) }
+        listeners[descriptor] = bound
+        loop.register(descriptor) { [unowned self] in
+            while let accepted = Socket.accept(descriptor) {
+                adopt(SocketConnection(descriptor: accepted, loop: loop), role: .acceptor, endpoint: bound)
+            }
+        }
+        return bound
+    }
+
+    /// Dials a peer and keeps it connected, redialling with backoff when it drops or refuses.
+    public func connect(to endpoint: SocketEndpoint) {
+        connect(to: endpoint, discovered: false)
+    }
+
+    func connect(to endpoint: SocketEndpoint, discovered: Bool) {
+        guard !isShutDown, dialTargets[endpoint] == nil else { return }
+        dialTargets[endpoint] = DialTarget(isDiscovered: discovered)
+        dial(endpoint)
+    }
+
+    /// A local write committed: every session sends what its peer lacks.
+    public func localCommitted() {
+        for connection in Array(connections.values) {
+            connection.drive { $0.localCommitted(now: loop.now) }
+        }
+    }
+
+    /// Publishes this peer's presence to every connected peer.
+    public func publish(presence: PresenceUpdate) {
+        for connection in Array(connections.values) {
+            connection.drive { $0.publish(presence: presence, now: loop.now) }
+        }
+    }
+
+    /// Says goodbye to every peer and stops listening and redialling.
+    public func shutdown() {
+        isShutDown = true
+        for (descriptor, endpoint) in listeners {
+            loop.unregister(descriptor)
+            _ = close(descriptor)
+            if case .unix(let path) = endpoint { _ = unlink(path) }
+        }
+        listeners = [:]
+        for target in dialTargets.values { if let timer = target.timer { loop.cancel(timer) } }
+        dialTargets = [:]
+        for connection in Array(connections.values) {
+            connection.drive { $0.shutdown(now: loop.now) }
+        }
+    }
+
+    public var status: SyncNodeStatus {
+        var status = SyncNodeStatus()
+        let sessions = connections.values.map(\.session)
+        status.peers = connections.values.compactMap { connection in
+            guard connection.session.isEstablished, let remote = connection.session.remote else { return nil }
+            return SyncNodeStatus.Peer(
+                peerID: remote.peerID, displayName: remote.displayName, transport: connection.endpoint.transport)
+        }.sorted { $0.peerID < $1.peerID }
+        status.lastSyncAt = (sessions.compactMap(\.lastSyncAt) + [lastSyncAt].compactMap { $0 }).max()
+        status.pendingDeltaCount = sessions.reduce(0) { $0 + $1.pendingDeltaCount }
+        status.lastRefusal = lastRefusal
+        status.isCaughtUp = !status.peers.isEmpty && sessions.allSatisfy { $0.isCaughtUp }
+        return status
+    }
+
+    // MARK: Connections
+
+    private func dial(_ endpoint: SocketEndpoint) {
+        guard !isShutDown, dialTargets[endpoint] != nil else { return }
+        dialTargets[endpoint]?.timer = nil
+        do {
+            let (descriptor, inProgress) = try Socket.connect(to: endpoint)
+            let socket = SocketConnection(descriptor: descriptor, loop: loop)
+            guard inProgress else { return adopt(socket, role: .initiator, endpoint: endpoint) }
+            loop.setWritable(descriptor) { [unowned self] in
+                loop.setWritable(descriptor, nil)
+                let code = Socket.pendingError(descriptor)
+                guard code == 0 else {
+                    socket.close()
+                    return dialFailed(endpoint, SocketError(operation: "connecting to \(endpoint)", code: code))
+                }
+                adopt(socket, role: .initiator, endpoint: endpoint)
+            }
+        } catch {
+            dialFailed(endpoint, error)
+        }
+    }
+
+    private func dialFailed(_ endpoint: SocketEndpoint, _ error: any Error) {
+        if dialTargets[endpoint]?.isDiscovered == true, case .unix(let path) = endpoint,
+            let error = error as? SocketError, error.code == ECONNREFUSED || error.code == ENOENT
+        {
+            // Nobody listens there any more: the peer died without cleaning up.
+            dialTargets[endpoint] = nil
+            if error.code == ECONNREFUSED { unlink(path) }
+            return
+        }
+        scheduleRedial(endpoint)
+    }
+
+    private func scheduleRedial(_ endpoint: SocketEndpoint) {
+        guard !isShutDown, var target = dialTargets[endpoint], target.timer == nil else { return }
+        let delay = target.backoff.nextDelay(using: &random)
+        target.connected = false
+        target.timer = loop.schedule(at: loop.now + delay) { [unowned self] in dial(endpoint) }
+        dialTargets[endpoint] = target
+    }
+
+    private func adopt(_ socket: SocketConnection, role: SyncRole, endpoint: SocketEndpoint) {
+        var sessionConfiguration = configuration
+        sessionConfiguration.encrypts = endpoint.transport == .tcp
+        let session = SyncSession(
+            configuration: sessionConfiguration, role: role, replica: replica, secrets: makeSecrets(), now: loop.now)
+        let connection = PeerConnection(
+            node: self, socket: socket, session: session, endpoint: endpoint, isDialled: role == .initiator)
+        connections[ObjectIdentifier(connection)] = connection
+        connection.drive { $0.start(now: loop.now) }
+    }
+
+    /// Carries out what a session asked for.
+    func perform(_ actions: [SyncAction], from connection: PeerConnection) {
+        for action in actions {
+            switch action {
+            case .send(let bytes):
+                connection.socket.write(bytes)
+            case .established:
+                if connection.isDialled { dialTargets[connection.endpoint]?.backoff.reset() }
+            case .replicaChanged:
+                lastSyncAt = loop.now
+                for other in Array(connections.values) where other !== connection {
+                    other.drive { $0.localCommitted(now: loop.now) }
+                }
+                onReplicaChanged()
+            case .deliverPresence(let update):
+                onPresence(update)
+                if options.forwardsPresence {
+                    for other in Array(connections.values) where other !== connection {
+                        other.drive { $0.publish(presence: update, now: loop.now) }
+                    }
+                }
+            case .presenceExpired(let peerID):
+                onPresenceExpired(peerID)
+            case .close(let reason):
+                finish(connection, reason: reason)
+            }
+        }
+    }
+
+    private func finish(_ connection: PeerConnection, reason: SyncCloseReason) {
+        connection.socket.closeAfterFlushing()
+        connection.cancelTimer()
+        connections[ObjectIdentifier(connection)] = nil
+        if reason != .localShutdown && reason != .transportClosed {
+            let name = connection.session.remote?.displayName ?? connection.endpoint.description
+            lastRefusal = SyncNodeStatus.Refusal(reason: reason, at: loop.now, peer: name)
+        }
+        if connection.isDialled { scheduleRedial(connection.endpoint) }
+    }
+}
+
+/// Holds an injected generator of any type (an existential cannot be passed `inout` as generic).
+struct AnyRandomNumberGenerator: RandomNumberGenerator {
+    var base: any RandomNumberGenerator
+
+    mutating func next() -> UInt64 {
+        base.next()
+    }
+}

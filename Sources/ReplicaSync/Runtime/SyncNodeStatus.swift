@@ -1,0 +1,25 @@
+/// What the front end shows about sync: who is connected, how fresh the data is, what is waiting,
+/// and the last refusal with its reason.
+public struct SyncNodeStatus: Equatable, Sendable {
+    /// One authenticated peer.
+    public struct Peer: Equatable, Sendable {
+        public var peerID: UInt64
+        public var displayName: String
+        public var transport: SyncTransport
+    }
+
+    /// A connection that ended with a reason worth showing.
+    public struct Refusal: Equatable, Sendable {
+        public var reason: SyncCloseReason
+        public var at: SyncInstant
+        /// The peer's name when its hello got through, else the endpoint.
+        public var peer: String
+    }
+
+    public var peers: [Peer] = []
+    public var lastSyncAt: SyncInstant?
+    public var pendingDeltaCount = 0
+    public var lastRefusal: Refusal?
+    /// Whether every connected peer has sent its first delta for every subscription.
+    public var isCaughtUp = false
+}

@@ -1,0 +1,155 @@
+/// Replication after the handshake: subscriptions, version vectors, deltas with one in flight per
+/// subscription, acknowledgements, presence.
+extension SyncSession {
+    /// Per-subscription bookkeeping of what the remote has and what is on the wire.
+    struct ReplicationProgress {
+        /// Subscriptions this connection replicates (ours plus the remote's).
+        var subscriptions: [SyncSubscription] = []
+        /// The latest lower bound of the remote's versions, per subscription.
+        var remoteVersions: [SyncSubscription: [UInt8]] = [:]
+        /// The unacknowledged delta per subscription.
+        var inFlight: [SyncSubscription: UInt64] = [:]
+        /// Subscriptions with local changes not yet sent because a delta is in flight.
+        var dirty: Set<SyncSubscription> = []
+        /// Subscriptions for which the remote's first delta arrived: initial sync done.
+        var caughtUp: Set<SyncSubscription> = []
+        var nextSequence: UInt64 = 1
+    }
+
+    /// Deltas computed or due but not yet acknowledged by the remote.
+    public var pendingDeltaCount: Int {
+        replication.inFlight.count + replication.dirty.subtracting(replication.inFlight.keys).count
+    }
+
+    /// Whether every subscription of ours received its first delta from the remote.
+    public var isCaughtUp: Bool {
+        isEstablished && configuration.subscriptions.allSatisfy { replication.caughtUp.contains($0) }
+    }
+
+    /// A local write committed (or, on a relay, another session applied a remote delta): send the
+    /// remote what it now lacks.
+    public mutating func localCommitted(now: SyncInstant) -> [SyncAction] {
+        guard isEstablished else { return [] }
+        var actions: [SyncAction] = []
+        for subscription in replication.subscriptions {
+            actions += pushChanges(for: subscription, now: now)
+            if !isOpen { break }
+        }
+        return actions
+    }
+
+    /// Sends this side's (or, on a relay, a forwarded) presence.
+    public mutating func publish(presence update: PresenceUpdate, now: SyncInstant) -> [SyncAction] {
+        guard isEstablished, update.peerID != remote?.peerID else { return [] }
+        return [send(.presence(update), now: now)].compactMap { $0 }
+    }
+
+    mutating func startReplication(now: SyncInstant) -> [SyncAction] {
+        var actions = [send(.subscribe(configuration.subscriptions), now: now)].compactMap { $0 }
+        for subscription in configuration.subscriptions {
+            actions += addSubscription(subscription, now: now)
+        }
+        return actions
+    }
+
+    /// Replicates a subscription on this connection, sending our versions so the remote answers
+    /// with what we lack (resume is always from version vectors).
+    private mutating func addSubscription(_ subscription: SyncSubscription, now: SyncInstant) -> [SyncAction] {
+        guard !replication.subscriptions.contains(subscription) else { return [] }
+        replication.subscriptions.append(subscription)
+        do {
+            let versions = try replica.encodedVersions(for: subscription)
+            return [send(.versions(subscription, versions), now: now)].compactMap { $0 }
+        } catch {
+            return refuse(.replicaFailed(String(describing: error)), now: now)
+        }
+    }
+
+    mutating func receiveReplication(_ message: SyncMessage, now: SyncInstant) -> [SyncAction] {
+        switch message {
+        case .subscribe(let subscriptions):
+            var actions: [SyncAction] = []
+            for subscription in subscriptions where isOpen {
+                actions += addSubscription(subscription, now: now)
+            }
+            return actions
+        case .versions(let subscription, let versions):
+            var actions = addSubscription(subscription, now: now)
+            replication.remoteVersions[subscription] = versions
+            actions += pushChanges(for: subscription, now: now, evenIfEmpty: !replication.inFlight.keys.contains(subscription))
+            return actions
+        case .delta(let delta):
+            return apply(delta, now: now)
+        case .ack(let subscription, let sequence, let versions):
+            guard replication.inFlight[subscription] == sequence else { return [] }  // stale or duplicate
+            replication.inFlight[subscription] = nil
+            replication.remoteVersions[subscription] = versions
+            lastSyncAt = now
+            guard replication.dirty.contains(subscription) else { return [] }
+            return pushChanges(for: subscription, now: now)
+        case .presence(let update):
+            guard update.peerID != configuration.peerID else { return [] }
+            presence[update.peerID] = (update, now)
+            return [.deliverPresence(update)]
+        case .keepalive:
+            return []
+        case .hello, .challenge, .response, .sealed, .goodbye:
+            return refuse(.unexpectedMessage(String(describing: message.kind), phase: "sync"), now: now)
+        }
+    }
+
+    private mutating func apply(_ delta: SyncMessage.Delta, now: SyncInstant) -> [SyncAction] {
+        guard replication.subscriptions.contains(delta.subscription) else {
+            return refuse(.unexpectedMessage("delta for unrequested \(delta.subscription)", phase: "sync"), now: now)
+        }
+        var actions: [SyncAction] = []
+        do {
+            if !delta.changes.isEmpty, try replica.applyEncodedChanges(delta.changes) {
+                actions.append(.replicaChanged)
+            }
+            let versions = try replica.encodedVersions(for: delta.subscription)
+            // What the sender had is a lower bound of what it has: our next delta skips it.
+            if replication.inFlight[delta.subscription] == nil {
+                replication.remoteVersions[delta.subscription] = delta.senderVersions
+            }
+            replication.caughtUp.insert(delta.subscription)
+            lastSyncAt = now
+            if let ack = send(.ack(delta.subscription, sequence: delta.sequence, versions: versions), now: now) {
+                actions.append(ack)
+            }
+        } catch {
+            return actions + refuse(.replicaFailed(String(describing: error)), now: now)
+        }
+        return actions
+    }
+
+    /// Sends what the remote lacks for one subscription, keeping one delta in flight.
+    private mutating func pushChanges(
+        for subscription: SyncSubscription, now: SyncInstant, evenIfEmpty: Bool = false
+    ) -> [SyncAction] {
+        guard let remoteVersions = replication.remoteVersions[subscription] else { return [] }
+        guard replication.inFlight[subscription] == nil else {
+            replication.dirty.insert(subscription)
+            return []
+        }
+        replication.dirty.remove(subscription)
+        do {
+            let changes = try replica.encodedChanges(for: subscription, since: remoteVersions)
+            // The first answer is sent even when empty: it tells the remote it is caught up.
+            guard changes != nil || evenIfEmpty else { return [] }
+            let versions = try replica.encodedVersions(for: subscription)
+            let sequence = replication.nextSequence
+            replication.nextSequence += 1
+            let delta = SyncMessage.Delta(
+                subscription: subscription, sequence: sequence, senderVersions: versions, changes: changes ?? [])
+            guard let action = send(.delta(delta), now: now) else {
+                let size = delta.changes.count
+                return refuse(.protocolViolation(.outgoingFrameTooLarge(size: size, limit: configuration.frameSizeLimit)), now: now)
+            }
+            replication.inFlight[subscription] = sequence
+            return [action]
+        } catch {
+            return refuse(.replicaFailed(String(describing: error)), now: now)
+        }
+    }
+}

@@ -1,0 +1,192 @@
+/// One connection's sync protocol as a state machine with no I/O: bytes, local commits and
+/// timer ticks go in, `SyncAction`s come out. The driver (a `SyncNode`, or a test loop) moves the
+/// bytes.
+///
+/// Reads and applies go through the `SyncReplica` it is given, on the caller's thread.
+public struct SyncSession {
+    public let configuration: SyncSessionConfiguration
+    public let role: SyncRole
+    let replica: any SyncReplica
+    var state: State
+    var decoder: FrameDecoder
+    var sender: SecretStreamSender?
+    var receiver: SecretStreamReceiver?
+    var replication = ReplicationProgress()
+    var presence: [UInt64: (update: PresenceUpdate, seenAt: SyncInstant)] = [:]
+    var lastReceived: SyncInstant
+    var lastSent: SyncInstant
+    let startedAt: SyncInstant
+    /// Consumed by `start`, so one session never reuses its handshake randomness.
+    private var pendingSecrets: HandshakeSecrets?
+    /// The remote's hello once it has been received.
+    public internal(set) var remote: SyncMessage.Hello?
+    /// When a delta was last applied or acknowledged.
+    public internal(set) var lastSyncAt: SyncInstant?
+
+    enum State {
+        case fresh
+        case handshaking(HandshakeProgress)
+        case established
+        case closed(SyncCloseReason)
+    }
+
+    public init(
+        configuration: SyncSessionConfiguration, role: SyncRole, replica: any SyncReplica,
+        secrets: HandshakeSecrets, now: SyncInstant
+    ) {
+        self.configuration = configuration
+        self.role = role
+        self.replica = replica
+        state = .fresh
+        pendingSecrets = secrets
+        decoder = FrameDecoder(sizeLimit: configuration.frameSizeLimit)
+        lastReceived = now
+        lastSent = now
+        startedAt = now
+    }
+
+    /// Sends this side's hello and challenge; call once, when the connection is up.
+    public mutating func start(now: SyncInstant) -> [SyncAction] {
+        guard case .fresh = state, let secrets = pendingSecrets else { return [] }
+        pendingSecrets = nil
+        let handshake = HandshakeProgress(secrets: secrets)
+        state = .handshaking(handshake)
+        let hello = SyncMessage.Hello(
+            databaseID: configuration.databaseID, peerID: configuration.peerID,
+            displayName: configuration.displayName, wantsEncryption: configuration.encrypts)
+        return [
+            send(.hello(hello), now: now),
+            send(.challenge(nonce: handshake.nonce, publicKey: handshake.keyPair.publicKey), now: now),
+        ].compactMap { $0 }
+    }
+
+    /// Bytes from the connection, in any chunking.
+    public mutating func receive(_ bytes: some Collection<UInt8>, now: SyncInstant) -> [SyncAction] {
+        guard isOpen else { return [] }
+        lastReceived = now
+        decoder.append(bytes)
+        var actions: [SyncAction] = []
+        while isOpen {
+            do {
+                guard let frame = try decoder.nextFrame() else { break }
+                actions += receive(frame: frame, now: now)
+            } catch {
+                actions += refuse(.protocolViolation(error), now: now)
+            }
+        }
+        return actions
+    }
+
+    /// The connection ended (EOF or error).
+    public mutating func transportClosed() -> [SyncAction] {
+        guard isOpen else { return [] }
+        do {
+            try decoder.checkEndOfStream()
+            return close(.transportClosed)
+        } catch {
+            return close(.protocolViolation(error))
+        }
+    }
+
+    /// Says goodbye and closes (this peer is shutting down or dropping the connection).
+    public mutating func shutdown(now: SyncInstant) -> [SyncAction] {
+        guard isOpen else { return [] }
+        return refuse(.localShutdown, now: now)
+    }
+
+    /// Timers: handshake timeout, keepalive, idle timeout, presence expiry.
+    public mutating func tick(now: SyncInstant) -> [SyncAction] {
+        var actions: [SyncAction] = []
+        switch state {
+        case .fresh, .closed:
+            return []
+        case .handshaking:
+            if now.since(startedAt) >= configuration.handshakeTimeout {
+                return refuse(.timedOut(phase: "the handshake"), now: now)
+            }
+        case .established:
+            if now.since(lastReceived) >= configuration.idleTimeout {
+                return refuse(.timedOut(phase: "sync"), now: now)
+            }
+            if now.since(lastSent) >= configuration.keepaliveInterval, let action = send(.keepalive, now: now) {
+                actions.append(action)
+            }
+        }
+        for (peerID, entry) in presence where now.since(entry.seenAt) >= configuration.presenceTimeout {
+            presence[peerID] = nil
+            actions.append(.presenceExpired(peerID: peerID))
+        }
+        return actions
+    }
+
+    /// The earliest instant at which `tick` has something to do.
+    public var nextDeadline: SyncInstant? {
+        var deadlines: [SyncInstant] = presence.values.map { $0.seenAt + configuration.presenceTimeout }
+        switch state {
+        case .fresh, .closed:
+            return nil
+        case .handshaking:
+            deadlines.append(startedAt + configuration.handshakeTimeout)
+        case .established:
+            deadlines.append(lastReceived + configuration.idleTimeout)
+            deadlines.append(lastSent + configuration.keepaliveInterval)
+        }
+        return deadlines.min()
+    }
+
+    public var isOpen: Bool {
+        if case .closed = state { return false }
+        return true
+    }
+
+    public var isEstablished: Bool {
+        if case .established = state { return true }
+        return false
+    }
+
+    /// Why the session closed, once it has.
+    public var closeReason: SyncCloseReason? {
+        if case .closed(let reason) = state { return reason }
+        return nil
+    }
+
+    /// Presence currently live on this connection.
+    public var livePresence: [PresenceUpdate] {
+        presence.values.map(\.update).sorted { $0.peerID < $1.peerID }
+    }
+
+    // MARK: Sending and closing
+
+    /// Frames (and, once encryption started, seals) one message. Nil only for a message over the
+    /// frame limit, which the caller turns into a close.
+    mutating func send(_ message: SyncMessage, now: SyncInstant) -> SyncAction? {
+        do {
+            lastSent = now
+            if sender != nil {
+                let overhead = Frame.prefixSize + Frame.headerSize + 17
+                let inner = try message.frame().encoded(limit: configuration.frameSizeLimit - overhead)
+                guard let sealed = sender?.seal(inner) else { return nil }
+                return .send(try SyncMessage.sealed(sealed).frame().encoded(limit: configuration.frameSizeLimit))
+            }
+            return .send(try message.frame().encoded(limit: configuration.frameSizeLimit))
+        } catch {
+            return nil
+        }
+    }
+
+    /// Tells the other side why, then closes.
+    mutating func refuse(_ reason: SyncCloseReason, now: SyncInstant) -> [SyncAction] {
+        var actions: [SyncAction] = []
+        if let goodbye = send(.goodbye(reason.goodbyeCode, reason.message), now: now) {
+            actions.append(goodbye)
+        }
+        return actions + close(reason)
+    }
+
+    mutating func close(_ reason: SyncCloseReason) -> [SyncAction] {
+        state = .closed(reason)
+        let expired = presence.keys.sorted().map { SyncAction.presenceExpired(peerID: $0) }
+        presence = [:]
+        return expired + [.close(reason)]
+    }
+}
