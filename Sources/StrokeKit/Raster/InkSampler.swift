@@ -4,8 +4,15 @@
 /// A sample is inked when its centre lies within half the stroke's width of the path, or when
 /// the path passes through the sample's rectangle. The second rule keeps thin lines unbroken at
 /// any slope and any distance between two path points; the first gives wide strokes their width.
+///
+/// Both rules are half-open, so ink exactly on a sample boundary belongs to one sample, not two:
+/// a centre exactly half a width away is outside, and a sample's rectangle stops just short of
+/// its right and bottom edges (which belong to the next sample).
 struct InkSampler {
     let lattice: SampleLattice
+
+    /// Far below the 1/16 grid, so only points exactly on a right or bottom edge are left out.
+    private static let edge = 1e-9
 
     private struct MaskSegment {
         let a: Vector2
@@ -73,8 +80,10 @@ struct InkSampler {
                     let left = Double(column) * sw
                     let centre = Vector2(left + sw / 2, centreY)
                     let inked =
-                        PlanarGeometry.distanceSquared(from: centre, toSegment: a, b) <= halfWidth * halfWidth
-                        || PlanarGeometry.segment(a, b, touchesRectMinX: left, minY: top, maxX: left + sw, maxY: bottom)
+                        PlanarGeometry.distanceSquared(from: centre, toSegment: a, b) < halfWidth * halfWidth
+                        || PlanarGeometry.segment(
+                            a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
+                            maxY: bottom - Self.edge)
                     if inked && !hidden(centre) && !body(column, row) { return false }
                 }
             }
