@@ -105,6 +105,11 @@ import Testing
         #expect(Raster.extent(of: [Fixtures.group([hidden])]) == nil)
     }
 
+    @Test func extentOfAVeryLongWideStrokeFollowsItsOutline() {
+        let long = [Fixtures.group([Fixtures.stroke([(0, 0), (100_000, 0)], width: 64)])]
+        #expect(Raster.extent(of: long) == CellRect(x: -32, y: -32, width: 100_064, height: 64))
+    }
+
     @Test func renderingAtTheExtentShowsEverything() throws {
         var generator = SplitMix64(seed: 12)
         let groups = (0..<5).map { _ in Fixtures.randomGroup(using: &generator) }

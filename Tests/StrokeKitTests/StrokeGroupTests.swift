@@ -45,6 +45,10 @@ import Testing
         #expect(CanvasPoint(x: .nan, y: .infinity) == CanvasPoint(x: 0, y: FixedPoint.coordinateLimit))
         #expect(Ink(tool: .pen, colour: 1, width: 0).width == 1.0 / 16)
         #expect(Ink(tool: .pen, colour: 1, width: 1000).width == 64)
+        var ink = Ink(tool: .marker, colour: 9)
+        ink.width = 1000
+        #expect(ink.width == 64)
+        #expect(ink == Ink(tool: .marker, colour: 9, width: 64))
         #expect(EraserBrush(radius: 0.7).radius == 0.6875)
         #expect(StrokePoint(x: 0, y: 0, timeOffsetMilliseconds: -5).timeOffsetMilliseconds == 0)
     }

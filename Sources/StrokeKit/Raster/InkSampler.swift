@@ -91,6 +91,35 @@ struct InkSampler {
         return true
     }
 
+    /// The first and last visible sample rows and columns of a stroke, or nil when none is.
+    ///
+    /// Scans inwards from the edges of the geometric bounds one row or column at a time, so the
+    /// cost follows the outline of the ink, not its area (a long wide stroke is cheap to bound).
+    func visibleBounds(of stroke: Stroke) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
+        let spine = stroke.canvasSpine
+        let margin = stroke.ink.width / 2
+        guard let minX = spine.map(\.x).min(), let maxX = spine.map(\.x).max(),
+            let minY = spine.map(\.y).min(), let maxY = spine.map(\.y).max()
+        else { return nil }
+        let sw = lattice.sampleWidth
+        let sh = lattice.sampleHeight
+        let columns = (Int(((minX - margin) / sw).rounded(.down)) - 1)...(Int(((maxX + margin) / sw).rounded(.down)) + 1)
+        let rows = (Int(((minY - margin) / sh).rounded(.down)) - 1)...(Int(((maxY + margin) / sh).rounded(.down)) + 1)
+
+        func anyVisible(columns: Range<Int>, rows: Range<Int>) -> Bool {
+            !forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
+        }
+        let allColumns = columns.lowerBound..<(columns.upperBound + 1)
+        guard let top = rows.first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) }),
+            let bottom = rows.reversed().first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) })
+        else { return nil }
+        let usedRows = top..<(bottom + 1)
+        guard let left = columns.first(where: { anyVisible(columns: $0..<($0 + 1), rows: usedRows) }),
+            let right = columns.reversed().first(where: { anyVisible(columns: $0..<($0 + 1), rows: usedRows) })
+        else { return nil }
+        return (left...right, top...bottom)
+    }
+
     /// Whether any part of the stroke is still visible at braille resolution.
     func hasVisibleInk(_ stroke: Stroke) -> Bool {
         !forEachVisibleSample(of: stroke) { _, _ in false }

@@ -45,20 +45,15 @@ public enum Raster {
     public static func extent(of groups: [StrokeGroup], mode: GlyphMode = .block) -> CellRect? {
         let lattice = mode.lattice
         let sampler = InkSampler(lattice: lattice)
-        var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+        var bounds: CellRect?
         for stroke in strokesInZOrder(groups) {
-            sampler.forEachVisibleSample(of: stroke) { column, row in
-                let place = lattice.cell(ofColumn: column, row: row)
-                if let old = bounds {
-                    bounds = (min(old.minX, place.x), min(old.minY, place.y), max(old.maxX, place.x), max(old.maxY, place.y))
-                } else {
-                    bounds = (place.x, place.y, place.x, place.y)
-                }
-                return true
-            }
+            guard let samples = sampler.visibleBounds(of: stroke) else { continue }
+            let first = lattice.cell(ofColumn: samples.columns.lowerBound, row: samples.rows.lowerBound)
+            let last = lattice.cell(ofColumn: samples.columns.upperBound, row: samples.rows.upperBound)
+            let rect = CellRect(x: first.x, y: first.y, width: last.x - first.x + 1, height: last.y - first.y + 1)
+            bounds = bounds.map { $0.union(rect) } ?? rect
         }
-        guard let bounds else { return nil }
-        return CellRect(x: bounds.minX, y: bounds.minY, width: bounds.maxX - bounds.minX + 1, height: bounds.maxY - bounds.minY + 1)
+        return bounds
     }
 
     /// Every piece, bottom first: groups by key, pieces in group order.
