@@ -104,6 +104,16 @@ import Testing
     @Test func aDotUnderTheBrushIsRemoved() {
         let dot = Fixtures.group([Fixtures.stroke([(3, 3)])])
         #expect(eraser.erase([dot], along: Fixtures.points([(3.5, 3)])).isEmpty)
+        let repeated = Fixtures.group([Fixtures.stroke([(3, 3), (3, 3), (3, 3)])])
+        #expect(eraser.erase([repeated], along: Fixtures.points([(3.5, 3)])).isEmpty)
+    }
+
+    @Test func repeatedPointsInAPathDoNotConfuseTheCut() throws {
+        let wobbly = Fixtures.group([Fixtures.stroke([(1, 1.5), (5, 1.5), (5, 1.5), (9, 1.5)])])
+        let group = try #require(eraser.erase([wobbly], along: Fixtures.points([(5, -2), (5, 5)])).first)
+        #expect(group.pieces.map { $0.path.map(\.point) } == [
+            Fixtures.points([(1, 1.5), (4, 1.5)]), Fixtures.points([(6, 1.5), (9, 1.5)]),
+        ])
     }
 
     /// Whatever is erased, what is left is drawn, keeps its key, and nothing shows inside a sweep.

@@ -80,6 +80,15 @@ import Testing
         }
     }
 
+    @Test func theTopmostKeyUnderACellIsTheLatestVisibleGroup() {
+        let under = Fixtures.group([Fixtures.stroke([(0, 0.5), (4, 0.5)], key: Fixtures.key(1))])
+        var hole = Fixtures.stroke([(2, 0.5), (6, 0.5)], key: Fixtures.key(2))
+        hole.mask = Fixtures.mask(radius: 0.5, [(3.5, 0.5)])
+        let over = Fixtures.group([hole])
+        let keys = (0..<8).map { Raster.topmostKey(in: [over, under], atCellX: $0, y: 0, mode: .block) }
+        #expect(keys == [under.key, under.key, over.key, under.key, over.key, over.key, over.key, nil])
+    }
+
     @Test func theViewportPansOverABigDrawing() {
         let far = [Fixtures.group([Fixtures.stroke([(100, 50.25), (104, 50.25)])])]
         #expect(draw(far, .block).allSatisfy { $0.isEmpty })

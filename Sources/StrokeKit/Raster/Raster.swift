@@ -56,6 +56,18 @@ public enum Raster {
         return bounds
     }
 
+    /// The key of the topmost group with visible ink in a canvas cell (in `mode`'s lattice), or
+    /// nil: what a stroke eraser or a picker under the cursor acts on.
+    public static func topmostKey(in groups: [StrokeGroup], atCellX x: Int, y: Int, mode: GlyphMode) -> StrokeKey? {
+        let lattice = mode.lattice
+        let sampler = InkSampler(lattice: lattice)
+        let columns = (x * lattice.columnsPerCell)..<((x + 1) * lattice.columnsPerCell)
+        let rows = (y * lattice.rowsPerCell)..<((y + 1) * lattice.rowsPerCell)
+        return strokesInZOrder(groups).reversed().first { stroke in
+            !sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
+        }?.key
+    }
+
     /// Every piece, bottom first: groups by key, pieces in group order.
     static func strokesInZOrder(_ groups: [StrokeGroup]) -> [Stroke] {
         groups.enumerated()
