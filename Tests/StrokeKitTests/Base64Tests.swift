@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Zg=", 3), ("Zg", 2), ("Z===", 1), ("Zh==", 1), ("Zm9=", 2), ("Zg==Zg==", 2), ("Zm9v\n", 5), ("Zm-v", 2),
+        ("Zg=", 3), ("Zg", 2), ("Z===", 1), ("Zh==", 1), ("Zm9=", 2), ("Zg==Zg==", 2), ("Zm9v\n", 5),
+        ("Zm-v", 2),
         ("Zm_v", 2), ("=Zm9", 0),
     ])
     func rejectsNonCanonicalText(text: String, position: Int) {

@@ -111,9 +111,10 @@ import Testing
     @Test func repeatedPointsInAPathDoNotConfuseTheCut() throws {
         let wobbly = Fixtures.group([Fixtures.stroke([(1, 1.5), (5, 1.5), (5, 1.5), (9, 1.5)])])
         let group = try #require(eraser.erase([wobbly], along: Fixtures.points([(5, -2), (5, 5)])).first)
-        #expect(group.pieces.map { $0.path.map(\.point) } == [
-            Fixtures.points([(1, 1.5), (4, 1.5)]), Fixtures.points([(6, 1.5), (9, 1.5)]),
-        ])
+        #expect(
+            group.pieces.map { $0.path.map(\.point) } == [
+                Fixtures.points([(1, 1.5), (4, 1.5)]), Fixtures.points([(6, 1.5), (9, 1.5)]),
+            ])
     }
 
     /// Whatever is erased, what is left is drawn, keeps its key, and nothing shows inside a sweep.
@@ -126,7 +127,8 @@ import Testing
             }
             return Fixtures.group([
                 Fixtures.stroke(
-                    points, key: Fixtures.key(Int64(index)), width: Double.random(in: 0...3, using: &generator))
+                    points, key: Fixtures.key(Int64(index)),
+                    width: Double.random(in: 0...3, using: &generator))
             ])
         }
         let keys = Set(groups.map(\.key))
@@ -134,7 +136,8 @@ import Testing
             let brush = MaskEraser(brush: EraserBrush(radius: Double.random(in: 0.25...2, using: &generator)))
             let path = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
                 CanvasPoint(
-                    x: Double.random(in: 0...30, using: &generator), y: Double.random(in: 0...12, using: &generator))
+                    x: Double.random(in: 0...30, using: &generator),
+                    y: Double.random(in: 0...12, using: &generator))
             }
             groups = brush.erase(groups, along: path)
             for group in groups {

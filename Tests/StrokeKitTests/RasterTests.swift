@@ -126,8 +126,12 @@ import Testing
                 Fixtures.group(
                     group.pieces.map { piece in
                         Fixtures.stroke(
-                            piece.path.prefix(3).map { ($0.point.x.truncatingRemainder(dividingBy: 40),
-                                $0.point.y.truncatingRemainder(dividingBy: 20)) },
+                            piece.path.prefix(3).map {
+                                (
+                                    $0.point.x.truncatingRemainder(dividingBy: 40),
+                                    $0.point.y.truncatingRemainder(dividingBy: 20)
+                                )
+                            },
                             key: piece.key, width: 1)
                     })
             }
@@ -136,7 +140,9 @@ import Testing
             groups, viewport: Viewport(x: extent.x, y: extent.y, width: extent.width, height: extent.height),
             mode: .block)
         let around = Raster.render(
-            groups, viewport: Viewport(x: extent.x - 2, y: extent.y - 2, width: extent.width + 4, height: extent.height + 4),
+            groups,
+            viewport: Viewport(
+                x: extent.x - 2, y: extent.y - 2, width: extent.width + 4, height: extent.height + 4),
             mode: .block)
         let countInside = inside.cells.filter { $0 != .blank }.count
         #expect(countInside == around.cells.filter { $0 != .blank }.count)

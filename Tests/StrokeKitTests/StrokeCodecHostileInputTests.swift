@@ -34,7 +34,9 @@ import Testing
         for _ in 0..<40 {
             let bytes = StrokeGroupCodec.encode(Fixtures.randomGroup(using: &generator))
             for length in 0..<bytes.count {
-                #expect(throws: StrokeCodecError.self) { try StrokeGroupCodec.decode(Array(bytes.prefix(length))) }
+                #expect(throws: StrokeCodecError.self) {
+                    try StrokeGroupCodec.decode(Array(bytes.prefix(length)))
+                }
             }
         }
     }
@@ -64,7 +66,9 @@ import Testing
         for _ in 0..<2000 {
             let length = Int.random(in: 0...24, using: &generator)
             var text = ""
-            for _ in 0..<length { text.unicodeScalars.append(alphabet.randomElement(using: &generator) ?? "A") }
+            for _ in 0..<length {
+                text.unicodeScalars.append(alphabet.randomElement(using: &generator) ?? "A")
+            }
             do {
                 let bytes = try Base64.decode(text)
                 #expect(Base64.encode(bytes) == text)

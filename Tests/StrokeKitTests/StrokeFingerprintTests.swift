@@ -49,7 +49,9 @@ import Testing
 
     @Test func fingerprintIsSensitiveToPieceOrder() {
         let maskedOther = masked(other, ovalMask)
-        #expect(Fixtures.group([plain, maskedOther]).fingerprint != Fixtures.group([maskedOther, plain]).fingerprint)
+        #expect(
+            Fixtures.group([plain, maskedOther]).fingerprint
+                != Fixtures.group([maskedOther, plain]).fingerprint)
     }
 
     @Test func fingerprintChangesOnSplitDeleteRecolourAndMove() {

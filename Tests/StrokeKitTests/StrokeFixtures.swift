@@ -53,7 +53,8 @@ enum Fixtures {
         func coordinate() -> Double {
             Bool.random(using: &generator)
                 ? Double.random(in: -200...200, using: &generator)
-                : Double.random(in: -FixedPoint.coordinateLimit...FixedPoint.coordinateLimit, using: &generator)
+                : Double.random(
+                    in: -FixedPoint.coordinateLimit...FixedPoint.coordinateLimit, using: &generator)
         }
         let pieces = (0..<Int.random(in: 1...4, using: &generator)).map { _ -> Stroke in
             var time = 0

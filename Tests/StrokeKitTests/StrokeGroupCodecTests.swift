@@ -27,7 +27,8 @@ import Testing
     }
 
     @Test func roundTripKeepsContentMasksAndTransforms() throws {
-        var stroke = Fixtures.stroke([(1.5, 2.25), (3, 4), (-7.0625, 9)], width: 2.5, colour: 196, tool: .marker)
+        var stroke = Fixtures.stroke(
+            [(1.5, 2.25), (3, 4), (-7.0625, 9)], width: 2.5, colour: 196, tool: .marker)
         stroke.mask = Fixtures.mask(radius: 1.25, [(2, 3), (2.5, 3.5)])
         stroke.transform = StrokeTransform(dx: -4, dy: 10.5)
         stroke.createdAtMilliseconds -= 3
@@ -49,7 +50,9 @@ import Testing
         let group = Fixtures.group([Fixtures.stroke([(1, 1), (2, 1)], key: Fixtures.key(0, peer: "a"))])
         let key = Array("1970-01-01T00:00:00.000Z~a".utf8)
         let expected: [UInt8] =
-            [0x01, UInt8(key.count)] + key + [0x01, 0x00, 0x00, 0x01, 0x04, 0x00, 0x02, 0x20, 0x20, 0x00, 0x20, 0x00, 0x14]
+            [0x01, UInt8(key.count)] + key + [
+                0x01, 0x00, 0x00, 0x01, 0x04, 0x00, 0x02, 0x20, 0x20, 0x00, 0x20, 0x00, 0x14,
+            ]
         #expect(StrokeGroupCodec.encode(group) == expected)
         #expect(StrokeGroupCodec.encodeBase64(group) == Base64.encode(expected))
     }
@@ -68,7 +71,9 @@ import Testing
         #expect(bytes.count < 200 * 4)
     }
 
-    @Test(arguments: ["not valid base64!@#", "", "aGVsbG8=", "AA==", "AQ==", "ab=c", "abc", "a===", "aGVsbG9=", " aGVs"])
+    @Test(arguments: [
+        "not valid base64!@#", "", "aGVsbG8=", "AA==", "AQ==", "ab=c", "abc", "a===", "aGVsbG9=", " aGVs",
+    ])
     func invalidTextIsATypedErrorNotACrash(text: String) {
         #expect(throws: StrokeCodecError.self) { try StrokeGroupCodec.decodeBase64(text) }
     }
@@ -79,7 +84,9 @@ import Testing
         bytes[0] = 9
         #expect(throws: StrokeCodecError.unsupportedVersion(9)) { try StrokeGroupCodec.decode(bytes) }
         #expect(StrokeCodecError.unsupportedVersion(9).message.contains("version 9"))
-        #expect(throws: StrokeCodecError.truncated(field: "version", offset: 0)) { try StrokeGroupCodec.decode([]) }
+        #expect(throws: StrokeCodecError.truncated(field: "version", offset: 0)) {
+            try StrokeGroupCodec.decode([])
+        }
         #expect(throws: StrokeCodecError.trailingBytes(count: 1)) {
             try StrokeGroupCodec.decode(StrokeGroupCodec.encode(group) + [0])
         }
@@ -89,15 +96,22 @@ import Testing
         let key = Array("1970-01-01T00:00:00.000Z~a".utf8)
         let header: [UInt8] = [0x01, UInt8(key.count)] + key
         let hugeCount: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
-        #expect(throws: StrokeCodecError.countTooLarge(field: "pieces", count: 0x7FFF_FFFF_FFFF_FFFF, remainingBytes: 0)) {
+        #expect(
+            throws: StrokeCodecError.countTooLarge(
+                field: "pieces", count: 0x7FFF_FFFF_FFFF_FFFF, remainingBytes: 0)
+        ) {
             try StrokeGroupCodec.decode(header + hugeCount)
         }
         let piece: [UInt8] = [0x00, 0x00, 0x01, 0x04, 0x00]
-        #expect(throws: StrokeCodecError.self) { try StrokeGroupCodec.decode(header + [0x01] + piece + hugeCount) }
+        #expect(throws: StrokeCodecError.self) {
+            try StrokeGroupCodec.decode(header + [0x01] + piece + hugeCount)
+        }
         #expect(throws: StrokeCodecError.invalidKey(offset: 1)) {
             try StrokeGroupCodec.decode([0x01] + hugeCount)
         }
-        #expect(throws: StrokeCodecError.emptyList(field: "pieces")) { try StrokeGroupCodec.decode(header + [0x00]) }
+        #expect(throws: StrokeCodecError.emptyList(field: "pieces")) {
+            try StrokeGroupCodec.decode(header + [0x00])
+        }
     }
 
     @Test func overlongAndOverflowingNumbersAreRefused() {
@@ -107,7 +121,8 @@ import Testing
             try StrokeGroupCodec.decode(header + [0x81, 0x00])
         }
         #expect(throws: StrokeCodecError.malformedVarint(field: "pieces", offset: header.count)) {
-            try StrokeGroupCodec.decode(header + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02])
+            try StrokeGroupCodec.decode(
+                header + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02])
         }
     }
 

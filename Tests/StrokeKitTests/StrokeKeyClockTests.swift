@@ -4,7 +4,8 @@ import Testing
 @Suite struct StrokeKeyClockTests {
     @Test func usesTheGivenTimeAndPeer() {
         var clock = StrokeKeyClock(peerShortID: "3fa2c1")
-        #expect(clock.nextKey(nowMilliseconds: 1_774_455_614_127).rawValue == "2026-03-25T16:20:14.127Z~3fa2c1")
+        #expect(
+            clock.nextKey(nowMilliseconds: 1_774_455_614_127).rawValue == "2026-03-25T16:20:14.127Z~3fa2c1")
     }
 
     @Test func bumpsByOneMillisecondWhenTheClockRepeats() {

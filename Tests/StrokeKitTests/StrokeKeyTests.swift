@@ -36,7 +36,8 @@ import Testing
         "2026-02-29T16:20:14.127Z~a", "2100-02-29T00:00:00.000Z~a", "2026-04-31T00:00:00.000Z~a",
         "2026-03-25T24:00:00.000Z~a", "2026-03-25T16:60:14.127Z~a", "2026-03-25T16:20:60.127Z~a",
         "2026-03-25T16:20:14.127Z~3FA2C1", "2026-03-25T16:20:14.127Z~3fa 2c1", "2026-03-25T16:20:14.127Z~a~b",
-        "2026-03-25T16:20:14.127Z~12345678901234567", "1969-12-31T23:59:59.999Z~a", "+026-03-25T16:20:14.127Z~a",
+        "2026-03-25T16:20:14.127Z~12345678901234567", "1969-12-31T23:59:59.999Z~a",
+        "+026-03-25T16:20:14.127Z~a",
         "2026-03-25T16:20:14.127+00:00~a", "not valid base64!@#",
     ])
     func rejectsMalformedKeys(text: String) {
@@ -78,12 +79,15 @@ import Testing
             #expect(
                 earlier.creationMilliseconds < later.creationMilliseconds
                     || (earlier.creationMilliseconds == later.creationMilliseconds
-                        && earlier.peerSuffix <= later.peerSuffix))
+                        && earlier.peerSuffix <= later.peerSuffix)
+            )
             #expect(earlier.rawValue <= later.rawValue)
         }
     }
 
     @Test func twoPeersInTheSameMillisecondGetDifferentKeys() {
-        #expect(Fixtures.key(1_700_000_000_000, peer: "aaaaaa") != Fixtures.key(1_700_000_000_000, peer: "bbbbbb"))
+        #expect(
+            Fixtures.key(1_700_000_000_000, peer: "aaaaaa") != Fixtures.key(1_700_000_000_000, peer: "bbbbbb")
+        )
     }
 }

@@ -60,7 +60,9 @@ struct ByteReader {
     }
 
     /// A value checked against an inclusive range.
-    func checked(_ value: Int64, in range: ClosedRange<Int64>, _ field: String) throws(StrokeCodecError) -> Int64 {
+    func checked(_ value: Int64, in range: ClosedRange<Int64>, _ field: String) throws(StrokeCodecError)
+        -> Int64
+    {
         guard range.contains(value) else { throw .valueOutOfRange(field: field, value: value) }
         return value
     }
@@ -88,8 +90,10 @@ struct ByteReader {
         let count = try readCount("mask sweeps", minimumBytes: 4)
         var sweeps: [MaskSweep] = []
         sweeps.reserveCapacity(count)
-        let radiusUnits = FixedPoint.units(MaskSweep.radiusRange.lowerBound)...FixedPoint.units(
-            MaskSweep.radiusRange.upperBound)
+        let radiusUnits =
+            FixedPoint.units(
+                MaskSweep.radiusRange.lowerBound)...FixedPoint.units(
+                MaskSweep.radiusRange.upperBound)
         for _ in 0..<count {
             let radius = try checked(
                 Int64(clamping: readVarint("sweep radius")), in: radiusUnits, "sweep radius")

@@ -87,7 +87,8 @@ public enum StrokeGroupCodec {
         let toolValue = try reader.readByte("tool")
         guard let tool = InkTool(rawValue: toolValue) else { throw .unknownTool(toolValue, piece: index) }
         let colour = try reader.readByte("colour")
-        let widthUnits = FixedPoint.units(Ink.widthRange.lowerBound)...FixedPoint.units(Ink.widthRange.upperBound)
+        let widthUnits =
+            FixedPoint.units(Ink.widthRange.lowerBound)...FixedPoint.units(Ink.widthRange.upperBound)
         let width = try reader.checked(Int64(clamping: reader.readVarint("width")), in: widthUnits, "width")
         let createdAt = key.creationMilliseconds &+ (try reader.readSigned("creation time"))
 
@@ -122,13 +123,15 @@ public enum StrokeGroupCodec {
         for _ in 0..<count {
             let dx = try reader.checked(reader.readSigned("path point"), in: -2 * limit...2 * limit, "x step")
             let dy = try reader.checked(reader.readSigned("path point"), in: -2 * limit...2 * limit, "y step")
-            let dt = try reader.checked(reader.readSigned("path point"), in: -timeLimit...timeLimit, "time step")
+            let dt = try reader.checked(
+                reader.readSigned("path point"), in: -timeLimit...timeLimit, "time step")
             x = try reader.checked(x + dx, in: -limit...limit, "x")
             y = try reader.checked(y + dy, in: -limit...limit, "y")
             t = try reader.checked(t + dt, in: 0...timeLimit, "time offset")
             path.append(
                 StrokePoint(
-                    x: FixedPoint.value(units: x), y: FixedPoint.value(units: y), timeOffsetMilliseconds: Int(t)))
+                    x: FixedPoint.value(units: x), y: FixedPoint.value(units: y),
+                    timeOffsetMilliseconds: Int(t)))
         }
         return path
     }

@@ -29,7 +29,9 @@ struct StrokeCutter {
         let limit = sweep.radius + reach
         let xs = spine.map(\.x)
         let ys = spine.map(\.y)
-        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return [] }
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else {
+            return []
+        }
         let segments = spineSegments
         let near = sweep.segments.map { a, b in
             guard max(a.x, b.x) >= minX - limit, min(a.x, b.x) <= maxX + limit,
@@ -60,11 +62,14 @@ struct StrokeCutter {
     /// The runs of the path that survive where the sweeps cover the stroke's whole cross-section,
     /// or nil when nothing is cut. An empty result means nothing survives.
     func keptRuns(severedBy sweeps: [MaskSweep]) -> [ClosedRange<Double>]? {
-        let brushes = sweeps.flatMap { sweep in sweep.segments.map { (a: $0.0, b: $0.1, radius: sweep.radius) } }
+        let brushes = sweeps.flatMap { sweep in
+            sweep.segments.map { (a: $0.0, b: $0.1, radius: sweep.radius) }
+        }
         if spine.count == 1 {
             // A dot is removed when the brush covers all of it.
             let covered = brushes.contains { brush in
-                PlanarGeometry.distance(from: spine[0], toSegment: brush.a, brush.b) <= brush.radius - halfWidth
+                PlanarGeometry.distance(from: spine[0], toSegment: brush.a, brush.b) <= brush.radius
+                    - halfWidth
             }
             return covered ? [] : nil
         }
@@ -87,7 +92,8 @@ struct StrokeCutter {
                         PlanarGeometry.distance(from: centre + normal, toSegment: brush.a, brush.b),
                         PlanarGeometry.distance(from: centre - normal, toSegment: brush.a, brush.b))
                 }
-                if let interval, (interval.upperBound - interval.lowerBound) * length >= Self.negligibleLength {
+                if let interval, (interval.upperBound - interval.lowerBound) * length >= Self.negligibleLength
+                {
                     let base = Double(index - 1)
                     severed.append((base + interval.lowerBound)...(base + interval.upperBound))
                 }
@@ -135,7 +141,8 @@ struct StrokeCutter {
         let from = stroke.path[segment]
         let to = stroke.path[segment + 1]
         let where_ = location(at: s)
-        let time = Double(from.timeOffsetMilliseconds)
+        let time =
+            Double(from.timeOffsetMilliseconds)
             + Double(to.timeOffsetMilliseconds - from.timeOffsetMilliseconds) * t
         return StrokePoint(x: where_.x, y: where_.y, timeOffsetMilliseconds: Int(time.rounded()))
     }

@@ -23,7 +23,8 @@ public struct StrokeMask: Hashable, Sendable {
         let p = Vector2(x, y)
         for sweep in sweeps {
             let limit = sweep.radius * sweep.radius
-            for (a, b) in sweep.segments where PlanarGeometry.distanceSquared(from: p, toSegment: a, b) <= limit {
+            for (a, b) in sweep.segments
+            where PlanarGeometry.distanceSquared(from: p, toSegment: a, b) <= limit {
                 return true
             }
         }

@@ -19,6 +19,7 @@ public struct CellRect: Hashable, Sendable {
     public func union(_ other: CellRect) -> CellRect {
         let minX = min(x, other.x)
         let minY = min(y, other.y)
-        return CellRect(x: minX, y: minY, width: max(maxX, other.maxX) - minX, height: max(maxY, other.maxY) - minY)
+        return CellRect(
+            x: minX, y: minY, width: max(maxX, other.maxX) - minX, height: max(maxY, other.maxY) - minY)
     }
 }

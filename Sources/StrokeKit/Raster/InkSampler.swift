@@ -52,7 +52,8 @@ struct InkSampler {
             return false
         }
 
-        let segments = spine.count == 1 ? [(spine[0], spine[0])] : (1..<spine.count).map { (spine[$0 - 1], spine[$0]) }
+        let segments =
+            spine.count == 1 ? [(spine[0], spine[0])] : (1..<spine.count).map { (spine[$0 - 1], spine[$0]) }
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
         for (a, b) in segments {
@@ -67,7 +68,9 @@ struct InkSampler {
                 let top = Double(row) * sh
                 let bottom = top + sh
                 // Only the part of the segment near this row can ink it.
-                guard let span = xSpan(of: a, b, inBand: top - halfWidth, bottom + halfWidth) else { continue }
+                guard let span = xSpan(of: a, b, inBand: top - halfWidth, bottom + halfWidth) else {
+                    continue
+                }
                 var firstColumn = Int(((span.lowerBound - halfWidth) / sw).rounded(.down)) - 1
                 var lastColumn = Int(((span.upperBound + halfWidth) / sw).rounded(.down)) + 1
                 if let columns {
@@ -103,19 +106,25 @@ struct InkSampler {
         else { return nil }
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
-        let columns = (Int(((minX - margin) / sw).rounded(.down)) - 1)...(Int(((maxX + margin) / sw).rounded(.down)) + 1)
-        let rows = (Int(((minY - margin) / sh).rounded(.down)) - 1)...(Int(((maxY + margin) / sh).rounded(.down)) + 1)
+        let firstColumn = Int(((minX - margin) / sw).rounded(.down)) - 1
+        let lastColumn = Int(((maxX + margin) / sw).rounded(.down)) + 1
+        let firstRow = Int(((minY - margin) / sh).rounded(.down)) - 1
+        let lastRow = Int(((maxY + margin) / sh).rounded(.down)) + 1
+        let columns = firstColumn...lastColumn
+        let rows = firstRow...lastRow
 
         func anyVisible(columns: Range<Int>, rows: Range<Int>) -> Bool {
             !forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
         }
         let allColumns = columns.lowerBound..<(columns.upperBound + 1)
         guard let top = rows.first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) }),
-            let bottom = rows.reversed().first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) })
+            let bottom = rows.reversed().first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) }
+            )
         else { return nil }
         let usedRows = top..<(bottom + 1)
         guard let left = columns.first(where: { anyVisible(columns: $0..<($0 + 1), rows: usedRows) }),
-            let right = columns.reversed().first(where: { anyVisible(columns: $0..<($0 + 1), rows: usedRows) })
+            let right = columns.reversed().first(where: { anyVisible(columns: $0..<($0 + 1), rows: usedRows) }
+            )
         else { return nil }
         return (left...right, top...bottom)
     }
@@ -127,7 +136,9 @@ struct InkSampler {
 
     /// The x extent of the part of segment a–b with y in [low, high], widened a little so
     /// rounding can only add candidates, never lose them.
-    private func xSpan(of a: Vector2, _ b: Vector2, inBand low: Double, _ high: Double) -> ClosedRange<Double>? {
+    private func xSpan(of a: Vector2, _ b: Vector2, inBand low: Double, _ high: Double) -> ClosedRange<
+        Double
+    >? {
         let slack = 1e-9
         let (lo, hi) = (low - slack, high + slack)
         if a.y == b.y {

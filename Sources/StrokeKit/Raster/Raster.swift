@@ -50,7 +50,8 @@ public enum Raster {
             guard let samples = sampler.visibleBounds(of: stroke) else { continue }
             let first = lattice.cell(ofColumn: samples.columns.lowerBound, row: samples.rows.lowerBound)
             let last = lattice.cell(ofColumn: samples.columns.upperBound, row: samples.rows.upperBound)
-            let rect = CellRect(x: first.x, y: first.y, width: last.x - first.x + 1, height: last.y - first.y + 1)
+            let rect = CellRect(
+                x: first.x, y: first.y, width: last.x - first.x + 1, height: last.y - first.y + 1)
             bounds = bounds.map { $0.union(rect) } ?? rect
         }
         return bounds
@@ -58,7 +59,9 @@ public enum Raster {
 
     /// The key of the topmost group with visible ink in a canvas cell (in `mode`'s lattice), or
     /// nil: what a stroke eraser or a picker under the cursor acts on.
-    public static func topmostKey(in groups: [StrokeGroup], atCellX x: Int, y: Int, mode: GlyphMode) -> StrokeKey? {
+    public static func topmostKey(in groups: [StrokeGroup], atCellX x: Int, y: Int, mode: GlyphMode)
+        -> StrokeKey?
+    {
         let lattice = mode.lattice
         let sampler = InkSampler(lattice: lattice)
         let columns = (x * lattice.columnsPerCell)..<((x + 1) * lattice.columnsPerCell)
@@ -71,7 +74,10 @@ public enum Raster {
     /// Every piece, bottom first: groups by key, pieces in group order.
     static func strokesInZOrder(_ groups: [StrokeGroup]) -> [Stroke] {
         groups.enumerated()
-            .sorted { lhs, rhs in lhs.element.key != rhs.element.key ? lhs.element.key < rhs.element.key : lhs.offset < rhs.offset }
+            .sorted { lhs, rhs in
+                lhs.element.key != rhs.element.key
+                    ? lhs.element.key < rhs.element.key : lhs.offset < rhs.offset
+            }
             .flatMap(\.element.pieces)
     }
 }
