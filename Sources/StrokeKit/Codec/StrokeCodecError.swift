@@ -1,0 +1,59 @@
+/// Why bytes (or base64 text) are not a stroke group. Every hostile input ends here, never in a
+/// crash; each case says where decoding stopped.
+public enum StrokeCodecError: Error, Equatable, Sendable {
+    /// A character that is not base64, or padding in the wrong place, at a character offset.
+    case invalidBase64(position: Int)
+    /// The bytes end inside a field.
+    case truncated(field: String, offset: Int)
+    /// The first byte names an encoding this build does not know.
+    case unsupportedVersion(UInt8)
+    /// A variable-length integer that is longer than 64 bits or not in its shortest form.
+    case malformedVarint(field: String, offset: Int)
+    /// The key is not a valid creation key.
+    case invalidKey(offset: Int)
+    /// A count that the remaining bytes cannot possibly hold.
+    case countTooLarge(field: String, count: UInt64, remainingBytes: Int)
+    /// A list that must not be empty (pieces, path points, sweeps, sweep points).
+    case emptyList(field: String)
+    /// A tool number this build does not know.
+    case unknownTool(UInt8, piece: Int)
+    /// Flag bits that no version-1 encoder sets.
+    case reservedFlags(UInt8, piece: Int)
+    /// A value outside what the model allows (coordinates, widths, radii, time offsets).
+    case valueOutOfRange(field: String, value: Int64)
+    /// Bytes left over after a complete group.
+    case trailingBytes(count: Int)
+
+    /// What went wrong, for a person reading a log.
+    public var message: String {
+        switch self {
+        case .invalidBase64(let position):
+            "not valid base64 at character \(position)"
+        case .truncated(let field, let offset):
+            "the data ends at byte \(offset), inside \(field)"
+        case .unsupportedVersion(let version):
+            "stroke encoding version \(version) is not supported by this build (it reads version "
+                + "\(StrokeGroupCodec.version)); update drawtogether"
+        case .malformedVarint(let field, let offset):
+            "malformed number for \(field) at byte \(offset)"
+        case .invalidKey(let offset):
+            "the creation key at byte \(offset) is not a valid key"
+        case .countTooLarge(let field, let count, let remaining):
+            "\(field) says \(count) but only \(remaining) bytes remain"
+        case .emptyList(let field):
+            "\(field) is empty"
+        case .unknownTool(let tool, let piece):
+            "piece \(piece) uses unknown tool \(tool)"
+        case .reservedFlags(let flags, let piece):
+            "piece \(piece) sets reserved flag bits \(flags)"
+        case .valueOutOfRange(let field, let value):
+            "\(field) \(value) is out of range"
+        case .trailingBytes(let count):
+            "\(count) unexpected bytes after the stroke group"
+        }
+    }
+}
+
+extension StrokeCodecError: CustomStringConvertible {
+    public var description: String { "stroke group cannot be decoded: \(message)" }
+}

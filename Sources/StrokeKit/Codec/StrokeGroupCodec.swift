@@ -1,0 +1,147 @@
+/// The stored form of a stroke group: versioned, compact and deterministic (one group, one byte
+/// string), plus the base64 text used as the value in a drawing's `strokes` map.
+///
+/// Version 1, all integers LEB128 varints, "signed" ones zigzag-encoded, coordinates in 1/16 cell:
+/// ```
+/// version 0x01 · key length · key UTF-8 · piece count
+/// per piece: flags (bit 0 transform, bit 1 mask) · tool · colour · width
+///            · createdAt minus the key's time (signed)
+///            · [transform dx, dy (signed)]
+///            · point count · per point x, y, time offset, each a signed delta from the last
+///            · [sweep count · per sweep: radius · point count · x, y signed deltas]
+/// ```
+public enum StrokeGroupCodec {
+    /// The encoding version this build writes and reads.
+    public static let version: UInt8 = 1
+
+    private static let transformFlag: UInt8 = 1 << 0
+    private static let maskFlag: UInt8 = 1 << 1
+
+    public static func encode(_ group: StrokeGroup) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.writeByte(version)
+        let key = Array(group.key.rawValue.utf8)
+        writer.writeVarint(UInt64(key.count))
+        writer.writeBytes(key)
+        writer.writeVarint(UInt64(group.pieces.count))
+        for piece in group.pieces {
+            var flags: UInt8 = 0
+            if !piece.transform.isIdentity { flags |= transformFlag }
+            if !piece.mask.isEmpty { flags |= maskFlag }
+            writer.writeByte(flags)
+            writer.writeByte(piece.ink.tool.rawValue)
+            writer.writeByte(piece.ink.colour)
+            writer.writeVarint(UInt64(FixedPoint.units(piece.ink.width)))
+            writer.writeSigned(piece.createdAtMilliseconds &- group.key.creationMilliseconds)
+            if !piece.transform.isIdentity {
+                writer.writeSigned(FixedPoint.units(piece.transform.dx))
+                writer.writeSigned(FixedPoint.units(piece.transform.dy))
+            }
+            writer.writeVarint(UInt64(piece.path.count))
+            var previous = (x: Int64(0), y: Int64(0), t: Int64(0))
+            for sample in piece.path {
+                let current = (
+                    x: FixedPoint.units(sample.point.x), y: FixedPoint.units(sample.point.y),
+                    t: Int64(sample.timeOffsetMilliseconds)
+                )
+                writer.writeSigned(current.x - previous.x)
+                writer.writeSigned(current.y - previous.y)
+                writer.writeSigned(current.t - previous.t)
+                previous = current
+            }
+            if !piece.mask.isEmpty { writer.writeMask(piece.mask) }
+        }
+        return writer.bytes
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(StrokeCodecError) -> StrokeGroup {
+        var reader = ByteReader(bytes)
+        let found = try reader.readByte("version")
+        guard found == version else { throw .unsupportedVersion(found) }
+
+        let keyOffset = reader.offset
+        let keyLength = try reader.readVarint("key length")
+        guard keyLength <= UInt64(StrokeKey.maximumLength) else { throw .invalidKey(offset: keyOffset) }
+        let keyBytes = try reader.readBytes(Int(keyLength), "key")
+        guard let keyText = String(validating: keyBytes, as: UTF8.self),
+            let key = StrokeKey(rawValue: keyText)
+        else { throw .invalidKey(offset: keyOffset) }
+
+        // The smallest piece: flags, tool, colour, width, createdAt, point count, one 3-byte point.
+        let count = try reader.readCount("pieces", minimumBytes: 9)
+        var pieces: [Stroke] = []
+        pieces.reserveCapacity(count)
+        for index in 0..<count {
+            pieces.append(try decodePiece(index, key: key, from: &reader))
+        }
+        guard reader.remaining == 0 else { throw .trailingBytes(count: reader.remaining) }
+        guard let group = StrokeGroup(key: key, pieces: pieces) else { throw .emptyList(field: "pieces") }
+        return group
+    }
+
+    private static func decodePiece(
+        _ index: Int, key: StrokeKey, from reader: inout ByteReader
+    ) throws(StrokeCodecError) -> Stroke {
+        let flags = try reader.readByte("flags")
+        guard flags & ~(transformFlag | maskFlag) == 0 else { throw .reservedFlags(flags, piece: index) }
+        let toolValue = try reader.readByte("tool")
+        guard let tool = InkTool(rawValue: toolValue) else { throw .unknownTool(toolValue, piece: index) }
+        let colour = try reader.readByte("colour")
+        let widthUnits =
+            FixedPoint.units(Ink.widthRange.lowerBound)...FixedPoint.units(Ink.widthRange.upperBound)
+        let width = try reader.checked(Int64(clamping: reader.readVarint("width")), in: widthUnits, "width")
+        let createdAt = key.creationMilliseconds &+ (try reader.readSigned("creation time"))
+
+        var transform = StrokeTransform.identity
+        if flags & transformFlag != 0 {
+            let limit = FixedPoint.coordinateUnitLimit
+            let dx = try reader.checked(reader.readSigned("transform"), in: -limit...limit, "transform")
+            let dy = try reader.checked(reader.readSigned("transform"), in: -limit...limit, "transform")
+            transform = StrokeTransform(dx: FixedPoint.value(units: dx), dy: FixedPoint.value(units: dy))
+        }
+
+        let path = try decodePath(from: &reader)
+        let mask = flags & maskFlag != 0 ? try reader.readMask() : StrokeMask.none
+        let ink = Ink(tool: tool, colour: colour, width: FixedPoint.value(units: width))
+        guard
+            let stroke = Stroke(
+                key: key, ink: ink, path: path, createdAtMilliseconds: createdAt, transform: transform,
+                mask: mask)
+        else { throw .emptyList(field: "path") }
+        return stroke
+    }
+
+    private static func decodePath(from reader: inout ByteReader) throws(StrokeCodecError) -> [StrokePoint] {
+        let count = try reader.readCount("path points", minimumBytes: 3)
+        let limit = FixedPoint.coordinateUnitLimit
+        let timeLimit = Int64(StrokePoint.maximumTimeOffset)
+        var path: [StrokePoint] = []
+        path.reserveCapacity(count)
+        var x: Int64 = 0
+        var y: Int64 = 0
+        var t: Int64 = 0
+        for _ in 0..<count {
+            let dx = try reader.checked(reader.readSigned("path point"), in: -2 * limit...2 * limit, "x step")
+            let dy = try reader.checked(reader.readSigned("path point"), in: -2 * limit...2 * limit, "y step")
+            let dt = try reader.checked(
+                reader.readSigned("path point"), in: -timeLimit...timeLimit, "time step")
+            x = try reader.checked(x + dx, in: -limit...limit, "x")
+            y = try reader.checked(y + dy, in: -limit...limit, "y")
+            t = try reader.checked(t + dt, in: 0...timeLimit, "time offset")
+            path.append(
+                StrokePoint(
+                    x: FixedPoint.value(units: x), y: FixedPoint.value(units: y),
+                    timeOffsetMilliseconds: Int(t)))
+        }
+        return path
+    }
+
+    /// The group as base64 text, the value stored under its key.
+    public static func encodeBase64(_ group: StrokeGroup) -> String {
+        Base64.encode(encode(group))
+    }
+
+    public static func decodeBase64(_ text: String) throws(StrokeCodecError) -> StrokeGroup {
+        try decode(Base64.decode(text))
+    }
+}

@@ -1,0 +1,68 @@
+/// The creation key of a stroke group: ISO 8601 UTC with milliseconds, `~`, and the short id of
+/// the peer that created it, e.g. `2026-03-25T16:20:14.127Z~3fa2c1`.
+///
+/// Keys compare as their UTF-8 bytes, and the fixed-width timestamp makes that creation order,
+/// which is also z-order (a later key is drawn on top). The peer suffix keeps two peers drawing
+/// in the same millisecond apart.
+public struct StrokeKey: Hashable, Comparable, Sendable {
+    public let rawValue: String
+    /// Unix time in milliseconds of the timestamp part.
+    public let creationMilliseconds: Int64
+    /// The creating peer's short id (1–16 characters of 0-9 and a-z).
+    public let peerSuffix: String
+
+    /// The longest peer suffix a key may carry.
+    public static let maximumPeerSuffixLength = 16
+    /// The longest key in UTF-8 bytes.
+    public static let maximumLength = UTCTimestamp.length + 1 + maximumPeerSuffixLength
+    /// The latest creation time a key can express (the end of year 9999).
+    public static let maximumMilliseconds = UTCTimestamp.maximumMilliseconds
+
+    /// Parses and validates a key; nil unless it is exactly in the canonical form.
+    public init?(rawValue: String) {
+        let bytes = Array(rawValue.utf8)
+        guard bytes.count > UTCTimestamp.length + 1, bytes.count <= Self.maximumLength,
+            bytes[UTCTimestamp.length] == UInt8(ascii: "~"),
+            let milliseconds = UTCTimestamp.parse(bytes[0..<UTCTimestamp.length])
+        else { return nil }
+        let suffix = String(decoding: bytes[(UTCTimestamp.length + 1)...], as: UTF8.self)
+        guard Self.isValidPeerSuffix(suffix) else { return nil }
+        self.rawValue = rawValue
+        self.creationMilliseconds = milliseconds
+        self.peerSuffix = suffix
+    }
+
+    /// The key for a creation time and a peer; nil if the time is outside 1970...9999 or the
+    /// suffix is not valid.
+    public init?(creationMilliseconds: Int64, peerSuffix: String) {
+        guard (0...Self.maximumMilliseconds).contains(creationMilliseconds),
+            Self.isValidPeerSuffix(peerSuffix)
+        else { return nil }
+        self.rawValue = UTCTimestamp.format(creationMilliseconds) + "~" + peerSuffix
+        self.creationMilliseconds = creationMilliseconds
+        self.peerSuffix = peerSuffix
+    }
+
+    /// 1–16 characters, each a digit or a lowercase ASCII letter (safe inside a DQL path).
+    public static func isValidPeerSuffix(_ suffix: String) -> Bool {
+        let bytes = suffix.utf8
+        return !bytes.isEmpty && bytes.count <= maximumPeerSuffixLength
+            && bytes.allSatisfy { (48...57).contains($0) || (97...122).contains($0) }
+    }
+
+    public static func < (lhs: StrokeKey, rhs: StrokeKey) -> Bool {
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
+
+    public static func == (lhs: StrokeKey, rhs: StrokeKey) -> Bool {
+        lhs.rawValue == rhs.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+    }
+}
+
+extension StrokeKey: CustomStringConvertible {
+    public var description: String { rawValue }
+}

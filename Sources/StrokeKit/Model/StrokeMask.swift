@@ -1,0 +1,33 @@
+/// The erased parts of a stroke: the union of the eraser sweeps that touched it.
+///
+/// A mask hides ink without changing the path, which is how a graze along the edge of a wide
+/// stroke is kept; cuts change the path instead (see `MaskEraser`).
+public struct StrokeMask: Hashable, Sendable {
+    public private(set) var sweeps: [MaskSweep]
+
+    public static let none = StrokeMask(sweeps: [])
+
+    public init(sweeps: [MaskSweep]) {
+        self.sweeps = sweeps
+    }
+
+    public var isEmpty: Bool { sweeps.isEmpty }
+
+    /// The mask with more sweeps added on top.
+    public func adding(_ more: [MaskSweep]) -> StrokeMask {
+        StrokeMask(sweeps: sweeps + more)
+    }
+
+    /// Whether a point in stroke coordinates is hidden.
+    public func hides(x: Double, y: Double) -> Bool {
+        let p = Vector2(x, y)
+        for sweep in sweeps {
+            let limit = sweep.radius * sweep.radius
+            for (a, b) in sweep.segments
+            where PlanarGeometry.distanceSquared(from: p, toSegment: a, b) <= limit {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,157 @@
+/// Which samples of a lattice a stroke inks, after its transform and mask: the one definition of
+/// "visible" that rendering, extents and the eraser's "is anything left" all use.
+///
+/// A sample is inked when its centre lies within half the stroke's width of the path, or when
+/// the path passes through the sample's rectangle. The second rule keeps thin lines unbroken at
+/// any slope and any distance between two path points; the first gives wide strokes their width.
+///
+/// Both rules are half-open, so ink exactly on a sample boundary belongs to one sample, not two:
+/// a centre exactly half a width away is outside, and a sample's rectangle stops just short of
+/// its right and bottom edges (which belong to the next sample).
+struct InkSampler {
+    let lattice: SampleLattice
+
+    /// Far below the 1/16 grid, so only points exactly on a right or bottom edge are left out.
+    private static let edge = 1e-9
+
+    private struct MaskSegment {
+        let a: Vector2
+        let b: Vector2
+        let radius: Double
+        let minX, minY, maxX, maxY: Double
+    }
+
+    /// Calls `body` with (column, row) of each visible sample, possibly more than once, within
+    /// the given sample ranges (unbounded when nil). `body` returns false to stop; the result is
+    /// false when it did.
+    @discardableResult
+    func forEachVisibleSample(
+        of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
+        _ body: (Int, Int) -> Bool
+    ) -> Bool {
+        let spine = stroke.canvasSpine
+        let halfWidth = stroke.ink.width / 2
+        let offset = Vector2(stroke.transform.dx, stroke.transform.dy)
+        let mask = stroke.mask.sweeps.flatMap { sweep in
+            sweep.segments.map { a, b in
+                let (ca, cb) = (a + offset, b + offset)
+                return MaskSegment(
+                    a: ca, b: cb, radius: sweep.radius, minX: min(ca.x, cb.x) - sweep.radius,
+                    minY: min(ca.y, cb.y) - sweep.radius, maxX: max(ca.x, cb.x) + sweep.radius,
+                    maxY: max(ca.y, cb.y) + sweep.radius)
+            }
+        }
+        func hidden(_ p: Vector2) -> Bool {
+            for segment in mask
+            where p.x >= segment.minX && p.x <= segment.maxX && p.y >= segment.minY && p.y <= segment.maxY
+                && PlanarGeometry.distanceSquared(from: p, toSegment: segment.a, segment.b)
+                    <= segment.radius * segment.radius
+            {
+                return true
+            }
+            return false
+        }
+
+        let segments =
+            spine.count == 1 ? [(spine[0], spine[0])] : (1..<spine.count).map { (spine[$0 - 1], spine[$0]) }
+        let sw = lattice.sampleWidth
+        let sh = lattice.sampleHeight
+        for (a, b) in segments {
+            var firstRow = Int((min(a.y, b.y) - halfWidth) / sh) - 2
+            var lastRow = Int((max(a.y, b.y) + halfWidth) / sh) + 2
+            if let rows {
+                firstRow = max(firstRow, rows.lowerBound)
+                lastRow = min(lastRow, rows.upperBound - 1)
+            }
+            guard firstRow <= lastRow else { continue }
+            for row in firstRow...lastRow {
+                let top = Double(row) * sh
+                let bottom = top + sh
+                // Only the part of the segment near this row can ink it.
+                guard let span = xSpan(of: a, b, inBand: top - halfWidth, bottom + halfWidth) else {
+                    continue
+                }
+                var firstColumn = Int(((span.lowerBound - halfWidth) / sw).rounded(.down)) - 1
+                var lastColumn = Int(((span.upperBound + halfWidth) / sw).rounded(.down)) + 1
+                if let columns {
+                    firstColumn = max(firstColumn, columns.lowerBound)
+                    lastColumn = min(lastColumn, columns.upperBound - 1)
+                }
+                guard firstColumn <= lastColumn else { continue }
+                let centreY = top + sh / 2
+                for column in firstColumn...lastColumn {
+                    let left = Double(column) * sw
+                    let centre = Vector2(left + sw / 2, centreY)
+                    let inked =
+                        PlanarGeometry.distanceSquared(from: centre, toSegment: a, b) < halfWidth * halfWidth
+                        || PlanarGeometry.segment(
+                            a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
+                            maxY: bottom - Self.edge)
+                    if inked && !hidden(centre) && !body(column, row) { return false }
+                }
+            }
+        }
+        return true
+    }
+
+    /// The first and last visible sample rows and columns of a stroke, or nil when none is.
+    ///
+    /// Scans inwards from the edges of the geometric bounds one row or column at a time, so the
+    /// cost follows the outline of the ink, not its area (a long wide stroke is cheap to bound).
+    func visibleBounds(of stroke: Stroke) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
+        let spine = stroke.canvasSpine
+        let margin = stroke.ink.width / 2
+        guard let minX = spine.map(\.x).min(), let maxX = spine.map(\.x).max(),
+            let minY = spine.map(\.y).min(), let maxY = spine.map(\.y).max()
+        else { return nil }
+        let sw = lattice.sampleWidth
+        let sh = lattice.sampleHeight
+        let firstColumn = Int(((minX - margin) / sw).rounded(.down)) - 1
+        let lastColumn = Int(((maxX + margin) / sw).rounded(.down)) + 1
+        let firstRow = Int(((minY - margin) / sh).rounded(.down)) - 1
+        let lastRow = Int(((maxY + margin) / sh).rounded(.down)) + 1
+        let columns = firstColumn...lastColumn
+        let rows = firstRow...lastRow
+
+        func anyVisible(columns: Range<Int>, rows: Range<Int>) -> Bool {
+            !forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
+        }
+        let allColumns = columns.lowerBound..<(columns.upperBound + 1)
+        guard let top = rows.first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) }),
+            let bottom = rows.reversed().first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) }
+            )
+        else { return nil }
+        let usedRows = top..<(bottom + 1)
+        guard let left = columns.first(where: { anyVisible(columns: $0..<($0 + 1), rows: usedRows) }),
+            let right = columns.reversed().first(where: { anyVisible(columns: $0..<($0 + 1), rows: usedRows) }
+            )
+        else { return nil }
+        return (left...right, top...bottom)
+    }
+
+    /// Whether any part of the stroke is still visible at braille resolution.
+    func hasVisibleInk(_ stroke: Stroke) -> Bool {
+        !forEachVisibleSample(of: stroke) { _, _ in false }
+    }
+
+    /// The x extent of the part of segment a–b with y in [low, high], widened a little so
+    /// rounding can only add candidates, never lose them.
+    private func xSpan(of a: Vector2, _ b: Vector2, inBand low: Double, _ high: Double) -> ClosedRange<
+        Double
+    >? {
+        let slack = 1e-9
+        let (lo, hi) = (low - slack, high + slack)
+        if a.y == b.y {
+            guard a.y >= lo && a.y <= hi else { return nil }
+            return min(a.x, b.x)...max(a.x, b.x)
+        }
+        let t1 = (lo - a.y) / (b.y - a.y)
+        let t2 = (hi - a.y) / (b.y - a.y)
+        let start = max(0, min(t1, t2))
+        let end = min(1, max(t1, t2))
+        guard start <= end else { return nil }
+        let x1 = a.x + (b.x - a.x) * start
+        let x2 = a.x + (b.x - a.x) * end
+        return (min(x1, x2) - slack)...(max(x1, x2) + slack)
+    }
+}

@@ -1,0 +1,83 @@
+/// Stroke groups to a grid of character cells.
+///
+/// Groups are drawn in key order, so a later key is on top; a cell takes the colour of the
+/// topmost stroke that inks any of its samples (a terminal cell has one foreground colour).
+public enum Raster {
+    /// The cells of `viewport`, with blank cells where there is no ink.
+    public static func render(_ groups: [StrokeGroup], viewport: Viewport, mode: GlyphMode) -> CellGrid {
+        let lattice = mode.lattice
+        let width = viewport.width
+        let height = viewport.height
+        var grid = CellGrid(width: width, height: height)
+        guard width > 0, height > 0 else { return grid }
+
+        let columns = (viewport.x * lattice.columnsPerCell)..<((viewport.x + width) * lattice.columnsPerCell)
+        let rows = (viewport.y * lattice.rowsPerCell)..<((viewport.y + height) * lattice.rowsPerCell)
+        var bits = [UInt8](repeating: 0, count: width * height)
+        var colours = [UInt8?](repeating: nil, count: width * height)
+        let sampler = InkSampler(lattice: lattice)
+        for stroke in strokesInZOrder(groups) {
+            sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { column, row in
+                let place = lattice.cell(ofColumn: column, row: row)
+                let index = (place.y - viewport.y) * width + (place.x - viewport.x)
+                bits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
+                colours[index] = stroke.ink.colour
+                return true
+            }
+        }
+        for y in 0..<height {
+            for x in 0..<width where bits[y * width + x] != 0 {
+                grid[x, y] = Cell(mode.glyph(bits: bits[y * width + x]), foreground: colours[y * width + x])
+            }
+        }
+        return grid
+    }
+
+    /// `render(_:viewport:mode:)` with the viewport spelled out.
+    public static func render(
+        _ groups: [StrokeGroup], origin: (x: Int, y: Int), width: Int, height: Int, mode: GlyphMode
+    ) -> CellGrid {
+        render(groups, viewport: Viewport(x: origin.x, y: origin.y, width: width, height: height), mode: mode)
+    }
+
+    /// The smallest rectangle of cells holding every visible sample in `mode`; nil when nothing
+    /// is visible.
+    public static func extent(of groups: [StrokeGroup], mode: GlyphMode = .block) -> CellRect? {
+        let lattice = mode.lattice
+        let sampler = InkSampler(lattice: lattice)
+        var bounds: CellRect?
+        for stroke in strokesInZOrder(groups) {
+            guard let samples = sampler.visibleBounds(of: stroke) else { continue }
+            let first = lattice.cell(ofColumn: samples.columns.lowerBound, row: samples.rows.lowerBound)
+            let last = lattice.cell(ofColumn: samples.columns.upperBound, row: samples.rows.upperBound)
+            let rect = CellRect(
+                x: first.x, y: first.y, width: last.x - first.x + 1, height: last.y - first.y + 1)
+            bounds = bounds.map { $0.union(rect) } ?? rect
+        }
+        return bounds
+    }
+
+    /// The key of the topmost group with visible ink in a canvas cell (in `mode`'s lattice), or
+    /// nil: what a stroke eraser or a picker under the cursor acts on.
+    public static func topmostKey(in groups: [StrokeGroup], atCellX x: Int, y: Int, mode: GlyphMode)
+        -> StrokeKey?
+    {
+        let lattice = mode.lattice
+        let sampler = InkSampler(lattice: lattice)
+        let columns = (x * lattice.columnsPerCell)..<((x + 1) * lattice.columnsPerCell)
+        let rows = (y * lattice.rowsPerCell)..<((y + 1) * lattice.rowsPerCell)
+        return strokesInZOrder(groups).reversed().first { stroke in
+            !sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
+        }?.key
+    }
+
+    /// Every piece, bottom first: groups by key, pieces in group order.
+    static func strokesInZOrder(_ groups: [StrokeGroup]) -> [Stroke] {
+        groups.enumerated()
+            .sorted { lhs, rhs in
+                lhs.element.key != rhs.element.key
+                    ? lhs.element.key < rhs.element.key : lhs.offset < rhs.offset
+            }
+            .flatMap(\.element.pieces)
+    }
+}

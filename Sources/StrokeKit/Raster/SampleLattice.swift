@@ -1,0 +1,32 @@
+/// The sub-cell sample grid a glyph mode can show: braille has 2x4 dots per cell, half blocks
+/// (and their ASCII stand-ins) 1x2.
+///
+/// Sample (i, j) covers the rectangle [i·w, (i+1)·w] × [j·h, (j+1)·h] in canvas cells; its
+/// centre decides masking.
+struct SampleLattice: Equatable, Sendable {
+    let columnsPerCell: Int
+    let rowsPerCell: Int
+
+    static let braille = SampleLattice(columnsPerCell: 2, rowsPerCell: 4)
+    static let halfBlock = SampleLattice(columnsPerCell: 1, rowsPerCell: 2)
+
+    var sampleWidth: Double { 1 / Double(columnsPerCell) }
+    var sampleHeight: Double { 1 / Double(rowsPerCell) }
+
+    /// How far from a stroke's path a sample's centre can be and still be inked by the thin-line
+    /// rule, in the coarsest lattice: half the diagonal of a half-block sample, rounded up to the
+    /// grid. The eraser uses it to tell whether a sweep can hide anything a mode shows.
+    static let maximumThinLineReach: Double = 0.625
+
+    /// The cell that contains a sample, and the sample's position inside it.
+    func cell(ofColumn column: Int, row: Int) -> (x: Int, y: Int, subColumn: Int, subRow: Int) {
+        let x = Self.floorDivide(column, columnsPerCell)
+        let y = Self.floorDivide(row, rowsPerCell)
+        return (x, y, column - x * columnsPerCell, row - y * rowsPerCell)
+    }
+
+    static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
+        let quotient = value / divisor
+        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
