@@ -19,7 +19,7 @@ let package = Package(
         // Libraries.
         .target(name: "StrokeKit"),
         .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
-        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"], exclude: ["DECISIONS-ReplicaSync.md"]),
+        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
 
