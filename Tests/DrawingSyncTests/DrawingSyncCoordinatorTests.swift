@@ -1,0 +1,159 @@
+import DrawingSync
+import ReplicaStore
+import StrokeKit
+import Testing
+
+/// The original app's DrawingSyncCoordinatorTests, against a real replica on disk.
+@Suite struct DrawingSyncCoordinatorTests {
+    typealias F = StrokeFixtures
+
+    @Test func aNewStrokeIsWrittenToTheReplica() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
+        #expect(try peer.storedStrokes().count == 1)
+    }
+
+    @Test func severalStrokesAreWrittenInOneTransaction() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(
+            F.group(F.stroke(at: 1, key: F.key(0))), F.group(F.stroke(at: 2, key: F.key(1))),
+            F.group(F.stroke(at: 3, key: F.key(2))))
+        #expect(try peer.storedStrokes().count == 3)
+        #expect(peer.coordinator.transactionCount == 1)
+    }
+
+    @Test func aRemovedStrokeIsUnset() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))), F.group(F.stroke(at: 2, key: F.key(1))))
+        try peer.erase(F.key(0))
+        #expect(try Array(peer.storedStrokes().keys) == [F.key(1).rawValue])
+    }
+
+    @Test func anInsertAndARemoveGoInOneTransaction() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))), F.group(F.stroke(at: 2, key: F.key(1))))
+        peer.coordinator.edit([F.key(0): .some(nil), F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))], now: peer.clock.now)
+        try peer.settle()
+        #expect(try Set(peer.storedStrokes().keys) == [F.key(1).rawValue, F.key(2).rawValue])
+        #expect(peer.coordinator.transactionCount == 2)
+    }
+
+    @Test func aChangeWrittenDirectlyToTheReplicaReachesTheCanvas() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
+        let other = F.group(F.stroke(at: 9, key: F.key(5, peer: "bbbbbb")))
+        try peer.replica.execute(
+            "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE_LOCAL_DIFF",
+            arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(other))])])
+        #expect(peer.coordinator.groups.count == 2)
+        #expect(peer.coordinator.groups[other.key] == other)
+        #expect(peer.remoteChanges.count == 1)
+    }
+
+    @Test func aMaskedStrokeIsRewrittenUnderItsKey() throws {
+        let peer = try TestPeer(peer: 1)
+        let plain = F.stroke(at: 1, key: F.key(0))
+        try peer.draw(F.group(plain))
+        try peer.draw(F.group(F.masked(plain)))
+        let stored = try peer.storedStrokes()[plain.key.rawValue]?.stringValue
+        #expect(try StrokeGroupCodec.decodeBase64(stored ?? "").pieces[0].mask.isEmpty == false)
+    }
+
+    @Test func aMaskWrittenByAnotherPeerReplacesTheLocalStroke() throws {
+        let peer = try TestPeer(peer: 1)
+        let plain = F.stroke(at: 1, key: F.key(0))
+        try peer.draw(F.group(plain))
+        let masked = F.group(F.masked(plain))
+        try peer.replica.execute(
+            "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE",
+            arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(masked))])])
+        #expect(peer.coordinator.groups[plain.key] == masked)
+        #expect(peer.coordinator.model.synced[plain.key]?.group == masked)
+    }
+
+    @Test func maskRemoveAndAddInOneFlush() throws {
+        let peer = try TestPeer(peer: 1)
+        let a = F.stroke(at: 1, key: F.key(0))
+        try peer.draw(F.group(a), F.group(F.stroke(at: 2, key: F.key(1))))
+        peer.coordinator.edit(
+            [a.key: F.group(F.masked(a)), F.key(1): .some(nil), F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))],
+            now: peer.clock.now)
+        try peer.settle()
+        let stored = try peer.storedStrokes()
+        #expect(stored.count == 2 && stored[F.key(1).rawValue] == nil)
+        #expect(try StrokeGroupCodec.decodeBase64(stored[a.key.rawValue]?.stringValue ?? "").pieces[0].mask.isEmpty == false)
+    }
+
+    @Test func fullRoundTripThroughTheReplica() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))), F.group(F.stroke(at: 2, key: F.key(1))))
+        #expect(peer.coordinator.model.drawing().count == 2)
+        try peer.erase(F.key(0))
+        #expect(try peer.storedStrokes().count == 1)
+        #expect(peer.coordinator.model.drawing().count == 1)
+        #expect(peer.coordinator.drawing.count == 1)
+    }
+
+    @Test func aCoordinatorForAnotherDrawingStartsEmpty() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
+        try DrawingList(replica: peer.replica).create(id: "drawing-2", name: "Second")
+        let second = try DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-2")
+        #expect(second.drawingID == "drawing-2")
+        #expect(second.groups.isEmpty && second.model.synced.isEmpty)
+    }
+
+    @Test func aNewCoordinatorReceivesTheStrokesAlreadyStored() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
+        let again = try DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-1")
+        #expect(again.model.synced.count == 1)
+        #expect(again.groups.count == 1)
+    }
+
+    @Test func nothingIsWrittenBeforeTheQuietPeriodEnds() throws {
+        let peer = try TestPeer(peer: 1)
+        peer.coordinator.edit([F.key(0): F.group(F.stroke(at: 1, key: F.key(0)))], now: 0)
+        try peer.coordinator.tick(now: 50)
+        peer.coordinator.edit([F.key(1): F.group(F.stroke(at: 2, key: F.key(1)))], now: 50)
+        try peer.coordinator.tick(now: 100)
+        #expect(try peer.storedStrokes().isEmpty)
+        try peer.coordinator.tick(now: 150)
+        #expect(try peer.storedStrokes().count == 2)
+        #expect(peer.coordinator.transactionCount == 1)
+    }
+
+    @Test func anUnchangedFlushWritesNothing() throws {
+        let peer = try TestPeer(peer: 1)
+        let group = F.group(F.stroke(at: 1, key: F.key(0)))
+        try peer.draw(group)
+        try peer.draw(group)
+        #expect(peer.coordinator.transactionCount == 1)
+    }
+
+    @Test func ownWritesNeverComeBackAsRemoteChanges() throws {
+        let peer = try TestPeer(peer: 1)
+        try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))), F.group(F.stroke(at: 2, key: F.key(1))))
+        try peer.erase(F.key(0))
+        #expect(peer.remoteChanges.isEmpty)
+        #expect(peer.coordinator.unflushedKeys.isEmpty)
+    }
+
+    @Test func changingOneStrokeOfTenThousandEncodesOneGroupAndWritesOneEntry() throws {
+        let peer = try TestPeer(peer: 1)
+        var edits: [StrokeKey: StrokeGroup?] = [:]
+        for index in 0..<10_000 {
+            let key = F.key(Int64(index))
+            edits[key] = F.group(F.stroke(at: Double(index % 80), Double(index % 40), key: key))
+        }
+        peer.coordinator.edit(edits, now: peer.clock.now)
+        try peer.settle()
+        let encodedBefore = peer.coordinator.model.encodeCount
+        let versionsBefore = try peer.replica.versions(collection: "drawings", documentID: "drawing-1")
+        let target = F.key(4_321)
+        try peer.draw(F.group(F.masked(peer.coordinator.groups[target]!.pieces[0])))
+        #expect(peer.coordinator.model.encodeCount - encodedBefore == 1)
+        let delta = try peer.replica.changes(collection: "drawings", documentID: "drawing-1", since: versionsBefore)
+        #expect(delta.eventCount == 1)
+    }
+}
