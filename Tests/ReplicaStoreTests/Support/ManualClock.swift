@@ -9,6 +9,6 @@ final class ManualClock {
     }
 
     func configuration(peer: UInt64? = nil) -> ReplicaConfiguration {
-        ReplicaConfiguration(wallClock: { [unowned self] in now }, peerID: peer.map(PeerID.init))
+        ReplicaConfiguration(wallClock: { self.now }, peerID: peer.map(PeerID.init))
     }
 }
