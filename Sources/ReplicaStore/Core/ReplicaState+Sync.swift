@@ -69,21 +69,17 @@ extension ReplicaState {
     /// Rejects events no honest peer writes, before anything is applied.
     static func validate(_ events: [DocumentEvent], documentID: String) throws {
         for event in events {
-            let what = "event \(event.dot) of document '\(documentID)'"
-            if event.dot.counter == 0 { throw ReplicaError.malformedDelta(reason: "\(what) has counter 0") }
-            if event.context.contains(event.dot) {
-                throw ReplicaError.malformedDelta(reason: "\(what) claims to have seen itself")
+            let problem: String?
+            switch event.kind {
+            case _ where event.dot.counter == 0: problem = "has counter 0"
+            case _ where event.context.contains(event.dot): problem = "claims to have seen itself"
+            case .value where event.path.isEmpty: problem = "writes a value over the whole document"
+            case .value where !event.isRemoved && event.value == nil: problem = "is a live value write without a value"
+            case .value where event.value?.objectValue != nil: problem = "writes an object as a register"
+            default: problem = nil
             }
-            if event.kind == .value {
-                if event.path.isEmpty {
-                    throw ReplicaError.malformedDelta(reason: "\(what) writes a value over the whole document")
-                }
-                if !event.isRemoved && event.value == nil {
-                    throw ReplicaError.malformedDelta(reason: "\(what) is a live value write without a value")
-                }
-                if case .object? = event.value {
-                    throw ReplicaError.malformedDelta(reason: "\(what) writes an object as a register")
-                }
+            if let problem {
+                throw ReplicaError.malformedDelta(reason: "event \(event.dot) of document '\(documentID)' \(problem)")
             }
         }
     }
