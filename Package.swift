@@ -18,7 +18,7 @@ let package = Package(
 
         // Libraries.
         .target(name: "StrokeKit"),
-        .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
+        .target(name: "ReplicaStore", dependencies: ["CSQLite"], exclude: ["DECISIONS-ReplicaStore.md"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
@@ -28,10 +28,13 @@ let package = Package(
             name: "drawtogether",
             dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
 
+        // A test helper: writes to a replica until killed (ReplicaStoreTests' crash test).
+        .executableTarget(name: "replica-crash-writer", dependencies: ["ReplicaStore"]),
+
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "TestSupport"]),
-        .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport"]),
+        .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),
         .testTarget(name: "DrawingSyncTests",
                     dependencies: ["DrawingSync", "StrokeKit", "ReplicaStore", "TestSupport"]),

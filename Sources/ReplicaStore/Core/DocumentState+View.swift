@@ -1,0 +1,64 @@
+/// What a path shows to readers, without building the subtree below it.
+enum VisibleNode: Equatable {
+    case absent
+    case map
+    case value(DocumentValue)
+}
+
+extension DocumentState {
+    /// The fields of the document as readers see it (without `_id`), or nil if it does not exist.
+    public var fields: [String: DocumentValue]? {
+        guard case .object(let fields)? = render(root) else { return nil }
+        return fields
+    }
+
+    /// The visible value at a path, or nil if nothing is there (or a register value above hides it).
+    public func value(at path: [String]) -> DocumentValue? {
+        if !path.isEmpty, visibleNode(at: path.dropLast()[...]) != .map { return nil }
+        return root[path[...]].flatMap(render)
+    }
+
+    /// What the path shows: nil when it is hidden under a register value above it.
+    func visibleNode(at path: ArraySlice<String>) -> VisibleNode? {
+        var node: PathNode? = root
+        for depth in 0...path.count {
+            guard let current = node else { return .absent }
+            let shown = show(current)
+            if depth == path.count { return shown }
+            switch shown {
+            case .value: return nil
+            case .absent: return .absent
+            case .map: node = current.children[path[path.startIndex + depth]]
+            }
+        }
+        return .absent
+    }
+
+    private func show(_ node: PathNode) -> VisibleNode {
+        if let winner = winner(of: node) {
+            if winner.kind == .value, let value = winner.value { return .value(value) }
+            return .map
+        }
+        return node.hasLiveEvents ? .map : .absent
+    }
+
+    private func winner(of node: PathNode) -> DocumentEvent? {
+        var best: DocumentEvent?
+        for dot in node.live {
+            guard let event = events[dot] else { continue }
+            if best.map({ event.winsOver($0) }) ?? true { best = event }
+        }
+        return best
+    }
+
+    private func render(_ node: PathNode) -> DocumentValue? {
+        let winner = winner(of: node)
+        if let winner, winner.kind == .value { return winner.value }
+        var entries: [String: DocumentValue] = [:]
+        for (key, child) in node.children {
+            if let value = render(child) { entries[key] = value }
+        }
+        if winner == nil && entries.isEmpty { return nil }
+        return .object(entries)
+    }
+}

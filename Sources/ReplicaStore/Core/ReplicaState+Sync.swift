@@ -1,0 +1,86 @@
+extension ReplicaState {
+    /// The version vector of every document of a collection, or of one document.
+    public func versions(collection: String, documentID: String?) -> DocumentVersions {
+        var result = DocumentVersions()
+        for id in selectedIDs(collection: collection, documentID: documentID) {
+            if let state = collections[collection]?[id] { result.vectors[id] = state.versionVector }
+        }
+        return result
+    }
+
+    /// Every event of the selected documents that `since` does not cover.
+    public func changes(collection: String, documentID: String?, since: DocumentVersions) -> ReplicaDelta {
+        var documents: [ReplicaDelta.DocumentDelta] = []
+        for id in selectedIDs(collection: collection, documentID: documentID) {
+            guard let state = collections[collection]?[id] else { continue }
+            let events = state.changes(since: since[id])
+            if !events.isEmpty { documents.append(.init(documentID: id, events: events)) }
+        }
+        return ReplicaDelta(collection: collection, documents: documents)
+    }
+
+    private func selectedIDs(collection: String, documentID: String?) -> [String] {
+        if let documentID { return [documentID] }
+        return documentIDs(in: collection)
+    }
+
+    /// Merges a delta from another peer, all or nothing: if any document would get a write whose
+    /// predecessor from the same peer is missing, nothing is applied and the outcome says what this
+    /// replica has, so the sender can resend from there.
+    public mutating func apply(_ delta: ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
+        var missing = DocumentVersions()
+        for document in delta.documents {
+            let have = collections[delta.collection]?[document.documentID]?.versionVector ?? VersionVector()
+            try Self.validate(document.events, documentID: document.documentID)
+            if Self.hasGap(document.events, after: have) { missing.vectors[document.documentID] = have }
+        }
+        guard missing.vectors.isEmpty else { return .refused(collection: delta.collection, have: missing) }
+
+        var newEvents = 0
+        var changed: [String] = []
+        for document in delta.documents {
+            let key = DocumentKey(collection: delta.collection, id: document.documentID)
+            let before = collections[key.collection]?[key.id]?.events.count ?? 0
+            let touchedAny = modify(key) { state -> (Bool, [Dot]) in
+                var touched: [Dot] = []
+                for event in document.events { touched += state.integrate(event) }
+                return (!touched.isEmpty, touched)
+            }
+            newEvents += (collections[key.collection]?[key.id]?.events.count ?? 0) - before
+            if touchedAny { changed.append(document.documentID) }
+            if let latest = document.events.map(\.timestamp).max() { clock.observe(latest, wall: wall) }
+        }
+        return .applied(newEvents: newEvents, changedDocumentIDs: changed)
+    }
+
+    /// Whether some peer's writes in `events` skip a counter after what `have` holds.
+    static func hasGap(_ events: [DocumentEvent], after have: VersionVector) -> Bool {
+        var next: [PeerID: UInt64] = [:]
+        for event in events.sorted(by: { $0.dot < $1.dot }) {
+            let peer = event.dot.peer
+            let expected = next[peer] ?? have[peer] + 1
+            if event.dot.counter < expected { continue }
+            if event.dot.counter > expected { return true }
+            next[peer] = expected + 1
+        }
+        return false
+    }
+
+    /// Rejects events no honest peer writes, before anything is applied.
+    static func validate(_ events: [DocumentEvent], documentID: String) throws {
+        for event in events {
+            let problem: String?
+            switch event.kind {
+            case _ where event.dot.counter == 0: problem = "has counter 0"
+            case _ where event.context.contains(event.dot): problem = "claims to have seen itself"
+            case .value where event.path.isEmpty: problem = "writes a value over the whole document"
+            case .value where !event.isRemoved && event.value == nil: problem = "is a live value write without a value"
+            case .value where event.value?.objectValue != nil: problem = "writes an object as a register"
+            default: problem = nil
+            }
+            if let problem {
+                throw ReplicaError.malformedDelta(reason: "event \(event.dot) of document '\(documentID)' \(problem)")
+            }
+        }
+    }
+}

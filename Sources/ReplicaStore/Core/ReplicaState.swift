@@ -1,0 +1,83 @@
+/// Which document: collection and `_id`.
+public struct DocumentKey: Hashable, Sendable {
+    public var collection: String
+    public var id: String
+
+    public init(collection: String, id: String) {
+        self.collection = collection
+        self.id = id
+    }
+}
+
+/// Every document of one replica, in memory and free of SQLite: the CRDT core that the SQLite
+/// store persists, and that law and convergence tests drive directly.
+///
+/// It is a value: copying it before a transaction and restoring the copy is the rollback.
+public struct ReplicaState: Sendable {
+    public let peerID: PeerID
+    public var clock: HybridClock
+    private(set) var collections: [String: [String: DocumentState]] = [:]
+    /// Dots whose stored state changed since the last `takeUnsaved()`.
+    private var unsaved: [DocumentKey: Set<Dot>] = [:]
+
+    public init(peerID: PeerID, clock: HybridClock = HybridClock()) {
+        self.peerID = peerID
+        self.clock = clock
+    }
+
+    public func document(_ key: DocumentKey) -> DocumentState? {
+        collections[key.collection]?[key.id]
+    }
+
+    /// The ids of the documents of a collection that hold any event (tombstones included), sorted.
+    public func documentIDs(in collection: String) -> [String] {
+        (collections[collection]?.keys).map { $0.sorted() } ?? []
+    }
+
+    /// Every collection and document, for comparing replicas in tests.
+    public var allDocuments: [DocumentKey: DocumentState] {
+        var result: [DocumentKey: DocumentState] = [:]
+        for (collection, documents) in collections {
+            for (id, state) in documents { result[DocumentKey(collection: collection, id: id)] = state }
+        }
+        return result
+    }
+
+    /// Runs `body` on a document, creating it if needed, and remembers what it touched.
+    mutating func modify<T>(_ key: DocumentKey, _ body: (inout DocumentState) throws -> (T, [Dot])) rethrows -> T {
+        // Taken out of the dictionary so the mutation happens in place, not on a copy.
+        var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
+        defer {
+            if !state.events.isEmpty { collections[key.collection, default: [:]][key.id] = state }
+        }
+        let (result, touched) = try body(&state)
+        if !touched.isEmpty { unsaved[key, default: []].formUnion(touched) }
+        return result
+    }
+
+    /// Loads stored events without marking them unsaved (used when opening a store).
+    mutating func load(_ event: DocumentEvent, into key: DocumentKey) {
+        collections[key.collection, default: [:]][key.id, default: DocumentState()].integrate(event)
+    }
+
+    /// The current state of every event changed since the last call, to be written to disk.
+    mutating func takeUnsaved() -> [(key: DocumentKey, events: [DocumentEvent])] {
+        let changed = unsaved
+        unsaved = [:]
+        return changed.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }.map { key, dots in
+            (key: key, events: dots.sorted().compactMap { document(key)?.events[$0] })
+        }
+    }
+
+    var hasUnsavedChanges: Bool { !unsaved.isEmpty }
+
+    /// The documents whose state changed since the last `takeUnsaved()`.
+    var unsavedKeys: Set<DocumentKey> { Set(unsaved.keys) }
+
+    /// A local write context at one wall time; hand the clock back with `finish(_:)`.
+    mutating func withAuthor<T>(wall: Int64, _ body: (inout ReplicaState, inout LocalAuthor) throws -> T) rethrows -> T {
+        var author = LocalAuthor(peer: peerID, clock: clock, wall: wall)
+        defer { clock = author.clock }
+        return try body(&self, &author)
+    }
+}

@@ -1,0 +1,49 @@
+/// For each peer, the highest counter of that peer's writes that a document has seen.
+///
+/// Writes from one peer are accepted in counter order, so the vector describes exactly the set of
+/// writes seen: every dot at or below its peer's entry.
+public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
+    public private(set) var counters: [PeerID: UInt64]
+
+    public init(_ counters: [PeerID: UInt64] = [:]) {
+        self.counters = counters.filter { $0.value > 0 }
+    }
+
+    public subscript(peer: PeerID) -> UInt64 {
+        get { counters[peer] ?? 0 }
+        set { counters[peer] = newValue == 0 ? nil : newValue }
+    }
+
+    public var isEmpty: Bool { counters.isEmpty }
+
+    /// The entries in peer order: the deterministic order for encoding and printing.
+    public var sortedEntries: [(peer: PeerID, counter: UInt64)] {
+        counters.sorted { $0.key < $1.key }.map { (peer: $0.key, counter: $0.value) }
+    }
+
+    public func contains(_ dot: Dot) -> Bool {
+        dot.counter <= self[dot.peer]
+    }
+
+    /// Whether every write this vector describes is also described by `other`.
+    public func isCovered(by other: VersionVector) -> Bool {
+        counters.allSatisfy { other[$0.key] >= $0.value }
+    }
+
+    /// The pointwise maximum: the union of the two sets of writes.
+    public mutating func formUnion(_ other: VersionVector) {
+        for (peer, counter) in other.counters where counter > self[peer] {
+            counters[peer] = counter
+        }
+    }
+
+    public func union(_ other: VersionVector) -> VersionVector {
+        var result = self
+        result.formUnion(other)
+        return result
+    }
+
+    public var description: String {
+        "[" + sortedEntries.map { "\($0.peer.shortHex):\($0.counter)" }.joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,68 @@
+extension Replica {
+    /// A registered query and the last result its handler saw.
+    struct Observer {
+        var select: DQLSelect
+        var arguments: [String: DocumentValue]
+        var lastResult: QueryResult
+        var handler: (QueryResult) -> Void
+    }
+
+    /// Calls `handler` with the current result of a SELECT now, then once after every commit that
+    /// changed that result. Handlers run after the commit, on this thread, and may use the replica.
+    public func observe(
+        _ statement: DQLStatement, arguments: [String: DocumentValue] = [:],
+        handler: @escaping (QueryResult) -> Void
+    ) throws -> ObservationToken {
+        guard case .select(let select) = statement else {
+            throw ReplicaError.unsupportedStatement(reason: "only SELECT can be observed")
+        }
+        let result = try state.select(select, arguments: arguments)
+        let id = nextHandlerID
+        nextHandlerID += 1
+        observers[id] = Observer(select: select, arguments: arguments, lastResult: result, handler: handler)
+        pendingDeliveries.append { handler(result) }
+        drainDeliveries()
+        return ObservationToken { [weak self] in self?.observers[id] = nil }
+    }
+
+    /// Calls `handler` after every commit that changed documents (local writes and applied deltas).
+    public func onCommit(_ handler: @escaping (ReplicaCommit) -> Void) -> ObservationToken {
+        let id = nextHandlerID
+        nextHandlerID += 1
+        commitHandlers[id] = handler
+        return ObservationToken { [weak self] in self?.commitHandlers[id] = nil }
+    }
+
+    /// Finds the observers whose result changed and delivers to them, after the commit.
+    func didCommit(_ changed: [DocumentKey], isLocal: Bool) {
+        guard !changed.isEmpty else { return }
+        let collections = Set(changed.map(\.collection))
+        for id in observers.keys.sorted() {
+            guard let observer = observers[id], collections.contains(observer.select.collection),
+                let result = try? state.select(observer.select, arguments: observer.arguments),
+                result != observer.lastResult
+            else { continue }
+            observers[id]?.lastResult = result
+            pendingDeliveries.append { [weak self] in
+                // Skipped if cancelled by an earlier handler in this same drain.
+                if self?.observers[id] != nil { observer.handler(result) }
+            }
+        }
+        let commit = ReplicaCommit(documents: changed, isLocal: isLocal)
+        for id in commitHandlers.keys.sorted() {
+            pendingDeliveries.append { [weak self] in self?.commitHandlers[id]?(commit) }
+        }
+        drainDeliveries()
+    }
+
+    /// Runs deliveries in order; a handler that commits again queues more behind the current ones
+    /// instead of running them inside itself.
+    func drainDeliveries() {
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        while !pendingDeliveries.isEmpty {
+            pendingDeliveries.removeFirst()()
+        }
+    }
+}

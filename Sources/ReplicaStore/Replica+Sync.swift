@@ -1,0 +1,28 @@
+extension Replica {
+    /// Per document, the version vector: what sync sends to learn what the other side lacks.
+    public func versions(collection: String, documentID: String?) throws -> DocumentVersions {
+        state.versions(collection: collection, documentID: documentID)
+    }
+
+    /// Every write (and removal) of the selected documents that `since` does not cover.
+    public func changes(collection: String, documentID: String?, since: DocumentVersions) throws -> ReplicaDelta {
+        state.changes(collection: collection, documentID: documentID, since: since)
+    }
+
+    /// Merges a peer's delta in one transaction and tells observers. A delta that depends on writes
+    /// not seen yet is refused whole (see `ApplyOutcome.refused`).
+    public func apply(_ delta: ReplicaDelta) throws -> ApplyOutcome {
+        if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
+        let saved = state
+        do {
+            let outcome = try state.apply(delta, wall: configuration.wallClock())
+            guard case .applied = outcome else { return outcome }
+            let changed = try database.connection.transaction { try persistUnsaved() }
+            didCommit(changed, isLocal: false)
+            return outcome
+        } catch {
+            state = saved
+            throw error
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The local-first document store of one peer: CRDT documents in memory (`ReplicaState`), every
+/// change persisted to SQLite in one transaction, DQL statements, observers and deltas for sync.
+///
+/// A writer holds the store directory's lock; read-only opens load the committed state without it.
+/// Use it from one thread (the app's event loop).
+public final class Replica {
+    public let directory: String
+    public let peerID: PeerID
+    public let isReadOnly: Bool
+    let configuration: ReplicaConfiguration
+    let database: ReplicaDatabase
+    private let lock: StoreLock?
+    var state: ReplicaState
+    public private(set) var subscriptions: [ReplicaSubscription]
+    var observers: [Int: Observer] = [:]
+    var commitHandlers: [Int: (ReplicaCommit) -> Void] = [:]
+    var nextHandlerID = 0
+    var pendingDeliveries: [() -> Void] = []
+    var isDelivering = false
+    private var activeTransaction: ReplicaTransaction?
+
+    /// Opens (creating if needed) the store in `directory` for writing; takes the writer's lock.
+    public convenience init(directory: String, configuration: ReplicaConfiguration = .init()) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ReplicaError.cannotOpenStore(directory: directory, reason: "\(error.localizedDescription)")
+        }
+        let lock = try StoreLock(directory: directory)
+        try self.init(directory: directory, configuration: configuration, lock: lock)
+    }
+
+    /// Opens an existing store to read, while another process may be writing it.
+    public static func openReadOnly(directory: String, configuration: ReplicaConfiguration = .init()) throws -> Replica {
+        try Replica(directory: directory, configuration: configuration, lock: nil)
+    }
+
+    private init(directory: String, configuration: ReplicaConfiguration, lock: StoreLock?) throws {
+        self.directory = directory
+        self.configuration = configuration
+        self.lock = lock
+        isReadOnly = lock == nil
+        database = try ReplicaDatabase(
+            directory: directory, readOnly: lock == nil, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        let peerID: PeerID
+        if let stored = try database.metaInteger("peer_id") {
+            peerID = PeerID(UInt64(bitPattern: stored))
+        } else if lock != nil {
+            var generator = SystemRandomNumberGenerator()
+            peerID = configuration.peerID ?? PeerID.random(using: &generator)
+            try database.setMeta("peer_id", Int64(bitPattern: peerID.rawValue))
+        } else {
+            throw ReplicaError.notAReplica(path: database.path, reason: "it has no peer id")
+        }
+        self.peerID = peerID
+        let latest = HybridTimestamp(
+            milliseconds: try database.metaInteger("clock_milliseconds") ?? 0,
+            counter: UInt32(truncatingIfNeeded: try database.metaInteger("clock_counter") ?? 0))
+        state = ReplicaState(
+            peerID: peerID, clock: HybridClock(latest: latest, maximumForwardDrift: configuration.maximumClockDrift))
+        try database.loadEvents(into: &state)
+        subscriptions = try database.loadSubscriptions()
+    }
+
+    /// Runs one statement; a mutation is its own transaction.
+    @discardableResult
+    public func execute(_ statement: DQLStatement, arguments: [String: DocumentValue] = [:]) throws -> QueryResult {
+        if case .select(let select) = statement { return try state.select(select, arguments: arguments) }
+        return try write { try $0.execute(statement, arguments: arguments) }
+    }
+
+    /// Runs `body` as one transaction: everything it wrote is committed together, or, if it
+    /// throws, nothing is (SQLite and memory alike). Observers hear of it after the commit.
+    public func write<T>(_ body: (ReplicaTransaction) throws -> T) throws -> T {
+        if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
+        if let activeTransaction { return try body(activeTransaction) }  // nested: part of the outer one
+        let saved = state
+        let transaction = ReplicaTransaction(replica: self)
+        activeTransaction = transaction
+        defer {
+            activeTransaction = nil
+            transaction.isOpen = false
+        }
+        var changed: [DocumentKey] = []
+        do {
+            let result = try database.connection.transaction {
+                let result = try body(transaction)
+                changed = try persistUnsaved()
+                return result
+            }
+            activeTransaction = nil
+            transaction.isOpen = false
+            didCommit(changed, isLocal: true)
+            return result
+        } catch {
+            state = saved
+            throw error
+        }
+    }
+
+    /// Writes every changed event and the clock; the caller holds the SQLite transaction.
+    func persistUnsaved() throws -> [DocumentKey] {
+        guard state.hasUnsavedChanges else { return [] }
+        let changes = state.takeUnsaved()
+        try database.save(changes)
+        try database.setMeta("clock_milliseconds", state.clock.latest.milliseconds)
+        try database.setMeta("clock_counter", Int64(state.clock.latest.counter))
+        return changes.map(\.key)
+    }
+
+    /// The ids of the visible documents of a collection, sorted.
+    public func documentIDs(in collection: String) -> [String] {
+        state.documentIDs(in: collection).filter { state.document(DocumentKey(collection: collection, id: $0))?.isVisible == true }
+    }
+
+    /// Adds a query to the subscription registry (kept across restarts).
+    public func addSubscription(_ subscription: ReplicaSubscription) throws {
+        if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
+        guard !subscriptions.contains(subscription) else { return }
+        try database.insertSubscription(subscription)
+        subscriptions = try database.loadSubscriptions()
+    }
+
+    public func removeSubscription(_ subscription: ReplicaSubscription) throws {
+        if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
+        try database.deleteSubscription(subscription)
+        subscriptions = try database.loadSubscriptions()
+    }
+}

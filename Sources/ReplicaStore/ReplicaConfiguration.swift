@@ -1,0 +1,30 @@
+import Glibc
+
+/// Options for opening a replica; nondeterminism (wall time, peer id) comes in here.
+public struct ReplicaConfiguration {
+    /// Wall time in milliseconds since 1970; stamps every write (through the hybrid clock).
+    public var wallClock: () -> Int64
+    /// The peer id of a store created by this open (tests); an existing store keeps its own.
+    public var peerID: PeerID?
+    /// How long SQLite waits for another connection's lock before failing.
+    public var busyTimeoutMilliseconds: Int32
+    /// How far ahead of wall time a remote timestamp may move this replica's clock.
+    public var maximumClockDrift: Int64
+
+    public init(
+        wallClock: @escaping () -> Int64 = ReplicaConfiguration.systemWallClock, peerID: PeerID? = nil,
+        busyTimeoutMilliseconds: Int32 = 5_000, maximumClockDrift: Int64 = 60_000
+    ) {
+        self.wallClock = wallClock
+        self.peerID = peerID
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.maximumClockDrift = maximumClockDrift
+    }
+
+    /// The system's real-time clock in milliseconds.
+    public static func systemWallClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}

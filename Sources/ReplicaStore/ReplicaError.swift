@@ -1,0 +1,52 @@
+/// Everything the replica refuses, with the context a user needs to understand and fix it.
+public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Another process holds the writer's lock on the store directory.
+    case storeInUse(directory: String, holderPID: Int32?)
+    /// The file exists but is not a replica database (or is damaged).
+    case notAReplica(path: String, reason: String)
+    /// The database was written by a newer version of the program.
+    case unsupportedSchemaVersion(path: String, found: Int32, supported: Int32)
+    /// The store directory or its lock file could not be created or opened.
+    case cannotOpenStore(directory: String, reason: String)
+    /// A write on a replica opened read-only.
+    case readOnly(directory: String)
+    /// `INSERT ... ON ID CONFLICT DO FAIL` (the default) met an existing document.
+    case documentExists(collection: String, id: String)
+    /// A statement names a parameter the arguments do not have.
+    case missingArgument(name: String)
+    /// A value in a statement or its arguments cannot be used where it appears.
+    case invalidValue(reason: String)
+    /// A statement that cannot be used here (for example observing an INSERT).
+    case unsupportedStatement(reason: String)
+    /// A delta from another peer breaks the rules every honest peer follows.
+    case malformedDelta(reason: String)
+
+    public var description: String {
+        switch self {
+        case .storeInUse(let directory, let pid):
+            let holder = pid.map { "process \($0)" } ?? "another process"
+            return "The replica in \(directory) is in use by \(holder). Close that instance, "
+                + "or choose another store with --store."
+        case .notAReplica(let path, let reason):
+            return "\(path) is not a DrawTogether replica (\(reason)). Move it away or choose another store."
+        case .unsupportedSchemaVersion(let path, let found, let supported):
+            return "\(path) has schema version \(found), but this program knows versions up to "
+                + "\(supported). Use a newer drawtogether."
+        case .cannotOpenStore(let directory, let reason):
+            return "Cannot open the store directory \(directory): \(reason)."
+        case .readOnly(let directory):
+            return "The replica in \(directory) was opened read-only; writing needs the writer's lock."
+        case .documentExists(let collection, let id):
+            return "A document with _id '\(id)' already exists in \(collection). "
+                + "Add ON ID CONFLICT DO UPDATE to overwrite it."
+        case .missingArgument(let name):
+            return "The statement uses :\(name), but no argument named '\(name)' was given."
+        case .invalidValue(let reason):
+            return "Invalid value: \(reason)."
+        case .unsupportedStatement(let reason):
+            return "Unsupported statement: \(reason)."
+        case .malformedDelta(let reason):
+            return "A peer sent a malformed change set: \(reason)."
+        }
+    }
+}

@@ -1,3 +1,0 @@
-/// ReplicaStore: the local-first document store — CRDT documents persisted in SQLite, a DQL
-/// subset, transactions, observers and deltas for sync.
-public enum ReplicaStore {}

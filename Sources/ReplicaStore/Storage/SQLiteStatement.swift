@@ -1,0 +1,71 @@
+import CSQLite
+
+/// One prepared statement; finalized when released. Values are always bound, never spliced in.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+    let sql: String
+
+    init(connection: OpaquePointer, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Runs the statement with these values and returns every row.
+    @discardableResult
+    func run(_ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (index, value) in values.enumerated() { try bind(value, at: Int32(index + 1)) }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            rows.append((0..<sqlite3_column_count(handle)).map(column))
+        }
+        sqlite3_reset(handle)
+        return rows
+    }
+
+    private func bind(_ value: SQLiteValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+        case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw failure(code) }
+    }
+
+    private func column(_ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_TEXT: return .text(sqlite3_column_text(handle, index).map { String(cString: $0) } ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let base = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        case SQLITE_NULL: return .null
+        default: return .text(sqlite3_column_text(handle, index).map { String(cString: $0) } ?? "")
+        }
+    }
+
+    private func failure(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+    }
+}

@@ -1,0 +1,35 @@
+// A test helper, not a product: writes numbered strokes into a replica, one transaction each, and
+// prints each number only after its commit returned. The persistence test kills it with SIGKILL
+// mid-stream and checks that every printed number survived.
+import Glibc
+import ReplicaStore
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2 else {
+    let usage = "usage: replica-crash-writer STORE-DIRECTORY\n"
+    _ = write(STDERR_FILENO, usage, usage.utf8.count)
+    exit(2)
+}
+do {
+    let replica = try Replica(directory: arguments[1])
+    try replica.execute(
+        .insert(DQLInsert(collection: "drawings", documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))], onConflict: .updateLocalDiff)),
+        arguments: ["doc": .object(["_id": .string("crash"), "strokes": .object([:])])])
+    var counter = 0
+    while true {
+        counter += 1
+        _ = try replica.write { tx in
+            try tx.execute(
+                .update(DQLUpdate(
+                    collection: "drawings",
+                    actions: [.set(DQLPath(["strokes", "k\(counter)"]), .number(Double(counter)))],
+                    filter: DQLFilter(id: .string("crash")))))
+        }
+        let line = "\(counter)\n"
+        _ = write(STDOUT_FILENO, line, line.utf8.count)
+    }
+} catch {
+    let message = "replica-crash-writer: \(error)\n"
+    _ = write(STDERR_FILENO, message, message.utf8.count)
+    exit(1)
+}
