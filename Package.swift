@@ -18,7 +18,7 @@ let package = Package(
 
         // Libraries.
         .target(name: "StrokeKit"),
-        .target(name: "ReplicaStore", dependencies: ["CSQLite"], exclude: ["DECISIONS-ReplicaStore.md"]),
+        .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),

@@ -32,7 +32,7 @@ import Testing
     @Test func anInsertAndARemoveGoInOneTransaction() throws {
         let peer = try TestPeer(peer: 1)
         try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))), F.group(F.stroke(at: 2, key: F.key(1))))
-        peer.coordinator.edit([F.key(0): .some(nil), F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))], now: peer.clock.now)
+        peer.coordinator.edit([F.key(0): StrokeGroup?.none, F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))], now: peer.clock.now)
         try peer.settle()
         #expect(try Set(peer.storedStrokes().keys) == [F.key(1).rawValue, F.key(2).rawValue])
         #expect(peer.coordinator.transactionCount == 2)
@@ -76,7 +76,7 @@ import Testing
         let a = F.stroke(at: 1, key: F.key(0))
         try peer.draw(F.group(a), F.group(F.stroke(at: 2, key: F.key(1))))
         peer.coordinator.edit(
-            [a.key: F.group(F.masked(a)), F.key(1): .some(nil), F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))],
+            [a.key: F.group(F.masked(a)), F.key(1): StrokeGroup?.none, F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))],
             now: peer.clock.now)
         try peer.settle()
         let stored = try peer.storedStrokes()

@@ -112,7 +112,7 @@ import Testing
         try a.draw(shared)
         try syncBoth(a, b)
         // A erases, but its flush has not happened when B's new stroke arrives.
-        a.coordinator.edit([shared.key: .some(nil)], now: a.clock.now)
+        a.coordinator.edit([shared.key: StrokeGroup?.none], now: a.clock.now)
         try b.draw(F.group(F.stroke(at: 20, key: F.key(50, peer: "bbbbbb"))))
         try deliver(from: b, to: a)
         #expect(a.coordinator.groups[shared.key] == nil)
@@ -128,7 +128,7 @@ import Testing
         let stroke = F.stroke(at: 1, key: F.key(0, peer: "aaaaaa"))
         try a.draw(F.group(stroke))
         try syncBoth(a, b)
-        a.coordinator.edit([stroke.key: .some(nil)], now: a.clock.now)
+        a.coordinator.edit([stroke.key: StrokeGroup?.none], now: a.clock.now)
         try b.draw(F.group(F.masked(stroke)))
         try deliver(from: b, to: a)
         #expect(a.coordinator.groups[stroke.key] == nil)
