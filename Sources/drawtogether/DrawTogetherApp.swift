@@ -36,9 +36,24 @@ enum DrawTogetherApp {
         return perform(parsed.command, configuration: configuration)
     }
 
+    /// Runs a command; errors are printed here, once, as one line.
     static func perform(_ command: Command, configuration: Configuration) -> Int32 {
-        printError("drawtogether: '\(command)' is not built yet in this version; see 'drawtogether --help'")
-        return 1
+        do {
+            switch command {
+            case .sync(let once):
+                return try SyncCommand.run(configuration: configuration, once: once)
+            case .serve:
+                return try ServeCommand.run(configuration: configuration)
+            case .open, .list, .export, .query:
+                printError("drawtogether: '\(command)' is not built yet in this version; see 'drawtogether --help'")
+                return 1
+            case .help, .version:
+                return 0
+            }
+        } catch {
+            printError("drawtogether: \(error)")
+            return 1
+        }
     }
 
     private static func printHelp(_ topic: Subcommand?) -> Int32 {

@@ -1,0 +1,71 @@
+import Foundation
+import ReplicaStore
+
+/// Where a process's replica lives, and opening it.
+///
+/// `--store DIR` names either one replica directory (it holds `replica.sqlite`) or a root that
+/// holds one folder per database id with numbered slots: `DIR/<database-id>/replica-1`, `-2`, ...
+/// A replica is written by one process at a time, so a second instance started the same way takes
+/// the next free slot and syncs with the first; readers use the first slot that exists.
+struct ReplicaLocation {
+    static let databaseFileName = "replica.sqlite"
+    /// More instances than this on one machine and one database id is almost surely a mistake.
+    static let maximumSlots = 64
+
+    let storeDirectory: String
+    let databaseID: String
+
+    /// The explicit replica directory, when `--store` points at one.
+    var explicitReplica: String? {
+        FileManager.default.fileExists(atPath: storeDirectory + "/" + Self.databaseFileName) ? storeDirectory : nil
+    }
+
+    func slotDirectory(_ slot: Int) -> String {
+        "\(storeDirectory)/\(databaseID)/replica-\(slot)"
+    }
+
+    /// Opens the replica for writing: the explicit one, or the first slot no other process holds.
+    func openForWriting(configuration: ReplicaConfiguration = .init()) throws -> Replica {
+        if let explicit = explicitReplica { return try Replica(directory: explicit, configuration: configuration) }
+        var lastInUse: (any Error)?
+        for slot in 1...Self.maximumSlots {
+            let directory = slotDirectory(slot)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            do {
+                return try Replica(directory: directory, configuration: configuration)
+            } catch ReplicaError.storeInUse(let directory, let holder) {
+                lastInUse = ReplicaError.storeInUse(directory: directory, holderPID: holder)
+                continue
+            }
+        }
+        throw lastInUse ?? ReplicaError.cannotOpenStore(directory: storeDirectory, reason: "no free replica slot")
+    }
+
+    /// Opens the replica for reading, even while another process writes it.
+    func openForReading() throws -> Replica {
+        if let explicit = explicitReplica { return try Replica.openReadOnly(directory: explicit) }
+        for slot in 1...Self.maximumSlots
+        where FileManager.default.fileExists(atPath: slotDirectory(slot) + "/" + Self.databaseFileName) {
+            return try Replica.openReadOnly(directory: slotDirectory(slot))
+        }
+        throw LocationError.noReplica(storeDirectory: storeDirectory, databaseID: databaseID)
+    }
+
+    enum LocationError: Error, CustomStringConvertible {
+        case noReplica(storeDirectory: String, databaseID: String)
+
+        var description: String {
+            switch self {
+            case .noReplica(let store, let databaseID):
+                return "there is no replica for database '\(databaseID)' in \(store) yet; "
+                    + "open a drawing first ('drawtogether open'), or pass --store with a replica directory"
+            }
+        }
+    }
+}
+
+extension Configuration {
+    var replicaLocation: ReplicaLocation {
+        ReplicaLocation(storeDirectory: storeDirectory, databaseID: databaseID)
+    }
+}
