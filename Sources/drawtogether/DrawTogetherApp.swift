@@ -44,7 +44,12 @@ enum DrawTogetherApp {
                 return try SyncCommand.run(configuration: configuration, once: once)
             case .serve:
                 return try ServeCommand.run(configuration: configuration)
-            case .open, .list, .export, .query:
+            case .query(let statement, let argumentsJSON):
+                return try QueryCommand.run(
+                    configuration: configuration, statement: statement, argumentsJSON: argumentsJSON)
+            case .list:
+                return try ListCommand.run(configuration: configuration)
+            case .open, .export:
                 printError("drawtogether: '\(command)' is not built yet in this version; see 'drawtogether --help'")
                 return 1
             case .help, .version:

@@ -41,6 +41,15 @@ struct ReplicaLocation {
         throw lastInUse ?? ReplicaError.cannotOpenStore(directory: storeDirectory, reason: "no free replica slot")
     }
 
+    /// Opens the first replica for writing, for one-shot commands (`query` with a mutation): the
+    /// change must land in the replica the drawings live in, not in a fresh slot nobody opens.
+    func openPrimaryForWriting(configuration: ReplicaConfiguration = .init()) throws -> Replica {
+        if let explicit = explicitReplica { return try Replica(directory: explicit, configuration: configuration) }
+        let directory = slotDirectory(1)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return try Replica(directory: directory, configuration: configuration)
+    }
+
     /// Opens the replica for reading, even while another process writes it.
     func openForReading() throws -> Replica {
         if let explicit = explicitReplica { return try Replica.openReadOnly(directory: explicit) }
