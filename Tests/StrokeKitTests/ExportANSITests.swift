@@ -22,8 +22,12 @@ import Testing
     }
 
     @Test func aColourIsSetOnlyWhenItChangesAndResetAtTheLineEnd() {
-        let red = Fixtures.group([Fixtures.stroke([(0, 0.25), (5, 0.25)], key: Fixtures.key(1000), colour: 196)])
-        let green = Fixtures.group([Fixtures.stroke([(2, 0.25), (3, 0.25)], key: Fixtures.key(2000), colour: 46)])
+        let red = Fixtures.group([
+            Fixtures.stroke([(0, 0.25), (5, 0.25)], key: Fixtures.key(1000), colour: 196)
+        ])
+        let green = Fixtures.group([
+            Fixtures.stroke([(2, 0.25), (3, 0.25)], key: Fixtures.key(2000), colour: 46)
+        ])
         #expect(
             ANSIExporter.export([red, green])
                 == colour(196) + "▀▀" + colour(46) + "▀▀" + colour(196) + "▀▀" + reset + "\n")
@@ -31,7 +35,8 @@ import Testing
 
     @Test func spacesBetweenCellsOfOneColourNeedNoEscape() {
         let dashes = Fixtures.group([
-            Fixtures.stroke([(0, 1.25), (1, 1.25)], colour: 33), Fixtures.stroke([(5, 1.25), (6, 1.25)], colour: 33),
+            Fixtures.stroke([(0, 1.25), (1, 1.25)], colour: 33),
+            Fixtures.stroke([(5, 1.25), (6, 1.25)], colour: 33),
         ])
         // The first row is blank: no escape and no reset at all.
         #expect(ANSIExporter.export([dashes]) == "\n" + colour(33) + "▀▀   ▀▀" + reset + "\n")

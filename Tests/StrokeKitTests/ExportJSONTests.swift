@@ -64,7 +64,8 @@ import Testing
 
     @Test func anEmptyDrawingHasNoGroups() throws {
         let text = DrawingJSON.encode([])
-        #expect(text == "{\n  \"format\": \"drawtogether-drawing\",\n  \"version\": 1,\n  \"groups\": []\n}\n")
+        #expect(
+            text == "{\n  \"format\": \"drawtogether-drawing\",\n  \"version\": 1,\n  \"groups\": []\n}\n")
         #expect(try DrawingJSON.decode(text) == [])
     }
 

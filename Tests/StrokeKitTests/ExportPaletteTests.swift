@@ -29,7 +29,8 @@ import Testing
     @Test func theGreyRampRisesInStepsOfTen() {
         for step in 0..<24 {
             let grey = UInt8(8 + 10 * step)
-            #expect(XtermPalette.rgb(UInt8(232 + step)) == XtermPalette.RGB(red: grey, green: grey, blue: grey))
+            #expect(
+                XtermPalette.rgb(UInt8(232 + step)) == XtermPalette.RGB(red: grey, green: grey, blue: grey))
         }
     }
 }

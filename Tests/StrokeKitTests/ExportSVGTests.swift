@@ -68,7 +68,8 @@ struct XMLCheck {
                 if value.contains("<") { problems.append("< in an attribute of <\(name)>") }
                 problems += checkEntities(value, "an attribute of <\(name)>")
                 if attributeName == "id" { ids.append(String(value)) }
-                if let url = value.range(of: "url(#"), let end = value[url.upperBound...].firstIndex(of: ")") {
+                if let url = value.range(of: "url(#"), let end = value[url.upperBound...].firstIndex(of: ")")
+                {
                     references.append(String(value[url.upperBound..<end]))
                 }
                 attributes = attributes[attributes.index(after: valueEnd)...]
@@ -127,17 +128,23 @@ extension Substring {
 
     @Test func aMaskDrawsTheSweepsInBlackAtTwiceTheRadiusOverWhite() {
         let svg = SVGExporter.export([masked()])
-        #expect(svg.contains(##"<mask id="m1" maskUnits="userSpaceOnUse" x="-0.5" y="-0.5" width="15" height="5">"##))
+        #expect(
+            svg.contains(
+                ##"<mask id="m1" maskUnits="userSpaceOnUse" x="-0.5" y="-0.5" width="15" height="5">"##))
         #expect(svg.contains(##"<rect x="-0.5" y="-0.5" width="15" height="5" fill="#ffffff"/>"##))
         #expect(svg.contains(##"<polyline points="7,1 7,3" stroke="#000000" stroke-width="2"/>"##))
-        #expect(svg.contains(##"<polyline points="2,2 12,2" stroke="#ff0000" stroke-width="1.5" mask="url(#m1)"/>"##))
+        #expect(
+            svg.contains(
+                ##"<polyline points="2,2 12,2" stroke="#ff0000" stroke-width="1.5" mask="url(#m1)"/>"##))
     }
 
     @Test func strokesCarryTheirPaletteColourAndWidthWithRoundEnds() {
         let green = Fixtures.group([
             Fixtures.stroke([(1, 1), (4.0625, 3.5)], key: Fixtures.key(1000), width: 0.25, colour: 46)
         ])
-        let grey = Fixtures.group([Fixtures.stroke([(0, 5), (3, 5)], key: Fixtures.key(3000), width: 2, colour: 244)])
+        let grey = Fixtures.group([
+            Fixtures.stroke([(0, 5), (3, 5)], key: Fixtures.key(3000), width: 2, colour: 244)
+        ])
         let svg = SVGExporter.export([grey, green])
         #expect(svg.contains(##"<polyline points="1,1 4.0625,3.5" stroke="#00ff00" stroke-width="0.25"/>"##))
         #expect(svg.contains(##"<polyline points="0,5 3,5" stroke="#808080" stroke-width="2"/>"##))
@@ -175,7 +182,8 @@ extension Substring {
         #expect(extent == CellRect(x: 2, y: 1, width: 7, height: 1))
         let svg = SVGExporter.export([line])
         #expect(svg.contains(##"width="90" height="60" viewBox="10 0 90 60""##))
-        let tight = SVGExporter.export([line], options: SVGExportOptions(cellWidth: 8, cellHeight: 16, margin: 0))
+        let tight = SVGExporter.export(
+            [line], options: SVGExportOptions(cellWidth: 8, cellHeight: 16, margin: 0))
         #expect(tight.contains(##"width="56" height="16" viewBox="16 16 56 16""##))
     }
 

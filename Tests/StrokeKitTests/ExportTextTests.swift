@@ -12,7 +12,10 @@ extension Fixtures {
             let groupKey = key(milliseconds, peer: Bool.random(using: &generator) ? "3fa2c1" : "9bd07e")
             let pieces = (0..<Int.random(in: 1...2, using: &generator)).map { _ -> Stroke in
                 let points = (0..<Int.random(in: 1...5, using: &generator)).map { _ in
-                    (Double.random(in: 0...30, using: &generator), Double.random(in: 0...12, using: &generator))
+                    (
+                        Double.random(in: 0...30, using: &generator),
+                        Double.random(in: 0...12, using: &generator)
+                    )
                 }
                 var piece = stroke(
                     points, key: groupKey, width: [0.25, 0.5, 1, 2].randomElement(using: &generator) ?? 1,
@@ -73,6 +76,23 @@ extension Fixtures {
         #expect(TextExporter.export([outside]) == "")
     }
 
+    @Test func aDrawingBiggerThanOneBandIsTheSameAsTheWholeGrid() {
+        // 301 x 2000 cells: several bands of about 2^18 cells each.
+        let tall = Fixtures.group([Fixtures.stroke([(0, 0), (300, 1999.5), (150, 10)], width: 1)])
+        let whole = DrawingExporter.cells(of: [tall])
+        #expect(whole.height == 2000)
+        #expect(TextExporter.export([tall]) == whole.rows.map { $0 + "\n" }.joined())
+    }
+
+    @Test func inkFarFromTheOriginComesAfterBlankRows() {
+        let far = Fixtures.group([Fixtures.stroke([(3, 100_000.25), (5, 100_000.25)])])
+        let text = TextExporter.export([far])
+        #expect(text == String(repeating: "\n", count: 100_000) + "   ▀▀▀\n")
+        #expect(
+            ANSIExporter.export([far]).hasPrefix(
+                String(repeating: "\n", count: 100_000) + "   \u{1B}[38;5;1m▀▀▀"))
+    }
+
     @Test func aCompletelyErasedStrokeExportsNothing() {
         var stroke = Fixtures.stroke([(2, 2), (4, 2)])
         stroke.mask = Fixtures.mask(radius: 3, [(3, 2)])
@@ -80,8 +100,12 @@ extension Fixtures {
     }
 
     @Test func theLaterKeyIsOnTop() {
-        let red = Fixtures.group([Fixtures.stroke([(0, 0.25), (3, 0.25)], key: Fixtures.key(1000), colour: 196)])
-        let blue = Fixtures.group([Fixtures.stroke([(1, 0.25), (2, 0.25)], key: Fixtures.key(2000), colour: 33)])
+        let red = Fixtures.group([
+            Fixtures.stroke([(0, 0.25), (3, 0.25)], key: Fixtures.key(1000), colour: 196)
+        ])
+        let blue = Fixtures.group([
+            Fixtures.stroke([(1, 0.25), (2, 0.25)], key: Fixtures.key(2000), colour: 33)
+        ])
         let cells = DrawingExporter.cells(of: [blue, red])
         #expect((0..<4).map { cells[$0, 0].foreground } == [196, 33, 33, 196])
     }
@@ -106,7 +130,9 @@ extension Fixtures {
         // even then.
         let first = Fixtures.group([Fixtures.stroke([(0, 0.25), (3, 0.25)], colour: 196)])
         let second = Fixtures.group([Fixtures.stroke([(1, 0.25), (2, 0.25)], colour: 46)])
-        #expect(DrawingExporter.canonicalOrder([first, second]) == DrawingExporter.canonicalOrder([second, first]))
+        #expect(
+            DrawingExporter.canonicalOrder([first, second])
+                == DrawingExporter.canonicalOrder([second, first]))
         #expect(ANSIExporter.export([first, second]) == ANSIExporter.export([second, first]))
     }
 

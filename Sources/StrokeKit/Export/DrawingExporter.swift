@@ -31,6 +31,7 @@ public enum DrawingExporter {
     /// The cells of the drawing from the canvas origin (0, 0) to the far corner of its extent:
     /// what `text` and `ansi` print. Ink left of or above the origin is outside the canvas the
     /// screen shows and is left out; a drawing with no visible ink there gives an empty grid.
+    /// This holds the whole grid at once; the exporters go band by band instead.
     public static func cells(of groups: [StrokeGroup], mode: GlyphMode = .block) -> CellGrid {
         let ordered = canonicalOrder(groups)
         guard let extent = Raster.extent(of: ordered, mode: mode), extent.maxX > 0, extent.maxY > 0 else {
@@ -38,5 +39,30 @@ public enum DrawingExporter {
         }
         return Raster.render(
             ordered, viewport: Viewport(x: 0, y: 0, width: extent.maxX, height: extent.maxY), mode: mode)
+    }
+
+    /// About how many cells one band of `forEachBand` holds (at least one row).
+    static let bandCells = 1 << 18
+
+    /// The rows of `cells(of:mode:)`, top first, as consecutive grids of at most about
+    /// `bandCells` cells each, so a drawing far from the origin (the canvas reaches 2^20 cells
+    /// each way) never needs its whole grid in memory. The blank rows above the ink come as one
+    /// grid of width 0.
+    static func forEachBand(of groups: [StrokeGroup], mode: GlyphMode, _ body: (CellGrid) -> Void) {
+        let ordered = canonicalOrder(groups)
+        guard let extent = Raster.extent(of: ordered, mode: mode), extent.maxX > 0, extent.maxY > 0 else {
+            return
+        }
+        var top = max(0, extent.y)
+        if top > 0 { body(CellGrid(width: 0, height: top)) }
+        let bandHeight = max(1, bandCells / extent.maxX)
+        while top < extent.maxY {
+            let height = min(bandHeight, extent.maxY - top)
+            body(
+                Raster.render(
+                    ordered, viewport: Viewport(x: 0, y: top, width: extent.maxX, height: height), mode: mode)
+            )
+            top += height
+        }
     }
 }

@@ -5,7 +5,9 @@ extension DrawingJSON {
     /// order), except that `transform` and `mask` may be missing. Coordinates are snapped to the
     /// 1/16 grid like every value entering the model, but values outside the model's ranges are
     /// refused rather than clamped, so an import never silently changes a drawing.
-    public static func decode(_ text: String, limits: Limits = Limits()) throws(DrawingJSONError) -> [StrokeGroup] {
+    public static func decode(_ text: String, limits: Limits = Limits()) throws(DrawingJSONError)
+        -> [StrokeGroup]
+    {
         let bytes = Array(text.utf8)
         let root = try StrictJSONReader.parse(bytes, limits: limits)
         return try DrawingDocumentReader(positions: TextPositions(bytes: bytes)).drawing(root)
@@ -20,14 +22,19 @@ private struct DrawingDocumentReader {
         let document = "the document"
         // The format is checked first: for some other JSON file, "not a drawing" is the useful
         // message, not a list of fields it lacks.
-        if case .object(let rootMembers) = root.value, let format = rootMembers.first(where: { $0.key == "format" }) {
+        if case .object(let rootMembers) = root.value,
+            let format = rootMembers.first(where: { $0.key == "format" })
+        {
             let name = try string(format.value, path: "format")
-            guard name == DrawingJSON.formatName else { throw .unsupportedFormat(name, at: position(format.value)) }
+            guard name == DrawingJSON.formatName else {
+                throw .unsupportedFormat(name, at: position(format.value))
+            }
         }
         let members = try fields(of: root, path: document, required: ["format", "version", "groups"])
         let version = members["version"] ?? root
         guard case .number(let literal) = version.value else {
-            throw .wrongType(path: "version", expected: "a number", found: version.kind, at: position(version))
+            throw .wrongType(
+                path: "version", expected: "a number", found: version.kind, at: position(version))
         }
         guard Int64(literal) == Int64(DrawingJSON.version) else {
             throw .unsupportedVersion(literal, at: position(version))
@@ -75,11 +82,13 @@ private struct DrawingDocumentReader {
         let toolNode = members["tool"] ?? node
         guard let tool = DrawingJSON.tool(named: try string(toolNode, path: path + ".tool")) else {
             let names = InkTool.allCases.map(DrawingJSON.toolName).joined(separator: " or ")
-            throw .invalidValue(path: path + ".tool", reason: "is not a tool (\(names))", at: position(toolNode))
+            throw .invalidValue(
+                path: path + ".tool", reason: "is not a tool (\(names))", at: position(toolNode))
         }
         let colour = try integer(members["colour"] ?? node, path: path + ".colour", in: 0...255)
         let width = try number(members["width"] ?? node, path: path + ".width", in: Ink.widthRange)
-        let createdAt = try integer(members["createdAt"] ?? node, path: path + ".createdAt", in: Int64.min...Int64.max)
+        let createdAt = try integer(
+            members["createdAt"] ?? node, path: path + ".createdAt", in: Int64.min...Int64.max)
 
         var transform = StrokeTransform.identity
         if let transformNode = members["transform"] {
@@ -94,7 +103,8 @@ private struct DrawingDocumentReader {
         for (index, pointNode) in try array(pointsNode, path: path + ".points", nonEmpty: true).enumerated() {
             let pointPath = path + ".points[\(index)]"
             let values = try tuple(pointNode, path: pointPath, count: 3, meaning: "[x, y, milliseconds]")
-            let time = try integer(values[2], path: pointPath + "[2]", in: 0...Int64(StrokePoint.maximumTimeOffset))
+            let time = try integer(
+                values[2], path: pointPath + "[2]", in: 0...Int64(StrokePoint.maximumTimeOffset))
             points.append(
                 StrokePoint(
                     x: try coordinate(values[0], path: pointPath + "[0]"),
@@ -111,7 +121,9 @@ private struct DrawingDocumentReader {
             let stroke = Stroke(
                 key: key, ink: Ink(tool: tool, colour: UInt8(colour), width: width), path: points,
                 createdAtMilliseconds: createdAt, transform: transform, mask: StrokeMask(sweeps: sweeps))
-        else { throw .invalidValue(path: path + ".points", reason: "must not be empty", at: position(pointsNode)) }
+        else {
+            throw .invalidValue(path: path + ".points", reason: "must not be empty", at: position(pointsNode))
+        }
         return stroke
     }
 
@@ -192,7 +204,8 @@ private struct DrawingDocumentReader {
     }
 
     /// A whole number written without fraction or exponent, read exactly.
-    private func integer(_ node: JSONNode, path: String, in range: ClosedRange<Int64>) throws(DrawingJSONError)
+    private func integer(_ node: JSONNode, path: String, in range: ClosedRange<Int64>)
+        throws(DrawingJSONError)
         -> Int64
     {
         guard case .number(let literal) = node.value else {
@@ -205,21 +218,25 @@ private struct DrawingDocumentReader {
         }
         guard let value = Int64(literal), range.contains(value) else {
             throw .invalidValue(
-                path: path, reason: "must be between \(range.lowerBound) and \(range.upperBound), not \(literal)",
+                path: path,
+                reason: "must be between \(range.lowerBound) and \(range.upperBound), not \(literal)",
                 at: position(node))
         }
         return value
     }
 
-    private func number(_ node: JSONNode, path: String, in range: ClosedRange<Double>) throws(DrawingJSONError)
+    private func number(_ node: JSONNode, path: String, in range: ClosedRange<Double>)
+        throws(DrawingJSONError)
         -> Double
     {
         guard case .number(let literal) = node.value else {
             throw .wrongType(path: path, expected: "a number", found: node.kind, at: position(node))
         }
         guard let value = Double(literal), range.contains(value) else {
-            let bounds = "\(ExportNumber.format(range.lowerBound)) and \(ExportNumber.format(range.upperBound))"
-            throw .invalidValue(path: path, reason: "must be between \(bounds), not \(literal)", at: position(node))
+            let bounds =
+                "\(ExportNumber.format(range.lowerBound)) and \(ExportNumber.format(range.upperBound))"
+            throw .invalidValue(
+                path: path, reason: "must be between \(bounds), not \(literal)", at: position(node))
         }
         return value
     }

@@ -89,7 +89,9 @@ public enum DrawingJSON {
 
     private static func pieceLines(_ piece: Stroke) -> [String] {
         let number = ExportNumber.format
-        let points = piece.path.map { "[\(number($0.point.x)), \(number($0.point.y)), \($0.timeOffsetMilliseconds)]" }
+        let points = piece.path.map {
+            "[\(number($0.point.x)), \(number($0.point.y)), \($0.timeOffsetMilliseconds)]"
+        }
         let sweeps = piece.mask.sweeps.map { sweep in
             let path = sweep.path.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
             return #"{"radius": \#(number(sweep.radius)), "path": [\#(path)]}"#
@@ -135,7 +137,9 @@ public enum DrawingJSON {
             default:
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)
-                    result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+                    result.append(
+                        contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                            .unicodeScalars)
                 } else {
                     result.append(scalar)
                 }

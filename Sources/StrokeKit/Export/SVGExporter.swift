@@ -10,7 +10,9 @@
 public enum SVGExporter {
     /// The SVG document text, ending in a line feed. An empty drawing is a blank picture of one
     /// cell plus the margin.
-    public static func export(_ groups: [StrokeGroup], options: SVGExportOptions = SVGExportOptions()) -> String {
+    public static func export(_ groups: [StrokeGroup], options: SVGExportOptions = SVGExportOptions())
+        -> String
+    {
         let ordered = DrawingExporter.canonicalOrder(groups)
         let extent = Raster.extent(of: ordered, mode: .block) ?? CellRect(x: 0, y: 0, width: 1, height: 1)
         let margin = options.margin
@@ -71,7 +73,9 @@ public enum SVGExporter {
             + #"stroke-width="\#(ExportNumber.format(width))"\#(extraAttributes)/>"#
     }
 
-    private static func placed(_ points: [CanvasPoint], by transform: StrokeTransform) -> [(x: Double, y: Double)] {
+    private static func placed(_ points: [CanvasPoint], by transform: StrokeTransform) -> [(
+        x: Double, y: Double
+    )] {
         points.map { (x: $0.x + transform.dx, y: $0.y + transform.dy) }
     }
 

@@ -145,7 +145,9 @@ struct StrictJSONReader {
         index += 1
         var buffer: [UInt8] = []
         while true {
-            guard let byte = current else { throw .unexpectedEnd(expected: "'\"' to close the string", at: position(index)) }
+            guard let byte = current else {
+                throw .unexpectedEnd(expected: "'\"' to close the string", at: position(index))
+            }
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
@@ -154,7 +156,8 @@ struct StrictJSONReader {
                 let scalar = try escape()
                 buffer.append(contentsOf: String(Character(scalar)).utf8)
             case 0..<0x20:
-                throw .invalidString(reason: "a control character must be written as an escape", at: position(index))
+                throw .invalidString(
+                    reason: "a control character must be written as an escape", at: position(index))
             default:
                 // The input came from a Swift String, so it is valid UTF-8 and copied as is.
                 buffer.append(byte)
@@ -186,7 +189,8 @@ struct StrictJSONReader {
             guard (0xD800...0xDBFF).contains(unit) else {
                 return Unicode.Scalar(unit) ?? "\u{FFFD}"
             }
-            guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+            guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
+                bytes[index + 1] == UInt8(ascii: "u")
             else { throw .invalidString(reason: "a high surrogate without a low one", at: position(start)) }
             let lowStart = index
             index += 2
@@ -197,7 +201,8 @@ struct StrictJSONReader {
             let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
             return Unicode.Scalar(value) ?? "\u{FFFD}"
         default:
-            throw .invalidString(reason: "'\\\(Character(Unicode.Scalar(letter)))' is not an escape", at: position(start))
+            throw .invalidString(
+                reason: "'\\\(Character(Unicode.Scalar(letter)))' is not an escape", at: position(start))
         }
     }
 
@@ -205,7 +210,9 @@ struct StrictJSONReader {
     private mutating func hexUnit(escapeStart: Int) throws(DrawingJSONError) -> UInt16 {
         var value: UInt16 = 0
         for _ in 0..<4 {
-            guard let byte = current else { throw .unexpectedEnd(expected: "four hex digits", at: position(index)) }
+            guard let byte = current else {
+                throw .unexpectedEnd(expected: "four hex digits", at: position(index))
+            }
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
@@ -227,7 +234,8 @@ struct StrictJSONReader {
             // Report the whole run of number-like characters, so the message shows what was written.
             var end = reader.index
             while end < reader.bytes.count, "+-.eE0123456789".utf8.contains(reader.bytes[end]) { end += 1 }
-            return .invalidNumber(String(decoding: reader.bytes[start..<end], as: UTF8.self), at: reader.position(start))
+            return .invalidNumber(
+                String(decoding: reader.bytes[start..<end], as: UTF8.self), at: reader.position(start))
         }
         if current == UInt8(ascii: "-") { index += 1 }
         if current == UInt8(ascii: "0") {

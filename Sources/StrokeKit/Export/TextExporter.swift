@@ -6,6 +6,13 @@ public enum TextExporter {
     /// empty string. Blank rows above the first ink are kept: they are part of the canvas from
     /// the origin.
     public static func export(_ groups: [StrokeGroup], mode: GlyphMode = .block) -> String {
-        DrawingExporter.cells(of: groups, mode: mode).rows.map { $0 + "\n" }.joined()
+        var output = ""
+        DrawingExporter.forEachBand(of: groups, mode: mode) { band in
+            for row in band.rows {
+                output += row
+                output += "\n"
+            }
+        }
+        return output
     }
 }
