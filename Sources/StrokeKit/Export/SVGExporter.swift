@@ -1,0 +1,115 @@
+/// `export --format svg`: a standalone SVG 1.1 document of the drawing for a browser.
+///
+/// Geometry stays in canvas cells inside one `scale(cellWidth cellHeight)` group, so the picture
+/// has the terminal's proportions: a stroke's width is measured in cells in both directions
+/// (as the raster measures it), which makes a horizontal line twice as thick as a vertical one,
+/// just as on the screen. Groups are drawn in key order (a later key on top), pieces in group
+/// order, each as a polyline with round caps and joins (a single point as a dot), its transform
+/// applied. A piece with a mask references an SVG `<mask>`: a white rectangle with the eraser
+/// sweeps drawn over it in black at twice their radius, so erased ink is really hidden.
+public enum SVGExporter {
+    /// The SVG document text, ending in a line feed. An empty drawing is a blank picture of one
+    /// cell plus the margin.
+    public static func export(_ groups: [StrokeGroup], options: SVGExportOptions = SVGExportOptions())
+        -> String
+    {
+        let ordered = DrawingExporter.canonicalOrder(groups)
+        let extent = Raster.extent(of: ordered, mode: .block) ?? CellRect(x: 0, y: 0, width: 1, height: 1)
+        let margin = options.margin
+        let (cw, ch) = (options.cellWidth, options.cellHeight)
+        let left = (extent.x - margin) * cw
+        let top = (extent.y - margin) * ch
+        let width = (extent.width + 2 * margin) * cw
+        let height = (extent.height + 2 * margin) * ch
+
+        var lines: [String] = [
+            #"<?xml version="1.0" encoding="UTF-8" standalone="no"?>"#,
+            #"<svg xmlns="http://www.w3.org/2000/svg" version="1.1" "#
+                + #"width="\#(width)" height="\#(height)" viewBox="\#(left) \#(top) \#(width) \#(height)">"#,
+        ]
+        if let title = options.title { lines.append("  <title>\(XMLText.escape(title))</title>") }
+        if let background = options.background {
+            lines.append(
+                #"  <rect x="\#(left)" y="\#(top)" width="\#(width)" height="\#(height)" "#
+                    + #"fill="\#(XtermPalette.hex(background))"/>"#)
+        }
+        lines.append(
+            #"  <g transform="scale(\#(cw) \#(ch))" fill="none" stroke-linecap="round" "#
+                + #"stroke-linejoin="round">"#)
+        var maskCount = 0
+        for group in ordered {
+            lines.append("    <g>")
+            lines.append("      <desc>\(XMLText.escape(group.key.rawValue))</desc>")
+            for piece in group.pieces {
+                var maskReference = ""
+                if !piece.mask.isEmpty {
+                    maskCount += 1
+                    let id = "m\(maskCount)"
+                    lines += maskElement(for: piece, id: id).map { "      " + $0 }
+                    maskReference = #" mask="url(#\#(id))""#
+                }
+                lines.append("      " + pieceElement(piece, extraAttributes: maskReference))
+            }
+            lines.append("    </g>")
+        }
+        lines.append("  </g>")
+        lines.append("</svg>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A polyline through the points, or a filled circle when they are all one point (a
+    /// zero-length polyline draws nothing in some renderers).
+    private static func line(
+        through points: [(x: Double, y: Double)], width: Double, colour: String, extraAttributes: String
+    ) -> String {
+        let first = points[0]
+        if points.allSatisfy({ $0.x == first.x && $0.y == first.y }) {
+            return #"<circle cx="\#(ExportNumber.format(first.x))" cy="\#(ExportNumber.format(first.y))" "#
+                + #"r="\#(ExportNumber.format(width / 2))" fill="\#(colour)"\#(extraAttributes)/>"#
+        }
+        let list = points.map { "\(ExportNumber.format($0.x)),\(ExportNumber.format($0.y))" }
+            .joined(separator: " ")
+        return #"<polyline points="\#(list)" stroke="\#(colour)" "#
+            + #"stroke-width="\#(ExportNumber.format(width))"\#(extraAttributes)/>"#
+    }
+
+    private static func placed(_ points: [CanvasPoint], by transform: StrokeTransform) -> [(
+        x: Double, y: Double
+    )] {
+        points.map { (x: $0.x + transform.dx, y: $0.y + transform.dy) }
+    }
+
+    private static func pieceElement(_ piece: Stroke, extraAttributes: String) -> String {
+        line(
+            through: placed(piece.path.map(\.point), by: piece.transform), width: piece.ink.width,
+            colour: XtermPalette.hex(piece.ink.colour), extraAttributes: extraAttributes)
+    }
+
+    /// The `<mask>` of a piece, in the same (canvas cell) coordinates as the piece. Its region
+    /// is given in user space: the default region is relative to the bounding box of the
+    /// geometry, which is empty for a straight horizontal or vertical line.
+    private static func maskElement(for piece: Stroke, id: String) -> [String] {
+        let points = placed(piece.path.map(\.point), by: piece.transform)
+        let pad = piece.ink.width + 1
+        let minX = (points.map(\.x).min() ?? 0) - pad
+        let minY = (points.map(\.y).min() ?? 0) - pad
+        let maxX = (points.map(\.x).max() ?? 0) + pad
+        let maxY = (points.map(\.y).max() ?? 0) + pad
+        let region =
+            #"x="\#(ExportNumber.format(minX))" y="\#(ExportNumber.format(minY))" "#
+            + #"width="\#(ExportNumber.format(maxX - minX))" height="\#(ExportNumber.format(maxY - minY))""#
+        var lines = [
+            #"<mask id="\#(id)" maskUnits="userSpaceOnUse" \#(region)>"#,
+            ##"  <rect \##(region) fill="#ffffff"/>"##,
+        ]
+        for sweep in piece.mask.sweeps {
+            lines.append(
+                "  "
+                    + line(
+                        through: placed(sweep.path, by: piece.transform), width: 2 * sweep.radius,
+                        colour: "#000000", extraAttributes: ""))
+        }
+        lines.append("</mask>")
+        return lines
+    }
+}
