@@ -21,7 +21,8 @@ struct CanvasSession {
     ) {
         editor = CanvasEditor(
             palette: Self.palette, keyClock: StrokeKeyClock(peerShortID: peer),
-            viewport: CanvasViewport(screenWidth: width, screenHeight: height), glyphMode: mode, cursor: cursor)
+            viewport: CanvasViewport(screenWidth: width, screenHeight: height), glyphMode: mode,
+            cursor: cursor)
         document = CanvasDocument(groups: groups)
         view = CanvasView(mode: mode)
     }
@@ -79,7 +80,8 @@ enum CanvasFixtures {
         let path = cells.map { StrokePoint(CanvasCell(x: $0.0, y: $0.1).centre) }
         guard
             let stroke = Stroke(
-                key: key, ink: Ink(tool: .pen, colour: colour), path: path, createdAtMilliseconds: milliseconds),
+                key: key, ink: Ink(tool: .pen, colour: colour), path: path,
+                createdAtMilliseconds: milliseconds),
             let group = StrokeGroup(key: key, pieces: [stroke])
         else { preconditionFailure("fixture group needs cells") }
         return group

@@ -35,7 +35,8 @@ import Testing
     @Test func peerNamesCannotWriteControlCharactersIntoTheScreen() {
         let mallory = PeerPresence(name: "\u{1B}[2J\u{7}é", colour: 1, cursor: CanvasCell(x: 0, y: 0))
         #expect(mallory.tag == "?[2J??")
-        let grid = view.render(CanvasDocument(), viewport: CanvasViewport(screenWidth: 10, screenHeight: 2), peers: [mallory])
+        let grid = view.render(
+            CanvasDocument(), viewport: CanvasViewport(screenWidth: 10, screenHeight: 2), peers: [mallory])
         #expect(grid.rows == ["+?[2J??", ""])
     }
 
@@ -56,7 +57,8 @@ import Testing
         let viewport = CanvasViewport(screenWidth: 8, screenHeight: 4)
         let peer = PeerPresence(name: "dan", colour: 2, cursor: CanvasCell(x: 1, y: 3))
         let grid = view.render(
-            CanvasDocument(groups: [underStatus]), viewport: viewport, peers: [peer], cursor: CanvasCell(x: 2, y: 3))
+            CanvasDocument(groups: [underStatus]), viewport: viewport, peers: [peer],
+            cursor: CanvasCell(x: 2, y: 3))
         #expect(grid.height == 4)
         #expect(grid.rows == ["", "", "", ""])
         #expect((0..<8).allSatisfy { grid[$0, 3] == .blank })

@@ -108,4 +108,18 @@ import Testing
         #expect(session.document[line.key] == line)
         #expect(!session.editor.undoStack.canUndo)
     }
+
+    @Test func grazingTheEdgeOfAWideStrokeMasksItWithoutCutting() throws {
+        var session = CanvasSession(width: 12, height: 9)
+        session.run(.growSize, .growSize, .growSize)  // a pen 2 cells wide
+        session.mouseStroke([(2, 5), (9, 5)])
+        let before = session.ink
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(0, 4), (11, 4)])
+        let group = try #require(session.document.groups.first)
+        #expect(group.pieces.count == 1)
+        #expect(!group.pieces[0].mask.isEmpty)
+        #expect(before == ["", "", "", "", "  ▄▄▄▄▄▄▄▄", "  ████████", "  ▀▀▀▀▀▀▀▀", "", ""])
+        #expect(session.ink == ["", "", "", "", "", "  ████████", "  ▀▀▀▀▀▀▀▀", "", ""])
+    }
 }

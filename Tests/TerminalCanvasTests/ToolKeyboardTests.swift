@@ -79,4 +79,11 @@ import Testing
         #expect(session.editor.viewport.origin == CanvasCell(x: 4, y: 3))
         #expect(session.screen() == ["", "", "", "", "           +", ""])
     }
+
+    @Test func aSmallerTerminalStillShowsTheCursor() {
+        var session = CanvasSession(width: 20, height: 10, cursor: CanvasCell(x: 15, y: 7))
+        session.editor.resizeScreen(width: 10, height: 5)
+        #expect(session.editor.viewport.origin == CanvasCell(x: 6, y: 4))
+        #expect(session.screen() == ["", "", "", "         +", ""])
+    }
 }

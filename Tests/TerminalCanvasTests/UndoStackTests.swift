@@ -49,7 +49,8 @@ import Testing
         session.mouseStroke([(1, 1), (5, 1)])
         let mine = try #require(session.document.groups.first)
         _ = session.document.takeChangedKeys()
-        let theirs = CanvasFixtures.group(through: [(1, 3), (5, 3)], at: CanvasSession.startMilliseconds + 500)
+        let theirs = CanvasFixtures.group(
+            through: [(1, 3), (5, 3)], at: CanvasSession.startMilliseconds + 500)
         session.document.replaceFromReplica([mine, theirs])
 
         session.run(.undo)
@@ -63,7 +64,8 @@ import Testing
         let mine = try #require(session.document.groups.first)
         _ = session.document.takeChangedKeys()
         // Another peer erases the middle of my stroke; the replica hands us the result.
-        let cut = MaskEraser(brush: EraserBrush(radius: 0.5)).erase([mine], along: [CanvasCell(x: 4, y: 1).centre])
+        let cut = MaskEraser(brush: EraserBrush(radius: 0.5)).erase(
+            [mine], along: [CanvasCell(x: 4, y: 1).centre])
         let remote = try #require(cut.first)
         #expect(remote.pieces.count == 2)
         session.document.replaceFromReplica([remote])
@@ -111,7 +113,8 @@ import Testing
         session.document = CanvasDocument()
         session.run(.redo)
         #expect(session.document.isEmpty)
-        #expect(session.lastFeedback.message == "not redone: 1 stroke changed by someone else since, left as is")
+        #expect(
+            session.lastFeedback.message == "not redone: 1 stroke changed by someone else since, left as is")
     }
 
     @Test func aNewActionClearsTheRedoStack() {

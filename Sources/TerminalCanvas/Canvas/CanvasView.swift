@@ -39,7 +39,8 @@ public struct CanvasView: Sendable {
             Self.mark(&grid, x: place.x, y: place.y, colour: peer.colour)
             let tag = peer.tag
             let right = place.x + 1
-            let tagX = right + tag.unicodeScalars.count <= grid.width ? right : place.x - tag.unicodeScalars.count
+            let tagX =
+                right + tag.unicodeScalars.count <= grid.width ? right : place.x - tag.unicodeScalars.count
             grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: .bold)
         }
         if let cursor, let place = viewport.screenPosition(of: cursor) {
@@ -49,7 +50,9 @@ public struct CanvasView: Sendable {
     }
 
     /// The screen for an editor's state: its viewport, stroke in progress and cursor.
-    public func render(_ editor: CanvasEditor, document: CanvasDocument, peers: [PeerPresence] = []) -> CellGrid {
+    public func render(_ editor: CanvasEditor, document: CanvasDocument, peers: [PeerPresence] = [])
+        -> CellGrid
+    {
         render(
             document, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
             cursor: editor.cursor)
@@ -69,7 +72,8 @@ public struct CanvasView: Sendable {
     private static func overlayGroups(for peers: [PeerPresence]) -> [StrokeGroup] {
         peers.prefix(overlayLimit).enumerated().compactMap { index, peer in
             let digits = String(index, radix: 36)
-            let suffix = String(repeating: "z", count: StrokeKey.maximumPeerSuffixLength - 4)
+            let suffix =
+                String(repeating: "z", count: StrokeKey.maximumPeerSuffixLength - 4)
                 + String(repeating: "0", count: 4 - digits.count) + digits
             guard
                 let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix),

@@ -60,9 +60,12 @@ public struct CanvasEditor: Sendable {
     ) -> EditorFeedback {
         switch command {
         case .pointer(let event):
-            return EditorFeedback(documentChanged: handle(event, in: &document, nowMilliseconds: nowMilliseconds))
+            return EditorFeedback(
+                documentChanged: handle(event, in: &document, nowMilliseconds: nowMilliseconds))
         case .moveCursor(let dx, let dy):
-            return EditorFeedback(documentChanged: moveCursor(to: cursor.offset(dx: dx, dy: dy), in: &document, now: nowMilliseconds))
+            return EditorFeedback(
+                documentChanged: moveCursor(
+                    to: cursor.offset(dx: dx, dy: dy), in: &document, now: nowMilliseconds))
         case .togglePen:
             if active != nil { return EditorFeedback(documentChanged: finishGesture(in: &document)) }
             return EditorFeedback(
@@ -91,7 +94,8 @@ public struct CanvasEditor: Sendable {
             let step = viewport.panStep(direction)
             viewport.pan(dx: step.dx, dy: step.dy)
             return EditorFeedback(
-                documentChanged: moveCursor(to: cursor.offset(dx: step.dx, dy: step.dy), in: &document, now: nowMilliseconds))
+                documentChanged: moveCursor(
+                    to: cursor.offset(dx: step.dx, dy: step.dy), in: &document, now: nowMilliseconds))
         }
     }
 
@@ -104,7 +108,9 @@ public struct CanvasEditor: Sendable {
     /// Mouse reports. A drag with no gesture running means the press was lost (terminals drop
     /// them), so it starts one; a hover during a pointer gesture means the release was lost, so
     /// it ends it. While the keyboard pen is down, hovering does not move the cursor.
-    private mutating func handle(_ event: PointerEvent, in document: inout CanvasDocument, nowMilliseconds: Int64)
+    private mutating func handle(
+        _ event: PointerEvent, in document: inout CanvasDocument, nowMilliseconds: Int64
+    )
         -> Bool
     {
         let cell = event.cell
@@ -141,7 +147,9 @@ public struct CanvasEditor: Sendable {
     }
 
     /// Moves the cursor (keeping it on screen) and carries a running gesture along.
-    private mutating func moveCursor(to cell: CanvasCell, in document: inout CanvasDocument, now: Int64) -> Bool {
+    private mutating func moveCursor(to cell: CanvasCell, in document: inout CanvasDocument, now: Int64)
+        -> Bool
+    {
         cursor = cell
         viewport.keepVisible(cell)
         return extendGesture(to: cell, in: &document, now: now)

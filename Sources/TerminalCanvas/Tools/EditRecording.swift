@@ -17,6 +17,7 @@ struct EditRecording: Sendable {
     /// The entry for everything recorded, with the document's current values as "after"; nil
     /// when nothing ended up different.
     func entry(in document: CanvasDocument) -> UndoEntry? {
-        UndoEntry(changes: keys.map { UndoEntry.GroupChange(key: $0, before: before[$0], after: document[$0]) })
+        UndoEntry(
+            changes: keys.map { UndoEntry.GroupChange(key: $0, before: before[$0], after: document[$0]) })
     }
 }
