@@ -1,0 +1,90 @@
+import StrokeKit
+
+/// Paints the canvas part of the screen into a `CellGrid`: the drawing, strokes still being
+/// drawn, other peers' cursors with their names, and this peer's cursor.
+///
+/// The grid is the whole screen; its last row is left blank for the status bar, which another
+/// view paints. Layers, bottom first: committed groups in key order; strokes in progress (this
+/// peer's, then other peers', rasterised together with the groups so half-cells combine); peers'
+/// cursors as a reverse-video cell in their colour with their name tag to the right (to the left
+/// when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell shows `+`.
+public struct CanvasView: Sendable {
+    public var mode: GlyphMode
+
+    /// The glyph a cursor shows on a cell with no ink.
+    public static let cursorGlyph: Unicode.Scalar = "+"
+
+    public init(mode: GlyphMode = .block) {
+        self.mode = mode
+    }
+
+    /// The screen for a viewport.
+    public func render(
+        _ document: CanvasDocument, viewport: CanvasViewport, inProgress: Stroke? = nil,
+        peers: [PeerPresence] = [], cursor: CanvasCell? = nil
+    ) -> CellGrid {
+        var groups = document.groups
+        if let inProgress, let group = StrokeGroup(key: inProgress.key, pieces: [inProgress]) {
+            groups.append(group)
+        }
+        groups += Self.overlayGroups(for: peers)
+        let canvas = Raster.render(groups, viewport: viewport.visible, mode: mode)
+
+        var grid = CellGrid(width: viewport.screenWidth, height: viewport.screenHeight)
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width { grid[x, y] = canvas[x, y] }
+        }
+        for peer in peers {
+            guard let place = viewport.screenPosition(of: peer.cursor) else { continue }
+            Self.mark(&grid, x: place.x, y: place.y, colour: peer.colour)
+            let tag = peer.tag
+            let right = place.x + 1
+            let tagX =
+                right + tag.unicodeScalars.count <= grid.width ? right : place.x - tag.unicodeScalars.count
+            grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: .bold)
+        }
+        if let cursor, let place = viewport.screenPosition(of: cursor) {
+            Self.mark(&grid, x: place.x, y: place.y, colour: nil)
+        }
+        return grid
+    }
+
+    /// The screen for an editor's state: its viewport, stroke in progress and cursor.
+    public func render(_ editor: CanvasEditor, document: CanvasDocument, peers: [PeerPresence] = [])
+        -> CellGrid
+    {
+        render(
+            document, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
+            cursor: editor.cursor)
+    }
+
+    /// Turns a cell into a cursor: reverse video, in `colour` when given, `+` if it was blank.
+    private static func mark(_ grid: inout CellGrid, x: Int, y: Int, colour: UInt8?) {
+        var cell = grid[x, y]
+        if cell.glyph == " " { cell.glyph = cursorGlyph }
+        if let colour { cell.foreground = colour }
+        cell.attributes.insert(.reverse)
+        grid[x, y] = cell
+    }
+
+    /// Peers' strokes in progress as groups whose keys sort after every real key (the latest
+    /// time a key can hold, with a suffix of z's), so they are drawn on top. They are never stored.
+    private static func overlayGroups(for peers: [PeerPresence]) -> [StrokeGroup] {
+        peers.prefix(overlayLimit).enumerated().compactMap { index, peer in
+            let digits = String(index, radix: 36)
+            let suffix =
+                String(repeating: "z", count: StrokeKey.maximumPeerSuffixLength - 4)
+                + String(repeating: "0", count: 4 - digits.count) + digits
+            guard
+                let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix),
+                let stroke = Stroke(
+                    key: key, ink: Ink(tool: .pen, colour: peer.colour),
+                    path: peer.strokeInProgress.map { StrokePoint($0.centre) }, createdAtMilliseconds: 0)
+            else { return nil }
+            return StrokeGroup(key: key, pieces: [stroke])
+        }
+    }
+
+    /// The most peers whose strokes in progress are drawn (four base-36 digits of overlay keys).
+    private static let overlayLimit = 36 * 36 * 36 * 36
+}

@@ -1,0 +1,29 @@
+/// Another peer as the canvas shows it: a cursor in the peer's colour with its name beside it,
+/// and the stroke it is drawing but has not committed yet.
+public struct PeerPresence: Hashable, Sendable {
+    public var name: String
+    /// An xterm-256 palette index.
+    public var colour: UInt8
+    public var cursor: CanvasCell
+    /// The cells of the stroke in progress, in drawing order; empty when the peer is not drawing.
+    public var strokeInProgress: [CanvasCell]
+
+    public init(name: String, colour: UInt8, cursor: CanvasCell, strokeInProgress: [CanvasCell] = []) {
+        self.name = name
+        self.colour = colour
+        self.cursor = cursor
+        self.strokeInProgress = strokeInProgress
+    }
+
+    /// The longest name tag drawn next to a cursor.
+    public static let maximumTagLength = 8
+
+    /// The name as it is drawn: printable ASCII only (a remote name must not smuggle control
+    /// sequences or double-width characters into the grid), at most `maximumTagLength` characters.
+    public var tag: String {
+        let scalars = name.unicodeScalars.prefix(Self.maximumTagLength).map { scalar in
+            (0x20...0x7E).contains(scalar.value) ? Character(scalar) : "?"
+        }
+        return String(scalars)
+    }
+}

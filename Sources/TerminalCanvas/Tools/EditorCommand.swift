@@ -1,0 +1,22 @@
+/// What the user asked the canvas to do, after key codes and mouse reports were decoded.
+///
+/// The app maps keys to commands (`p` `e` `x` tools, `[` `]` size, `1`–`9` colour, arrows or
+/// hjkl `moveCursor`, space `togglePen`, `u` `r`, H J K L `pan`); the editor never sees a key code.
+public enum EditorCommand: Hashable, Sendable {
+    case pointer(PointerEvent)
+    /// Moves the keyboard cursor; with the pen down this draws (or erases) along the move.
+    case moveCursor(dx: Int, dy: Int)
+    /// Puts the keyboard pen down at the cursor, or lifts it.
+    case togglePen
+    case selectTool(CanvasTool)
+    /// Selects colour key 1–9.
+    case selectColour(slot: Int)
+    /// `]`: the next larger size of the current tool.
+    case growSize
+    /// `[`: the next smaller size of the current tool.
+    case shrinkSize
+    case undo
+    case redo
+    /// Moves the view by a quarter screen; the cursor moves along, keeping its screen position.
+    case pan(CanvasViewport.PanDirection)
+}

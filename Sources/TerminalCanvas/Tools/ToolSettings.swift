@@ -1,0 +1,70 @@
+import StrokeKit
+
+/// The pen's colour and width and the eraser's size, as the number keys and `[` `]` set them.
+public struct ToolSettings: Hashable, Sendable {
+    /// xterm-256 colour indices for keys 1, 2, 3, ...; never empty.
+    public let palette: [UInt8]
+    /// The selected colour key, 1-based.
+    public private(set) var colourSlot: Int = 1
+    public private(set) var penWidthLevel: Int
+    public private(set) var eraserSizeLevel: Int
+
+    /// Pen widths in cells, thinnest first; the first is the pen's default.
+    public static let penWidths: [Double] = [InkTool.pen.defaultWidth, 0.5, 1, 2, 3, 4]
+    /// Eraser brush diameters in cells, smallest first.
+    public static let eraserSizes: [Double] = [0.5, 1, 1.5, 2, 3, 4]
+    /// The colour used when the palette given is empty (xterm white).
+    public static let fallbackColour: UInt8 = 15
+
+    /// Settings for a palette (an empty one becomes white alone); the thinnest pen, a one-cell
+    /// eraser.
+    public init(palette: [UInt8]) {
+        self.palette = palette.isEmpty ? [Self.fallbackColour] : palette
+        penWidthLevel = 0
+        eraserSizeLevel = 1
+    }
+
+    public var colour: UInt8 { palette[colourSlot - 1] }
+    public var penWidth: Double { Self.penWidths[penWidthLevel] }
+    /// The eraser brush's diameter in cells.
+    public var eraserSize: Double { Self.eraserSizes[eraserSizeLevel] }
+
+    /// The ink of the next pen stroke.
+    public var ink: Ink { Ink(tool: .pen, colour: colour, width: penWidth) }
+    /// The mask eraser's brush: a disc of `eraserSize` across.
+    public var eraserBrush: EraserBrush { EraserBrush(radius: eraserSize / 2) }
+
+    /// Selects colour key `slot` (1-based); false, changing nothing, when the palette has no such
+    /// key.
+    public mutating func selectColour(slot: Int) -> Bool {
+        guard palette.indices.contains(slot - 1) else { return false }
+        colourSlot = slot
+        return true
+    }
+
+    /// One size step up (`]`) or down (`[`) for a tool, stopping at the ends; false when already
+    /// there or when the tool has no size.
+    public mutating func changeSize(for tool: CanvasTool, by steps: Int) -> Bool {
+        switch tool {
+        case .pen:
+            let level = min(max(penWidthLevel + steps, 0), Self.penWidths.count - 1)
+            defer { penWidthLevel = level }
+            return level != penWidthLevel
+        case .maskEraser:
+            let level = min(max(eraserSizeLevel + steps, 0), Self.eraserSizes.count - 1)
+            defer { eraserSizeLevel = level }
+            return level != eraserSizeLevel
+        case .strokeEraser:
+            return false
+        }
+    }
+
+    /// The size the status bar shows for a tool, in cells; nil for a tool without a size.
+    public func size(for tool: CanvasTool) -> Double? {
+        switch tool {
+        case .pen: penWidth
+        case .maskEraser: eraserSize
+        case .strokeEraser: nil
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import StrokeKit
+
+/// Undo and redo of this peer's own actions.
+///
+/// Each entry holds the before and after values of the groups one action touched. Undo puts a
+/// group back to its before value only if it still holds exactly the after value; a group that
+/// someone else changed (or removed, or that the replica replaced) since is left alone and
+/// reported, so undo never reverts another peer's work. Redo works the same way in the other
+/// direction, on the groups the undo actually restored. A new action clears the redo stack.
+public struct UndoStack: Equatable, Sendable {
+    public private(set) var undoEntries: [UndoEntry] = []
+    public private(set) var redoEntries: [UndoEntry] = []
+    /// The most actions kept; the oldest are forgotten first.
+    public let limit: Int
+
+    public init(limit: Int = 200) {
+        self.limit = max(1, limit)
+    }
+
+    public var canUndo: Bool { !undoEntries.isEmpty }
+    public var canRedo: Bool { !redoEntries.isEmpty }
+
+    /// Records a new local action; the redo stack is cleared.
+    public mutating func record(_ entry: UndoEntry) {
+        undoEntries.append(entry)
+        if undoEntries.count > limit { undoEntries.removeFirst(undoEntries.count - limit) }
+        redoEntries.removeAll()
+    }
+
+    /// Reverts the latest action in `document` (a local edit: the keys are marked changed).
+    public mutating func undo(in document: inout CanvasDocument) -> UndoOutcome {
+        guard let entry = undoEntries.popLast() else { return .nothingToDo(.undo) }
+        let (done, restored, skipped) = Self.apply(entry, reversed: true, to: &document)
+        if let done { redoEntries.append(done) }
+        return .applied(.undo, restored: restored, skipped: skipped)
+    }
+
+    /// Reapplies the latest undone action in `document`.
+    public mutating func redo(in document: inout CanvasDocument) -> UndoOutcome {
+        guard let entry = redoEntries.popLast() else { return .nothingToDo(.redo) }
+        let (done, restored, skipped) = Self.apply(entry, reversed: false, to: &document)
+        if let done { undoEntries.append(done) }
+        return .applied(.redo, restored: restored, skipped: skipped)
+    }
+
+    /// Moves each group of `entry` from one side to the other where it still holds the value
+    /// the action left; returns the entry of what moved (for the opposite stack) and the keys.
+    private static func apply(_ entry: UndoEntry, reversed: Bool, to document: inout CanvasDocument)
+        -> (UndoEntry?, restored: [StrokeKey], skipped: [StrokeKey])
+    {
+        var moved: [UndoEntry.GroupChange] = []
+        var skipped: [StrokeKey] = []
+        // Undo walks the changes backwards, so an action touching a group twice unwinds in order.
+        for change in reversed ? Array(entry.changes.reversed()) : entry.changes {
+            let expected = reversed ? change.after : change.before
+            let target = reversed ? change.before : change.after
+            guard document[change.key] == expected else {
+                skipped.append(change.key)
+                continue
+            }
+            document.setGroup(target, for: change.key)
+            moved.append(change)
+        }
+        let ordered = reversed ? Array(moved.reversed()) : moved
+        return (UndoEntry(changes: ordered), moved.map(\.key), skipped)
+    }
+}

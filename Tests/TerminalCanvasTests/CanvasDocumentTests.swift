@@ -1,0 +1,62 @@
+import StrokeKit
+import TerminalCanvas
+import Testing
+
+@Suite struct CanvasDocumentTests {
+    let older = CanvasFixtures.group(through: [(0, 0), (3, 0)], at: 1_000)
+    let newer = CanvasFixtures.group(through: [(0, 2), (3, 2)], at: 2_000)
+    let newest = CanvasFixtures.group(through: [(0, 4), (3, 4)], at: 3_000)
+
+    @Test func groupsComeInKeyOrderWhateverOrderTheyWereAddedIn() {
+        var document = CanvasDocument(groups: [newest, older])
+        document.insert(newer)
+        #expect(document.groups == [older, newer, newest])
+        #expect(document.keys == [older.key, newer.key, newest.key])
+        #expect(document[newer.key] == newer)
+    }
+
+    @Test func localEditsMarkTheirKeysUntilTheCoordinatorTakesThem() {
+        var document = CanvasDocument(groups: [older])
+        #expect(document.changedKeys.isEmpty)
+        document.insert(newer)
+        document.removeGroup(for: older.key)
+        #expect(document.takeChangedKeys() == [older.key, newer.key])
+        #expect(document.takeChangedKeys().isEmpty)
+    }
+
+    @Test func anEditThatChangesNothingMarksNothing() {
+        var document = CanvasDocument(groups: [older])
+        let reinserted = document.insert(older)
+        let removed = document.removeGroup(for: newer.key)
+        // A group under another group's key would make the map and the group disagree.
+        let misfiled = document.setGroup(newer, for: older.key)
+        #expect(!reinserted && removed == nil && !misfiled)
+        #expect(document.changedKeys.isEmpty)
+        #expect(document.groups == [older])
+    }
+
+    @Test func contentFromTheReplicaMarksNothing() {
+        var document = CanvasDocument(groups: [older])
+        document.replaceFromReplica([newer, newest])
+        #expect(document.groups == [newer, newest])
+        #expect(document.changedKeys.isEmpty)
+    }
+
+    @Test func keysNamedByTheCoordinatorKeepTheirLocalStateIncludingAbsence() {
+        var document = CanvasDocument(groups: [older, newer])
+        _ = document.takeChangedKeys()
+        let redrawn = CanvasFixtures.group(through: [(5, 2)], at: 2_000)
+        // `older` was removed locally and is still being flushed; `newer` is locally different.
+        document.replaceFromReplica([older, redrawn, newest], keepingLocal: [newer.key, newest.key])
+        #expect(document.groups == [older, newer])
+    }
+
+    @Test func keysNotYetTakenAreKeptEvenIfTheCoordinatorForgetsThem() {
+        var document = CanvasDocument(groups: [older, newer])
+        document.removeGroup(for: older.key)
+        // An inbound change during the debounce window must not bring back the erased stroke.
+        document.replaceFromReplica([older, newer, newest])
+        #expect(document.groups == [newer, newest])
+        #expect(document.changedKeys == [older.key])
+    }
+}

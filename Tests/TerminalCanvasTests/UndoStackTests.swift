@@ -1,0 +1,178 @@
+import StrokeKit
+import TerminalCanvas
+import Testing
+
+@Suite struct UndoStackTests {
+    @Test func undoRemovesMyStrokeAndRedoBringsItBack() throws {
+        var session = CanvasSession()
+        session.mouseStroke([(1, 1), (5, 1)])
+        let drawn = try #require(session.document.groups.first)
+        _ = session.document.takeChangedKeys()
+
+        session.run(.undo)
+        #expect(session.document.isEmpty)
+        #expect(session.document.changedKeys == [drawn.key])
+        #expect(session.lastFeedback == EditorFeedback(documentChanged: true, message: "undone"))
+        #expect(session.ink == ["", "", "", "", "", ""])
+
+        session.run(.redo)
+        #expect(session.document.groups == [drawn])
+        #expect(session.lastFeedback.message == "redone")
+        #expect(session.ink == ["", " ▄▄▄▄▄", "", "", "", ""])
+    }
+
+    @Test func undoRestoresWhatAnEraseChangedAndRedoErasesAgain() throws {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(5, 0), (5, 4)])
+        let erased = try #require(session.document[line.key])
+        session.run(.undo)
+        #expect(session.document.groups == [line])
+        session.run(.redo)
+        #expect(session.document.groups == [erased])
+    }
+
+    @Test func undoBringsBackAGroupTheStrokeEraserRemoved() {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.strokeEraser))
+        session.press(3, 2)
+        session.release(3, 2)
+        #expect(session.document.isEmpty)
+        session.run(.undo)
+        #expect(session.document.groups == [line])
+    }
+
+    @Test func undoNeverRemovesStrokesOtherPeersDrewSince() throws {
+        var session = CanvasSession()
+        session.mouseStroke([(1, 1), (5, 1)])
+        let mine = try #require(session.document.groups.first)
+        _ = session.document.takeChangedKeys()
+        let theirs = CanvasFixtures.group(
+            through: [(1, 3), (5, 3)], at: CanvasSession.startMilliseconds + 500)
+        session.document.replaceFromReplica([mine, theirs])
+
+        session.run(.undo)
+        #expect(session.document.groups == [theirs])
+        #expect(session.run(.undo, then: \.lastFeedback.message) == "nothing to undo")
+    }
+
+    @Test func aRemoteChangeAfterMyActionIsNotReverted() throws {
+        var session = CanvasSession()
+        session.mouseStroke([(1, 1), (8, 1)])
+        let mine = try #require(session.document.groups.first)
+        _ = session.document.takeChangedKeys()
+        // Another peer erases the middle of my stroke; the replica hands us the result.
+        let cut = MaskEraser(brush: EraserBrush(radius: 0.5)).erase(
+            [mine], along: [CanvasCell(x: 4, y: 1).centre])
+        let remote = try #require(cut.first)
+        #expect(remote.pieces.count == 2)
+        session.document.replaceFromReplica([remote])
+
+        session.run(.undo)
+        #expect(session.document.groups == [remote])
+        #expect(session.document.changedKeys.isEmpty)
+        #expect(!session.lastFeedback.documentChanged)
+        #expect(
+            session.lastFeedback.message
+                == "not undone: 1 stroke changed by someone else since, left as is")
+        #expect(session.ink == ["", " ▄▄▄ ▄▄▄▄", "", "", "", ""])
+        // Nothing was undone, so there is nothing to redo either.
+        session.run(.redo)
+        #expect(session.lastFeedback.message == "nothing to redo")
+    }
+
+    @Test func anUndoTouchingSeveralGroupsRestoresOnlyThoseNobodyElseChanged() throws {
+        let left = CanvasFixtures.group(through: [(2, 0), (2, 4)], at: 1_000)
+        let right = CanvasFixtures.group(through: [(6, 0), (6, 4)], at: 2_000)
+        var session = CanvasSession(groups: [left, right])
+        session.run(.selectTool(.strokeEraser))
+        session.mouseStroke([(0, 2), (8, 2)])
+        #expect(session.document.isEmpty)
+        _ = session.document.takeChangedKeys()  // the coordinator flushed the removals
+        // Meanwhile another peer draws a new stroke under the right one's key (the replica's
+        // last write won): my removal of it is no longer mine to undo.
+        let redrawn = CanvasFixtures.group(through: [(6, 1), (9, 1)], at: 2_000)
+        session.document.replaceFromReplica([redrawn])
+
+        session.run(.undo)
+        #expect(session.document.groups == [left, redrawn])
+        let outcome = session.lastFeedback.message
+        #expect(outcome == "undone in part: 1 stroke changed by someone else since, left as is")
+    }
+
+    @Test func aRedoIsSkippedWhenSomeoneElseChangedTheGroupAfterTheUndo() throws {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.strokeEraser))
+        session.press(3, 2)
+        session.release(3, 2)
+        session.run(.undo)
+        // Someone removes the stroke I had brought back; redo has nothing of mine to redo.
+        session.document = CanvasDocument()
+        session.run(.redo)
+        #expect(session.document.isEmpty)
+        #expect(
+            session.lastFeedback.message == "not redone: 1 stroke changed by someone else since, left as is")
+    }
+
+    @Test func aNewActionClearsTheRedoStack() {
+        var session = CanvasSession()
+        session.mouseStroke([(1, 1), (5, 1)])
+        session.run(.undo)
+        #expect(session.editor.undoStack.canRedo)
+        session.mouseStroke([(1, 3), (5, 3)])
+        #expect(!session.editor.undoStack.canRedo)
+        session.run(.redo)
+        #expect(session.lastFeedback.message == "nothing to redo")
+        #expect(session.document.count == 1)
+    }
+
+    @Test func undoWhileDrawingFinishesTheStrokeAndTakesItBack() {
+        var session = CanvasSession()
+        session.run(.togglePen, .moveCursor(dx: 3, dy: 0), .undo)
+        #expect(!session.editor.isPenDown)
+        #expect(session.document.isEmpty)
+        #expect(session.editor.undoStack.canRedo)
+    }
+
+    @Test func undosUnwindInReverseOrderOfTheActions() throws {
+        var session = CanvasSession()
+        session.mouseStroke([(1, 1), (8, 1)])
+        let drawn = try #require(session.document.groups.first)
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(4, 0), (4, 2)])
+        session.run(.undo)
+        #expect(session.document.groups == [drawn])
+        session.run(.undo)
+        #expect(session.document.isEmpty)
+        session.run(.redo, .redo)
+        #expect(session.document[drawn.key]?.pieces.count == 2)
+    }
+
+    @Test func theStackKeepsOnlyTheLatestActions() {
+        var stack = UndoStack(limit: 2)
+        for milliseconds in [1_000, 2_000, 3_000] as [Int64] {
+            let group = CanvasFixtures.group(through: [(0, 0)], at: milliseconds)
+            if let entry = UndoEntry(changes: [.init(key: group.key, before: nil, after: group)]) {
+                stack.record(entry)
+            }
+        }
+        #expect(stack.undoEntries.map { $0.changes[0].key.creationMilliseconds } == [2_000, 3_000])
+    }
+
+    @Test func anEntryThatChangesNothingIsNotMade() {
+        let group = CanvasFixtures.group(through: [(0, 0)])
+        #expect(UndoEntry(changes: [.init(key: group.key, before: group, after: group)]) == nil)
+        #expect(UndoEntry(changes: []) == nil)
+    }
+}
+
+extension CanvasSession {
+    /// Runs a command and reads something afterwards, for one-line expectations.
+    mutating func run<Value>(_ command: EditorCommand, then read: (CanvasSession) -> Value) -> Value {
+        run(command)
+        return read(self)
+    }
+}
