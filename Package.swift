@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
-        .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"], exclude: ["Tools/DECISIONS-Tools.md"]),
+        .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
 
         // The executable.
         .executableTarget(
