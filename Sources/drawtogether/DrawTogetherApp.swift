@@ -49,7 +49,10 @@ enum DrawTogetherApp {
                     configuration: configuration, statement: statement, argumentsJSON: argumentsJSON)
             case .list:
                 return try ListCommand.run(configuration: configuration)
-            case .open, .export:
+            case .export(let drawing, let format, let output):
+                return try ExportCommand.run(
+                    configuration: configuration, drawing: drawing, format: format, output: output)
+            case .open:
                 printError("drawtogether: '\(command)' is not built yet in this version; see 'drawtogether --help'")
                 return 1
             case .help, .version:

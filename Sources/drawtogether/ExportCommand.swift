@@ -1,0 +1,48 @@
+import DrawingSync
+import Foundation
+import ReplicaStore
+import StrokeKit
+
+/// `drawtogether export DRAWING --format text|ansi|svg|json [-o FILE]`.
+enum ExportCommand {
+    enum ExportError: Error, CustomStringConvertible {
+        case noSuchDrawing(String, known: [String])
+        case cannotWrite(path: String, reason: String)
+
+        var description: String {
+            switch self {
+            case .noSuchDrawing(let name, let known):
+                let list = known.isEmpty ? "the replica has no drawings yet" : "drawings: " + known.joined(separator: ", ")
+                return "no drawing '\(name)' in the replica (\(list)); 'drawtogether list' shows them"
+            case .cannotWrite(let path, let reason):
+                return "cannot write \(path): \(reason)"
+            }
+        }
+    }
+
+    static func run(configuration: Configuration, drawing: String, format: ExportFormat, output: String?) throws -> Int32 {
+        let replica = try configuration.replicaLocation.openForReading()
+        let documents = try replica.execute("SELECT * FROM drawings").documents
+        guard
+            let document = documents.first(where: { $0["_id"]?.stringValue == drawing })
+                ?? documents.first(where: { $0["name"]?.stringValue == drawing })
+        else {
+            throw ExportError.noSuchDrawing(drawing, known: documents.compactMap { $0["_id"]?.stringValue })
+        }
+        var model = DrawingModel()
+        let update = model.update(fromStrokesMap: document["strokes"]?.objectValue ?? [:])
+        for problem in update.problems { printError("drawtogether: warning: \(problem)") }
+        let exportFormat = DrawingExportFormat(rawValue: format.rawValue) ?? .text
+        let text = DrawingExporter.export(model.drawing(), as: exportFormat)
+        if let output {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw ExportError.cannotWrite(path: output, reason: error.localizedDescription)
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+        return 0
+    }
+}
