@@ -70,4 +70,17 @@ private func characters(_ text: String) -> [RawInput] {
         #expect(decoder.decode(characters("\u{1B}\u{1B}")) == [.command(.escape), .command(.escape)])
         #expect(decoder.decode([.character(27), .key(.up)]) == [.command(.escape), .command(.move(.up))])
     }
+
+    @Test func cursorKeySequencesThatArriveAsCharactersStillMove() {
+        var decoder = InputDecoder()
+        let events = decoder.decode(characters("\u{1B}[A\u{1B}OB\u{1B}[1;5C\u{1B}OD"))
+        #expect(events == [.command(.move(.up)), .command(.move(.down)), .command(.move(.right)), .command(.move(.left))])
+    }
+
+    @Test func escapeThenCapitalOIsNotSwallowed() {
+        var decoder = InputDecoder(mode: .text)
+        #expect(decoder.decode(characters("\u{1B}Ox")) == [.command(.escape), .character("O"), .character("x")])
+        #expect(decoder.decode(characters("\u{1B}O")) == [])
+        #expect(decoder.decode([.key(.up)]) == [.command(.escape), .character("O"), .command(.move(.up))])
+    }
 }

@@ -26,6 +26,8 @@ public struct InputDecoder: Sendable {
         case escape
         /// `ESC [` and the parameter bytes since; `overflowed` once it is too long to be real.
         case controlSequence(parameters: [UInt32], overflowed: Bool)
+        /// `ESC O`: an application-mode cursor key follows.
+        case singleShift
     }
 
     /// The longest parameter run kept; longer ones are swallowed up to their final byte.
@@ -64,8 +66,11 @@ public struct InputDecoder: Sendable {
     /// control sequence is dropped.
     private mutating func abandonSequence() -> [InputEvent] {
         defer { sequence = .none }
-        if case .escape = sequence { return [.command(.escape)] }
-        return []
+        switch sequence {
+        case .escape: return [.command(.escape)]
+        case .singleShift: return [.command(.escape), .character("O")]
+        case .none, .controlSequence: return []
+        }
     }
 
     private mutating func feed(_ code: UInt32) -> [InputEvent] {
@@ -81,8 +86,16 @@ public struct InputDecoder: Sendable {
                 sequence = .controlSequence(parameters: [], overflowed: false)
                 return []
             }
+            if code == 0x4F {
+                sequence = .singleShift
+                return []
+            }
             sequence = .none
             return [.command(.escape)] + feed(code)
+        case .singleShift:
+            sequence = .none
+            if let direction = Self.cursorKey(code) { return [.command(.move(direction))] }
+            return [.command(.escape)] + feed(0x4F) + feed(code)  // Esc, then a plain "O"
         case .controlSequence(var parameters, var overflowed):
             switch code {
             case 0x20...0x3F:
@@ -95,15 +108,28 @@ public struct InputDecoder: Sendable {
                 return []
             case 0x40...0x7E:
                 sequence = .none
-                guard !overflowed, let report = SGRMouseSequence(parameters: parameters, final: code) else {
-                    return []  // a sequence we do not use, or a malformed one: swallowed whole
+                if overflowed { return [] }
+                if let report = SGRMouseSequence(parameters: parameters, final: code) { return decode(report) }
+                // Cursor keys a terminal sends in normal mode when terminfo expected `ESC O`.
+                if parameters.allSatisfy({ (0x30...0x3B).contains($0) }), let direction = Self.cursorKey(code) {
+                    return [.command(.move(direction))]
                 }
-                return decode(report)
+                return []  // a sequence we do not use, or a malformed one: swallowed whole
             default:
                 // Not part of any sequence: drop what was collected and read this one afresh.
                 sequence = .none
                 return feed(code)
             }
+        }
+    }
+
+    private static func cursorKey(_ final: UInt32) -> Direction? {
+        switch final {
+        case 0x41: .up
+        case 0x42: .down
+        case 0x43: .right
+        case 0x44: .left
+        default: nil
         }
     }
 
