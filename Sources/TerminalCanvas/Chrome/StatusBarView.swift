@@ -1,0 +1,157 @@
+import StrokeKit
+
+/// The one-line bar at the bottom of the screen: drawing, tool, colour, brush, peers, sync state.
+///
+/// In a narrow terminal it gives up detail in a fixed order, so the most useful facts stay:
+/// labels get short first, then the drawing name and an error's reason are cut, then the brush,
+/// the colour, the peer count and the tool go. The sync state is never dropped.
+public struct StatusBarView: Equatable, Sendable {
+    public var drawingName: String
+    public var tool: ToolKind
+    /// The palette entry as the user picks it, 1–9.
+    public var colorNumber: Int
+    /// The entry's xterm-256 colour, painted on the swatch (nil: the terminal's default).
+    public var colorValue: UInt8?
+    public var brushSize: Int
+    public var peersOnline: Int
+    public var sync: SyncStatus
+    public var glyphs: ChromeGlyphs
+
+    public init(
+        drawingName: String, tool: ToolKind, colorNumber: Int, colorValue: UInt8?, brushSize: Int,
+        peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode
+    ) {
+        self.drawingName = drawingName
+        self.tool = tool
+        self.colorNumber = colorNumber
+        self.colorValue = colorValue
+        self.brushSize = brushSize
+        self.peersOnline = peersOnline
+        self.sync = sync
+        self.glyphs = glyphs
+    }
+
+    /// Paints the bar across the whole width of `row`.
+    public func paint(into grid: inout CellGrid, row: Int) {
+        let (left, right) = layout(width: grid.width)
+        for x in 0..<grid.width { grid[x, row] = Cell(" ", attributes: .reverse) }
+        var x = 0
+        for (index, field) in left.enumerated() {
+            if index > 0 { x = putSeparator(into: &grid, x: x, row: row) }
+            x = put(field, into: &grid, x: x, row: row)
+        }
+        x = grid.width - Self.width(of: right) - 1
+        for (index, field) in right.enumerated() {
+            if index > 0 { x = putSeparator(into: &grid, x: x, row: row) }
+            x = put(field, into: &grid, x: x, row: row)
+        }
+    }
+
+    /// One field of the bar; `isSwatch` paints its first cell in the current colour.
+    struct Field: Equatable {
+        var text: String
+        var isSwatch = false
+        var isAlert = false
+    }
+
+    private enum DroppableField: CaseIterable {
+        case brush, color, peers, tool
+    }
+
+    /// The fields to show on each side for a width: the first arrangement that fits, trying
+    /// full labels, then short labels, then short labels with the name and reason cut.
+    func layout(width: Int) -> (left: [Field], right: [Field]) {
+        let droppable = DroppableField.allCases  // in the order they are given up
+        var candidate: (left: [Field], right: [Field]) = ([], [])
+        for dropCount in 0...droppable.count {
+            let dropped = Set(droppable.prefix(dropCount))
+            for (compact, shrink) in [(false, false), (true, false), (true, true)] {
+                candidate = fields(dropping: dropped, compact: compact, shrinkingTo: shrink ? width : nil)
+                if Self.lineWidth(candidate) <= width { return candidate }
+            }
+        }
+        // Nothing optional is left: cut the name and reason as far as it takes.
+        return fields(dropping: Set(droppable), compact: true, shrinkingTo: width, keepingMinimum: false)
+    }
+
+    private func fields(
+        dropping dropped: Set<DroppableField>, compact: Bool, shrinkingTo width: Int?, keepingMinimum: Bool = true
+    ) -> (left: [Field], right: [Field])
+    {
+        var left = [Field(text: drawingName)]
+        if !dropped.contains(.tool) { left.append(Field(text: compact ? tool.shortName : tool.name)) }
+        if !dropped.contains(.color) {
+            let label = compact ? "\(colorNumber)" : "colour \(colorNumber)"
+            left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
+        }
+        if !dropped.contains(.brush) { left.append(Field(text: compact ? "b\(brushSize)" : "brush \(brushSize)")) }
+        var right: [Field] = []
+        if !dropped.contains(.peers) { right.append(Field(text: peersText(compact: compact))) }
+        right.append(syncField(compact: compact, reason: reasonText))
+        guard let width else { return (left, right) }
+
+        // Cut the name first, then an error's reason, each down to a readable minimum (or to one
+        // cell when nothing else is left to give up).
+        var excess = Self.lineWidth((left, right)) - width
+        let name = drawingName
+        let nameCut = min(max(excess, 0), name.cellWidth - min(name.cellWidth, keepingMinimum ? 8 : 1))
+        left[0].text = name.truncated(to: name.cellWidth - nameCut, ellipsis: glyphs.ellipsis)
+        excess -= nameCut
+        let reason = reasonText
+        if excess > 0, !reason.isEmpty {
+            let reasonCut = min(excess, reason.cellWidth - min(reason.cellWidth, keepingMinimum ? 10 : 1))
+            let cutReason = reason.truncated(to: reason.cellWidth - reasonCut, ellipsis: glyphs.ellipsis)
+            right[right.count - 1] = syncField(compact: compact, reason: cutReason)
+        }
+        return (left, right)
+    }
+
+    private var reasonText: String {
+        if case .error(let reason) = sync { return reason }
+        return ""
+    }
+
+    private func syncField(compact: Bool, reason: String) -> Field {
+        switch sync {
+        case .inSync: Field(text: "in sync")
+        case .syncing: Field(text: glyphs.ellipsis == "…" ? "syncing…" : "syncing...")
+        case .offline: Field(text: "offline")
+        case .error: Field(text: (compact ? "error: " : "sync error: ") + reason, isAlert: true)
+        }
+    }
+
+    private func peersText(compact: Bool) -> String {
+        switch (peersOnline, compact) {
+        case (0, false): "no peers"
+        case (1, false): "1 peer online"
+        case (let count, false): "\(count) peers online"
+        case (1, true): "1 peer"
+        case (let count, true): "\(count) peers"
+        }
+    }
+
+    /// Both sides, the trailing space and a gap of at least two cells between them.
+    static func lineWidth(_ fields: (left: [Field], right: [Field])) -> Int {
+        width(of: fields.left) + width(of: fields.right) + 3
+    }
+
+    /// Width of fields joined by separators (" │ "), with a space before the first.
+    static func width(of fields: [Field]) -> Int {
+        guard !fields.isEmpty else { return 0 }
+        return fields.map(\.text.cellWidth).reduce(0, +) + 3 * (fields.count - 1) + 1
+    }
+
+    private func putSeparator(into grid: inout CellGrid, x: Int, row: Int) -> Int {
+        grid.put(" \(glyphs.separator)", x: x, y: row, attributes: .reverse)
+        return x + 2
+    }
+
+    private func put(_ field: Field, into grid: inout CellGrid, x: Int, row: Int) -> Int {
+        let attributes: CellAttributes = field.isAlert ? [.reverse, .bold] : .reverse
+        grid.put(" " + field.text, x: x, y: row, attributes: attributes)
+        if field.isSwatch {
+            grid[x + 1, row] = Cell(glyphs.swatch, foreground: colorValue)
+        }
+        return x + 1 + field.text.cellWidth
+    }
+}

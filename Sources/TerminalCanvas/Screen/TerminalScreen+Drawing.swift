@@ -1,0 +1,66 @@
+@preconcurrency import CNcurses
+import StrokeKit
+
+/// Copying frames to the terminal.
+extension TerminalScreen {
+    /// Shows `grid`, sending only the cells that differ from the previous frame. A grid of
+    /// another size than the last one (after a resize) is painted whole.
+    public func draw(_ grid: CellGrid) {
+        guard isActive else { return }
+        let previous = previousFrame.flatMap { $0.width == grid.width && $0.height == grid.height ? $0 : nil }
+        let width = min(grid.width, size.width)
+        let height = min(grid.height, size.height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let cell = grid[x, y]
+                if let previous, previous[x, y] == cell { continue }
+                put(cell, x: x, y: y)
+            }
+        }
+        refresh()
+        previousFrame = grid
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        var glyph = cell.glyph
+        if glyph.value < 0x20 || glyph.value == 0x7F {
+            glyph = " "
+        } else if !supportsUnicode, !glyph.isASCII {
+            glyph = "?"  // the caller should have picked ASCII glyphs; never send bytes the locale cannot show
+        }
+        let pair = colorPair(foreground: cell.foreground, background: cell.background)
+        // The bottom-right cell returns ERR (the cursor cannot advance past it) but is drawn.
+        _ = cn_mvadd_wch_cp(Int32(y), Int32(x), glyph.value, pair, attributes(cell.attributes))
+    }
+
+    private func attributes(_ attributes: CellAttributes) -> attr_t {
+        var result = attr_t(0)
+        if attributes.contains(.bold) { result |= cn_a_bold() }
+        if attributes.contains(.reverse) { result |= cn_a_reverse() }
+        if attributes.contains(.dim) { result |= cn_a_dim() }
+        return result
+    }
+
+    /// The pair for two palette colours, made on first use. When pairs run out, the terminal's
+    /// default colours are used rather than failing.
+    private func colorPair(foreground: UInt8?, background: UInt8?) -> Int16 {
+        guard colorSupport != .none else { return 0 }
+        var key = ColorPairKey(
+            foreground: colorSupport.terminalColor(foreground), background: colorSupport.terminalColor(background))
+        if !defaultColorsWork {
+            // Without use_default_colors, -1 is not a colour: fall back to white on black.
+            key.foreground = key.foreground ?? 7
+            key.background = key.background ?? 0
+        } else if key.foreground == nil, key.background == nil {
+            return 0
+        }
+        if let pair = colorPairs[key] { return pair }
+        let limit = Int16(clamping: min(Int(cn_color_pairs()), Int(Int16.max)))
+        guard nextColorPair < limit else { return 0 }
+        let pair = nextColorPair
+        guard init_pair(pair, key.foreground ?? -1, key.background ?? -1) == OK else { return 0 }
+        nextColorPair += 1
+        colorPairs[key] = pair
+        return pair
+    }
+}

@@ -1,2 +1,0 @@
-/// TerminalCanvas: input decoding, tools, the cell renderer and the ncurses screen.
-public enum TerminalCanvas {}

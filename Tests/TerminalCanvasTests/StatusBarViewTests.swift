@@ -1,0 +1,85 @@
+import StrokeKit
+import Testing
+
+@testable import TerminalCanvas
+
+private func bar(sync: SyncStatus = .syncing, peers: Int = 1, glyphs: ChromeGlyphs = .unicode) -> StatusBarView {
+    StatusBarView(
+        drawingName: "Design notes", tool: .pen, colorNumber: 3, colorValue: 196, brushSize: 2, peersOnline: peers,
+        sync: sync, glyphs: glyphs)
+}
+
+private func paint(_ view: StatusBarView, width: Int) -> String {
+    var grid = CellGrid(width: width, height: 1)
+    view.paint(into: &grid, row: 0)
+    return grid.rows[0]
+}
+
+@Suite struct StatusBarViewTests {
+    @Test func aWideTerminalShowsEveryFieldWithItsLabel() {
+        #expect(
+            paint(bar(), width: 80)
+                == " Design notes │ pen │ █ colour 3 │ brush 2             1 peer online │ syncing…")
+    }
+
+    @Test func narrowerTerminalsShortenLabelsThenCutTheNameThenDropFields() {
+        #expect(paint(bar(), width: 60) == " Design notes │ pen │ █ 3 │ b2            1 peer │ syncing…")
+        #expect(paint(bar(), width: 45) == " Design not… │ pen │ █ 3   1 peer │ syncing…")
+        #expect(paint(bar(), width: 40) == " Design notes │ pen   1 peer │ syncing…")
+        #expect(paint(bar(), width: 30) == " Design not… │ pen   syncing…")
+        #expect(paint(bar(), width: 20) == " Design…   syncing…")
+    }
+
+    @Test func theSyncStateIsShownInEveryWidthTheAppUses() {
+        for width in TooSmallView.minimumWidth...120 {
+            for sync in [SyncStatus.inSync, .syncing, .offline, .error(reason: "token rejected by the relay")] {
+                let text = paint(bar(sync: sync), width: width)
+                #expect(text.unicodeScalars.count <= width)
+                let marker =
+                    switch sync {
+                    case .inSync: "in sync"
+                    case .syncing: "syncing…"
+                    case .offline: "offline"
+                    case .error: "error: "
+                    }
+                #expect(text.contains(marker), "width \(width): \(text)")
+            }
+        }
+    }
+
+    @Test func anErrorShowsItsReasonInBoldAndCutsItWhenNarrow() {
+        let view = bar(sync: .error(reason: "connection refused by 10.0.0.7:7777"), peers: 2)
+        #expect(
+            paint(view, width: 100)
+                == " Design notes │ pen │ █ 3 │ b2                 2 peers │ error: connection refused by 10.0.0.7:7777")
+        #expect(paint(view, width: 50) == " Design … │ pen   2 peers │ error: connection re…")
+        var grid = CellGrid(width: 100, height: 1)
+        view.paint(into: &grid, row: 0)
+        let errorStart = grid.rows[0].unicodeScalars.count - "connection refused by 10.0.0.7:7777".count
+        #expect(grid[errorStart, 0].attributes == [.reverse, .bold])
+        #expect(grid[1, 0].attributes == [.reverse])
+    }
+
+    @Test func theSwatchIsPaintedInTheCurrentColourAndTheBarIsReversed() {
+        var grid = CellGrid(width: 80, height: 3)
+        bar().paint(into: &grid, row: 2)
+        let swatchX = Array(grid.rows[2].unicodeScalars).firstIndex(of: "█") ?? -1
+        #expect(grid[swatchX, 2] == Cell("█", foreground: 196))
+        #expect(grid[0, 2].attributes == .reverse)
+        #expect(grid[79, 2].attributes == .reverse)
+        #expect(grid.rows[0].isEmpty && grid.rows[1].isEmpty)
+    }
+
+    @Test func peerCountsReadNaturally() {
+        #expect(paint(bar(sync: .inSync, peers: 0), width: 80).contains("no peers │ in sync"))
+        #expect(paint(bar(sync: .inSync, peers: 3), width: 80).contains("3 peers online │ in sync"))
+        #expect(paint(bar(sync: .offline, peers: 1), width: 80).contains("1 peer online │ offline"))
+    }
+
+    @Test func asciiGlyphsAvoidEveryNonASCIICharacter() {
+        let text = paint(bar(glyphs: .ascii), width: 80)
+        #expect(text == " Design notes | pen | # colour 3 | brush 2           1 peer online | syncing...")
+        let narrow = paint(bar(glyphs: .ascii), width: 30)
+        #expect(narrow.unicodeScalars.allSatisfy { $0.isASCII })
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import StrokeKit
+import Testing
+
+@testable import TerminalCanvas
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs the real ncurses adapter on a pseudo-terminal. Serialized: curses has one screen per
+/// process.
+@Suite(.serialized) struct TerminalScreenTests {
+    private func options(_ terminal: PseudoTerminal, tracking: TerminalScreen.MouseTracking = .drag,
+                         environment: [String: String] = [:], type: String = "xterm-256color")
+        -> TerminalScreen.Options
+    {
+        TerminalScreen.Options(
+            mouseTracking: tracking, terminalType: type, environment: environment,
+            inputDescriptor: terminal.follower, outputDescriptor: terminal.follower)
+    }
+
+    @Test func standardInputThatIsNotATerminalIsAClearError() throws {
+        var descriptors: [Int32] = [-1, -1]
+        #expect(pipe(&descriptors) == 0)
+        defer { descriptors.forEach { close($0) } }
+        let options = TerminalScreen.Options(inputDescriptor: descriptors[0], outputDescriptor: STDOUT_FILENO)
+        #expect(throws: TerminalScreenError.notATerminal(descriptor: descriptors[0])) {
+            try TerminalScreen(options: options)
+        }
+        #expect(TerminalScreenError.notATerminal(descriptor: 0).description.hasPrefix("standard input is not a terminal"))
+    }
+
+    @Test func anUnknownTerminalTypeIsAnErrorAndNotAnExit() throws {
+        let terminal = try PseudoTerminal(width: 40, height: 10)
+        #expect(throws: TerminalScreenError.unknownTerminal(type: "no-such-terminal")) {
+            try TerminalScreen(options: options(terminal, type: "no-such-terminal"))
+        }
+        // The failed attempt left nothing behind: a real screen starts afterwards.
+        let screen = try TerminalScreen(options: options(terminal))
+        screen.restore()
+    }
+
+    @Test func startingTurnsOnDragTrackingAndRestoringTurnsItOff() throws {
+        let terminal = try PseudoTerminal(width: 40, height: 10)
+        let screen = try TerminalScreen(options: options(terminal))
+        #expect(screen.size == TerminalSize(width: 40, height: 10))
+        #expect(terminal.readOutput { $0.contains("\u{1B}[?1002h") })
+        #expect(throws: TerminalScreenError.alreadyActive) { try TerminalScreen(options: options(terminal)) }
+        screen.restore()
+        screen.restore()  // a second restore is harmless
+        #expect(terminal.readOutput { $0.contains("\u{1B}[?1002l") })
+        #expect(screen.readInputs().isEmpty)
+    }
+
+    @Test func hoverTrackingUsesAnyMotionMode() throws {
+        let terminal = try PseudoTerminal(width: 30, height: 8)
+        let screen = try TerminalScreen(options: options(terminal, tracking: .anyMotion))
+        #expect(terminal.readOutput { $0.contains("\u{1B}[?1003h") })
+        screen.restore()
+        #expect(terminal.readOutput { $0.contains("\u{1B}[?1003l") })
+    }
+
+    @Test func keysAndMouseReportsArriveAsRawInputThatDecodes() throws {
+        let terminal = try PseudoTerminal(width: 40, height: 10)
+        let screen = try TerminalScreen(options: options(terminal))
+        defer { screen.restore() }
+        terminal.type("p\u{1B}[<0;3;2M\u{1B}[<32;4;2M\u{1B}[<0;4;2m\u{1B}OA\u{1B}[B")
+        var decoder = InputDecoder()
+        var events: [InputEvent] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while events.count < 6, ContinuousClock.now < deadline, terminal.waitForInput() {
+            events += decoder.decode(screen.readInputs())
+        }
+        #expect(
+            events == [
+                .command(.selectTool(.pen)), .mouse(MouseEvent(.press, x: 2, y: 1)),
+                .mouse(MouseEvent(.drag, x: 3, y: 1)), .mouse(MouseEvent(.release, x: 3, y: 1)),
+                .command(.move(.up)), .command(.move(.down)),
+            ])
+    }
+
+    @Test func drawingSendsTheGridAndLaterOnlyWhatChanged() throws {
+        let terminal = try PseudoTerminal(width: 20, height: 6)
+        let screen = try TerminalScreen(options: options(terminal))
+        defer { screen.restore() }
+        var grid = CellGrid(width: 20, height: 6)
+        grid.put("hello", x: 2, y: 1, foreground: 196)
+        screen.draw(grid)
+        #expect(terminal.readOutput { $0.contains("hello") })
+        terminal.discardOutput()
+        grid.put("Y", x: 6, y: 1, foreground: 196)
+        screen.draw(grid)
+        #expect(terminal.readOutput { $0.contains("Y") })
+        #expect(!terminal.output.contains("hell"))
+        #expect(screen.colorSupport == .full)
+    }
+
+    @Test func noColorTurnsColoursOff() throws {
+        let terminal = try PseudoTerminal(width: 20, height: 6)
+        let screen = try TerminalScreen(options: options(terminal, environment: ["NO_COLOR": "1"]))
+        defer { screen.restore() }
+        #expect(screen.colorSupport == .none)
+    }
+
+    @Test func anEightColourTerminalGetsTheReducedPalette() throws {
+        let terminal = try PseudoTerminal(width: 20, height: 6)
+        let screen = try TerminalScreen(options: options(terminal, type: "xterm"))
+        defer { screen.restore() }
+        #expect(screen.colorSupport == .eight)
+    }
+}
