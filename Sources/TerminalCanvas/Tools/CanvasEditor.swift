@@ -10,7 +10,7 @@ import StrokeKit
 /// the document is passed in, since the coordinator also reads and replaces it. Time comes in as
 /// Unix milliseconds with each command.
 public struct CanvasEditor: Sendable {
-    public private(set) var tool: CanvasTool = .pen
+    public private(set) var tool: ToolKind = .pen
     public private(set) var settings: ToolSettings
     /// The keyboard cursor; pointer reports move it too, so it is also "where this peer is".
     public private(set) var cursor: CanvasCell

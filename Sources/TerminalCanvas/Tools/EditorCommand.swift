@@ -8,7 +8,7 @@ public enum EditorCommand: Hashable, Sendable {
     case moveCursor(dx: Int, dy: Int)
     /// Puts the keyboard pen down at the cursor, or lifts it.
     case togglePen
-    case selectTool(CanvasTool)
+    case selectTool(ToolKind)
     /// Selects colour key 1–9.
     case selectColour(slot: Int)
     /// `]`: the next larger size of the current tool.

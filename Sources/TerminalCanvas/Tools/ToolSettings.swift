@@ -44,7 +44,7 @@ public struct ToolSettings: Hashable, Sendable {
 
     /// One size step up (`]`) or down (`[`) for a tool, stopping at the ends; false when already
     /// there or when the tool has no size.
-    public mutating func changeSize(for tool: CanvasTool, by steps: Int) -> Bool {
+    public mutating func changeSize(for tool: ToolKind, by steps: Int) -> Bool {
         switch tool {
         case .pen:
             let level = min(max(penWidthLevel + steps, 0), Self.penWidths.count - 1)
@@ -60,7 +60,7 @@ public struct ToolSettings: Hashable, Sendable {
     }
 
     /// The size the status bar shows for a tool, in cells; nil for a tool without a size.
-    public func size(for tool: CanvasTool) -> Double? {
+    public func size(for tool: ToolKind) -> Double? {
         switch tool {
         case .pen: penWidth
         case .maskEraser: eraserSize
