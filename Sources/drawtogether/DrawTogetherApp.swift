@@ -52,9 +52,8 @@ enum DrawTogetherApp {
             case .export(let drawing, let format, let output):
                 return try ExportCommand.run(
                     configuration: configuration, drawing: drawing, format: format, output: output)
-            case .open:
-                printError("drawtogether: '\(command)' is not built yet in this version; see 'drawtogether --help'")
-                return 1
+            case .open(let drawing):
+                return try OpenCommand.run(configuration: configuration, drawing: drawing)
             case .help, .version:
                 return 0
             }

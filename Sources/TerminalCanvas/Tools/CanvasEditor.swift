@@ -20,7 +20,7 @@ public struct CanvasEditor: Sendable {
     /// a restarted peer never reuses one.
     public var keyClock: StrokeKeyClock
     /// The glyph mode on screen: the stroke eraser removes what is visible in it.
-    public let glyphMode: GlyphMode
+    public var glyphMode: GlyphMode
     var active: (gesture: ToolGesture, source: ToolGesture.Source)?
 
     /// An editor with the pen selected and the cursor at `cursor` (the middle of the screen when
@@ -100,6 +100,12 @@ public struct CanvasEditor: Sendable {
     }
 
     /// The terminal changed size: the view keeps its origin but still shows the cursor.
+    /// Forgets undo and redo history (another drawing was opened) and drops a gesture in progress.
+    public mutating func resetUndo() {
+        undoStack = UndoStack(limit: undoStack.limit)
+        active = nil
+    }
+
     public mutating func resizeScreen(width: Int, height: Int) {
         viewport.resize(screenWidth: width, screenHeight: height)
         viewport.keepVisible(cursor)

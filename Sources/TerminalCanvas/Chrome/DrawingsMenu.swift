@@ -1,0 +1,138 @@
+import StrokeKit
+
+/// The drawings overlay (`o`): pick a drawing to open, or create, rename or delete one.
+///
+/// A small state machine over input events that returns what the app should do; it never touches
+/// the replica itself. Text prompts (a new name) take characters until Enter; Esc backs out.
+public struct DrawingsMenu: Equatable, Sendable {
+    /// One drawing in the list.
+    public struct Item: Equatable, Sendable {
+        public var id: String
+        public var name: String
+
+        public init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// What the user chose.
+    public enum Action: Equatable, Sendable {
+        case open(id: String)
+        case create(name: String)
+        case rename(id: String, name: String)
+        case delete(id: String)
+        case close
+    }
+
+    enum Mode: Equatable, Sendable {
+        case browsing
+        case naming(renaming: String?, text: String)
+        case confirmingDelete(id: String)
+    }
+
+    public private(set) var items: [Item]
+    public private(set) var selection: Int
+    private(set) var mode: Mode = .browsing
+    /// The drawing open now, marked in the list.
+    public var currentID: String
+
+    public init(items: [Item], currentID: String) {
+        self.items = items
+        self.currentID = currentID
+        selection = items.firstIndex { $0.id == currentID } ?? 0
+    }
+
+    /// Whether the menu wants raw text (a name prompt): the decoder should be in text mode.
+    public var takesText: Bool {
+        if case .naming = mode { return true }
+        return false
+    }
+
+    /// The list changed underneath (a peer created or deleted a drawing): keep the selection on
+    /// the same drawing where possible.
+    public mutating func update(items newItems: [Item]) {
+        let selectedID = items.indices.contains(selection) ? items[selection].id : nil
+        items = newItems
+        selection = newItems.firstIndex { $0.id == selectedID } ?? min(selection, max(0, newItems.count - 1))
+    }
+
+    /// Handles one event; returns an action when the user finished choosing.
+    public mutating func handle(_ event: InputEvent) -> Action? {
+        switch mode {
+        case .browsing: return browse(event)
+        case .naming(let renaming, let text): return name(event, renaming: renaming, text: text)
+        case .confirmingDelete(let id):
+            mode = .browsing
+            if case .character(let character) = event, character == "y" || character == "Y" { return .delete(id: id) }
+            return nil
+        }
+    }
+
+    private mutating func browse(_ event: InputEvent) -> Action? {
+        switch event {
+        case .command(.move(.up)): selection = max(0, selection - 1)
+        case .command(.move(.down)): selection = min(max(0, items.count - 1), selection + 1)
+        case .enter:
+            if items.indices.contains(selection) { return .open(id: items[selection].id) }
+        case .command(.escape), .command(.openDrawings), .command(.quit): return .close
+        case .character("n"): mode = .naming(renaming: nil, text: "")
+        case .command(.redo), .character("r"):
+            if items.indices.contains(selection) { mode = .naming(renaming: items[selection].id, text: items[selection].name) }
+        case .character("d"):
+            if items.indices.contains(selection), items[selection].id != currentID {
+                mode = .confirmingDelete(id: items[selection].id)
+            }
+        default: break
+        }
+        return nil
+    }
+
+    private mutating func name(_ event: InputEvent, renaming: String?, text: String) -> Action? {
+        switch event {
+        case .character(let character):
+            if text.count < 64, !character.isNewline { mode = .naming(renaming: renaming, text: text + String(character)) }
+        case .backspace:
+            mode = .naming(renaming: renaming, text: String(text.dropLast()))
+        case .enter:
+            let name = text.trimmingWhitespace
+            mode = .browsing
+            guard !name.isEmpty else { return nil }
+            if let renaming { return .rename(id: renaming, name: name) }
+            return .create(name: name)
+        case .command(.escape):
+            mode = .browsing
+        default: break
+        }
+        return nil
+    }
+
+    /// Paints the menu as a box in the middle of the grid.
+    public func paint(into grid: inout CellGrid, glyphs: ChromeGlyphs) {
+        var lines: [String] = []
+        for (index, item) in items.enumerated() {
+            let marker = index == selection ? ">" : " "
+            let current = item.id == currentID ? " *" : ""
+            lines.append("\(marker) \(item.name)\(current)")
+        }
+        if items.isEmpty { lines.append("  (no drawings)") }
+        lines.append("")
+        switch mode {
+        case .browsing: lines.append("Enter open  n new  r rename  d delete  Esc close")
+        case .naming(let renaming, let text): lines.append("\(renaming == nil ? "new drawing" : "rename to"): \(text)_")
+        case .confirmingDelete(let id):
+            let name = items.first { $0.id == id }?.name ?? id
+            lines.append("delete '\(name)' for everyone? y / n")
+        }
+        HelpOverlayView(text: lines.joined(separator: "\n"), title: "drawings", footer: "", glyphs: glyphs).paint(into: &grid)
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,124 @@
+import DrawingSync
+import TerminalCanvas
+
+/// Terminal input: raw reads to events to editor commands, app commands and the drawings menu.
+extension CanvasSession {
+    /// Reads what the terminal sent. Readable-but-empty again and again means stdin hit its end
+    /// (the terminal went away): quit rather than spin.
+    func readInput() {
+        let inputs = screen.readInputs()
+        guard !inputs.isEmpty else {
+            emptyReads += 1
+            if emptyReads >= 64 {
+                exitCode = 1
+                quit()
+            }
+            return
+        }
+        emptyReads = 0
+        if menu != nil {
+            // A name prompt switches the decoder to text, so decode one input at a time.
+            for input in inputs {
+                decoder.mode = menu?.takesText == true ? .text : .commands
+                for event in decoder.decode([input]) { handle(event) }
+            }
+            decoder.mode = .commands
+        } else {
+            for event in decoder.decode(inputs) { handle(event) }
+        }
+        render()
+    }
+
+    func handle(_ event: InputEvent) {
+        if menu != nil {
+            handleMenu(event)
+            return
+        }
+        switch event {
+        case .command(let key):
+            handle(key)
+        case .mouse(let mouse):
+            if showHelp, mouse.kind == .press { showHelp = false }
+            if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
+        case .resize:
+            editor.resizeScreen(width: screen.size.width, height: screen.size.height)
+        case .character, .enter, .backspace:
+            break
+        }
+    }
+
+    private func handle(_ key: KeyCommand) {
+        switch key {
+        case .quit:
+            quit()
+        case .toggleHelp:
+            showHelp.toggle()
+        case .escape:
+            showHelp = false
+        case .toggleGlyphs:
+            guard screen.supportsUnicode else {
+                show("braille needs a UTF-8 terminal")
+                return
+            }
+            editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
+        case .openDrawings:
+            showHelp = false
+            menu = DrawingsMenu(items: drawings.entries.map { .init(id: $0.id, name: $0.name) }, currentID: coordinator.drawingID)
+        default:
+            if let command = EditorCommand(key) { apply(command) }
+        }
+    }
+
+    func apply(_ command: EditorCommand) {
+        let feedback = editor.handle(command, in: &document, nowMilliseconds: wallClock())
+        if let message = feedback.message { show(message) }
+        if feedback.documentChanged { pushEdits() }
+        publishPresence()
+    }
+
+    private func handleMenu(_ event: InputEvent) {
+        guard var current = menu else { return }
+        if case .resize = event { editor.resizeScreen(width: screen.size.width, height: screen.size.height) }
+        let action = current.handle(event)
+        menu = current
+        guard let action else { return }
+        do {
+            switch action {
+            case .close:
+                menu = nil
+            case .open(let id):
+                menu = nil
+                if id != coordinator.drawingID { try switchDrawing(to: id) }
+            case .create(let name):
+                let id = name
+                if drawings.find(id)?.id == id {
+                    show("a drawing '\(name)' exists already")
+                } else {
+                    try drawings.create(id: id, name: name)
+                    menu = nil
+                    try switchDrawing(to: id)
+                }
+            case .rename(let id, let name):
+                try drawings.rename(id: id, to: name)
+                if id == coordinator.drawingID { drawingName = name }
+            case .delete(let id):
+                try drawings.delete(id: id)
+            }
+        } catch {
+            show("\(error)")
+        }
+        menu?.update(items: drawings.entries.map { .init(id: $0.id, name: $0.name) })
+    }
+
+    /// Saves the current drawing and opens another in its place.
+    func switchDrawing(to id: String) throws {
+        flushNow()
+        coordinator.close()
+        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: id)
+        drawingName = drawings.find(id)?.name ?? id
+        document = CanvasDocument(groups: coordinator.drawing)
+        attachCoordinator()
+        for key in coordinator.groups.keys { editor.keyClock.observe(key) }
+        editor.resetUndo()
+    }
+}

@@ -1,0 +1,154 @@
+import DrawingSync
+import ReplicaStore
+import ReplicaSync
+import StrokeKit
+import TerminalCanvas
+
+/// One interactive drawing in the terminal: the event loop's view of the canvas.
+///
+/// Everything runs on the loop's thread: terminal input, the termination and resize signals,
+/// the coordinator's flush deadline, and (through the sync node's sockets) changes from peers.
+/// An edit goes editor → document → coordinator (debounced flush into the replica); a change in
+/// the replica comes back through the coordinator's observer into the document; every path ends
+/// in `render()`.
+final class CanvasSession {
+    let loop: EventLoop
+    let replica: Replica
+    let screen: TerminalScreen
+    let drawings: DrawingList
+    let keysHelp: String
+    let palette: Palette
+    let displayName: String
+    let wallClock: () -> Int64
+
+    var coordinator: DrawingSyncCoordinator
+    var drawingName: String
+    var document: CanvasDocument
+    var editor: CanvasEditor
+    var decoder = InputDecoder()
+    var showHelp = false
+    var menu: DrawingsMenu?
+    /// A line of feedback shown above the status bar until `messageExpiry`.
+    var message: String?
+    var messageTimer: EventLoop.TimerID?
+    var sync: SyncNode?
+    var peers: [UInt64: PresenceUpdate] = [:]
+    var flushTimer: EventLoop.TimerID?
+    /// Consecutive reads that found the terminal readable but delivered nothing: a hang-up.
+    var emptyReads = 0
+    var exitCode: Int32 = 0
+
+    init(
+        loop: EventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
+        drawing: DrawingList.Entry, palette: Palette, keysHelp: String, displayName: String,
+        wallClock: @escaping () -> Int64
+    ) throws {
+        self.loop = loop
+        self.replica = replica
+        self.screen = screen
+        self.drawings = drawings
+        self.palette = palette
+        self.keysHelp = keysHelp
+        self.displayName = displayName
+        self.wallClock = wallClock
+        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawing.id)
+        drawingName = drawing.name
+        document = CanvasDocument(groups: coordinator.drawing)
+        let keyClock = StrokeKeyClock(peerShortID: StrokeKeyClock.shortID(forPeerID: replica.peerID.rawValue))
+        editor = CanvasEditor(
+            palette: palette.colours, keyClock: keyClock,
+            viewport: CanvasViewport(screenWidth: screen.size.width, screenHeight: screen.size.height),
+            glyphMode: screen.supportsUnicode ? .block : .ascii)
+        observeOwnKeys()
+        attachCoordinator()
+    }
+
+    /// Runs until the user quits or a termination signal arrives; returns the exit code.
+    func run(signals: TerminationSignals, resize: ResizeSignal) -> Int32 {
+        loop.register(screen.inputDescriptor) { [unowned self] in readInput() }
+        loop.register(signals.fileDescriptor) { [unowned self] in
+            if !signals.takeSignals().isEmpty { quit() }
+        }
+        loop.register(resize.fileDescriptor) { [unowned self] in
+            if resize.takeResize() { readInput() }
+        }
+        render()
+        loop.run()
+        loop.unregister(screen.inputDescriptor)
+        loop.unregister(signals.fileDescriptor)
+        loop.unregister(resize.fileDescriptor)
+        return exitCode
+    }
+
+    /// Saves what is pending and stops the loop.
+    func quit() {
+        flushNow()
+        loop.stop()
+    }
+
+    /// Writes pending edits at once (quitting, switching drawings).
+    func flushNow() {
+        if let flushTimer { loop.cancel(flushTimer) }
+        flushTimer = nil
+        do {
+            try coordinator.flush()
+        } catch {
+            show("could not save: \(error)")
+        }
+    }
+
+    // MARK: The coordinator
+
+    func attachCoordinator() {
+        coordinator.onRemoteChange = { [unowned self] change in
+            document.replaceFromReplica(coordinator.drawing, keepingLocal: coordinator.unflushedKeys)
+            if let problem = change.problems.first { show(problem.description) }
+            observeOwnKeys()
+            render()
+        }
+    }
+
+    /// Hands the keys the editor changed to the coordinator and (re)arms the flush deadline.
+    func pushEdits() {
+        let keys = document.takeChangedKeys()
+        guard !keys.isEmpty else { return }
+        var edits: [StrokeKey: StrokeGroup?] = [:]
+        for key in keys { edits[key] = .some(document[key]) }
+        coordinator.edit(edits, now: loop.now.milliseconds)
+        scheduleFlush()
+    }
+
+    func scheduleFlush() {
+        if let flushTimer { loop.cancel(flushTimer) }
+        flushTimer = nil
+        guard let deadline = coordinator.deadline else { return }
+        flushTimer = loop.schedule(at: SyncInstant(milliseconds: deadline)) { [unowned self] in
+            flushTimer = nil
+            do {
+                try coordinator.tick(now: loop.now.milliseconds)
+            } catch {
+                show("could not save, will retry: \(error)")
+            }
+            scheduleFlush()
+            render()
+        }
+    }
+
+    /// A restarted peer must never reuse one of its own keys.
+    private func observeOwnKeys() {
+        for key in coordinator.groups.keys { editor.keyClock.observe(key) }
+    }
+
+    // MARK: Messages
+
+    /// Shows a line of feedback for a few seconds.
+    func show(_ text: String) {
+        message = text
+        if let messageTimer { loop.cancel(messageTimer) }
+        messageTimer = loop.schedule(at: loop.now + .seconds(4)) { [unowned self] in
+            message = nil
+            messageTimer = nil
+            render()
+        }
+    }
+}

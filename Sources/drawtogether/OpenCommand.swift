@@ -1,0 +1,37 @@
+import DrawingSync
+import Foundation
+import ReplicaStore
+import ReplicaSync
+import TerminalCanvas
+
+/// `drawtogether [open] [DRAWING]`: the interactive canvas.
+enum OpenCommand {
+    static func run(configuration: Configuration, drawing: String) throws -> Int32 {
+        // Everything that can fail without a terminal fails before curses takes the screen.
+        let resources = try ResourceDirectory.locate()
+        let palette = try Palette(text: resources.text("palette.txt"))
+        let keysHelp = try resources.text("help/keys.txt")
+        let wallClock = ReplicaConfiguration.systemWallClock
+        let replica = try configuration.replicaLocation.openForWriting(
+            configuration: ReplicaConfiguration(wallClock: wallClock))
+        let drawings = try DrawingList(replica: replica)
+        let entry = try drawings.openOrCreate(drawing)
+        let loop = try EventLoop()
+        let signals = try TerminationSignals()
+        let screen = try TerminalScreen(options: TerminalScreen.Options(mouseTracking: .drag))
+        defer { screen.restore() }
+        let resize = try ResizeSignal()
+        let session = try CanvasSession(
+            loop: loop, replica: replica, screen: screen, drawings: drawings, drawing: entry, palette: palette,
+            keysHelp: keysHelp, displayName: displayName(peerID: replica.peerID), wallClock: wallClock)
+        let code = session.run(signals: signals, resize: resize)
+        session.flushNow()
+        return code
+    }
+
+    /// The name other peers see next to this cursor: the user's login and this replica's short id.
+    static func displayName(peerID: PeerID) -> String {
+        let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "peer"
+        return "\(user.prefix(4))-\(peerID.shortHex.prefix(3))"
+    }
+}
