@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+
+/// One `drawtogether` running in its own tmux pane, with its own replica directory, driven as a
+/// person would: mouse reports and keys in, the screen read back.
+final class AppInstance {
+    let store: TemporaryDirectory
+    let tmux: TmuxSession
+    let runtimeDirectory: String
+    let statusFile: String
+    static let binary = BuiltProducts.executable("drawtogether")
+
+    /// Starts `drawtogether open DRAWING` with its own store; instances given the same
+    /// `runtimeDirectory` find each other by local discovery.
+    init(drawing: String = "drawing-1", runtimeDirectory: String, extraArguments: [String] = [],
+         width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
+        store = try TemporaryDirectory(prefix: "drawtogether-e2e")
+        self.runtimeDirectory = runtimeDirectory
+        var variables = [
+            "XDG_RUNTIME_DIR": runtimeDirectory, "HOME": store.path, "USER": "tester",
+            "DRAWTOGETHER_RESOURCES": Self.resources,
+        ]
+        variables.merge(environment) { _, new in new }
+        // The shell writes the app's exit status to a file: tmux does not always record it.
+        statusFile = store.path + "/exit-status"
+        let command = [Self.binary, "open", drawing, "--store", store.path] + extraArguments
+        tmux = try TmuxSession(
+            ["/bin/sh", "-c", "trap : INT; \"$0\" \"$@\"; echo $? > \(statusFile).tmp && mv \(statusFile).tmp \(statusFile)"]
+                + command,
+            width: width, height: height, environment: variables, currentDirectory: store.path)
+    }
+
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Resources").path
+
+    /// Waits for the status bar, which is drawn once the canvas is up.
+    func waitUntilReady() throws {
+        try tmux.waitUntil { screen in screen.last?.contains("pen") == true }
+    }
+
+    /// A left-button drag through the given screen cells.
+    func drag(_ cells: [(Int, Int)]) throws {
+        guard let first = cells.first, let last = cells.last else { return }
+        try tmux.mousePress(x: first.0, y: first.1)
+        for cell in cells.dropFirst() { try tmux.mouseDrag(x: cell.0, y: cell.1) }
+        try tmux.mouseRelease(x: last.0, y: last.1)
+    }
+
+    /// The canvas rows of the screen (without the status bar).
+    func canvasRows() throws -> [String] {
+        Array(try tmux.capture().dropLast())
+    }
+
+    /// Whether the screen shows ink (any block or braille glyph) in the cell.
+    func hasInk(x: Int, y: Int, in screen: [String]) -> Bool {
+        guard y < screen.count else { return false }
+        let row = Array(screen[y].unicodeScalars)
+        guard x < row.count else { return false }
+        let scalar = row[x]
+        return "█▀▄#'.".unicodeScalars.contains(scalar) || (0x2801...0x28FF).contains(scalar.value)
+    }
+
+    /// Presses q and waits for the program to end; returns its exit status.
+    func quit() throws -> Int32 {
+        try tmux.sendKeys("q")
+        return try waitForExit()
+    }
+
+    func waitForExit() throws -> Int32 {
+        var status: Int32?
+        _ = try tmux.waitUntil { _ in
+            status = (try? String(contentsOfFile: statusFile, encoding: .utf8))
+                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return status != nil
+        }
+        return status ?? -1
+    }
+
+    /// Whether exported text has ink anywhere.
+    static func hasInk(_ text: String) -> Bool {
+        text.unicodeScalars.contains { "█▀▄".unicodeScalars.contains($0) || (0x2801...0x28FF).contains($0.value) }
+    }
+
+    /// `drawtogether export` of this instance's replica (run after it quit, or while it runs).
+    func exportText(_ drawing: String = "drawing-1") throws -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DRAWTOGETHER_RESOURCES"] = Self.resources
+        environment["DRAWTOGETHER_STORE"] = nil
+        return try runProcess(
+            Self.binary, ["export", drawing, "--format", "text", "--store", store.path], environment: environment,
+            currentDirectory: store.path)
+    }
+}
