@@ -39,6 +39,6 @@ let package = Package(
         .testTarget(name: "DrawingSyncTests",
                     dependencies: ["DrawingSync", "StrokeKit", "ReplicaStore", "TestSupport"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas", "StrokeKit", "CNcurses", "TestSupport"]),
-        .testTarget(name: "DrawTogetherTests", dependencies: ["drawtogether", "TestSupport"]),
+        .testTarget(name: "DrawTogetherTests", dependencies: ["drawtogether", "ReplicaStore", "ReplicaSync", "TestSupport"]),
     ]
 )
