@@ -66,7 +66,10 @@ final class PeerWiring {
     static func displayName(_ what: String) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let named = gethostname(&buffer, buffer.count - 1) == 0
-        let host = named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        let host =
+            named
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : "localhost"
         return "\(what) on \(host) (pid \(getpid()))"
     }
 }

@@ -15,7 +15,8 @@ enum ServeCommand {
             printError("\(prefix): serve needs --listen HOST:PORT")
             return 2
         }
-        let wiring = try PeerWiring(configuration: configuration, role: .relay, displayName: PeerWiring.displayName("relay"))
+        let wiring = try PeerWiring(
+            configuration: configuration, role: .relay, displayName: PeerWiring.displayName("relay"))
         let signals = SyncShutdownSignals(loop: wiring.loop)
         var log = SyncEventLog(prefix: prefix)
         wiring.node.onEvent = { event in

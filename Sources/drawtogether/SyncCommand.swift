@@ -16,10 +16,12 @@ enum SyncCommand {
         if once, configuration.peers.isEmpty, configuration.server == nil, !configuration.discovery,
             configuration.listen == nil
         {
-            printError("\(prefix): nothing to sync with: give --peer, --server or --listen, or drop --no-discovery")
+            printError(
+                "\(prefix): nothing to sync with: give --peer, --server or --listen, or drop --no-discovery")
             return 1
         }
-        let wiring = try PeerWiring(configuration: configuration, role: .peer, displayName: PeerWiring.displayName("sync"))
+        let wiring = try PeerWiring(
+            configuration: configuration, role: .peer, displayName: PeerWiring.displayName("sync"))
         let signals = SyncShutdownSignals(loop: wiring.loop)
         var log = SyncEventLog(prefix: prefix)
         var progress = SyncOnceProgress(

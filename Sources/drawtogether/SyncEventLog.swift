@@ -18,7 +18,8 @@ struct SyncEventLog {
         case .connected(let peer, let endpoint, let dialled):
             reportedUnreachable.remove(endpoint)
             let via = dialled ? "at \(endpoint)" : "on \(endpoint)"
-            return "\(prefix): connected to \(peer.displayName) [\(PeerIDText.short(peer.peerID))] over \(peer.transport.rawValue) \(via)"
+            return
+                "\(prefix): connected to \(peer.displayName) [\(PeerIDText.short(peer.peerID))] over \(peer.transport.rawValue) \(via)"
         case .disconnected(let peer, _, _, let reason, let wasEstablished):
             if SyncNodeEvent.isRefusal(reason) { return "\(prefix): \(peer) refused: \(reason.message)" }
             guard wasEstablished, reason != .localShutdown else { return nil }

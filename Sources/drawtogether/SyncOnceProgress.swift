@@ -26,7 +26,8 @@ struct SyncOnceProgress {
     private var problems: [SocketEndpoint: String] = [:]
     private var refusal: String?
 
-    init(targets: [SocketEndpoint], timeout: Duration, discovery: Bool, databaseID: String, now: SyncInstant) {
+    init(targets: [SocketEndpoint], timeout: Duration, discovery: Bool, databaseID: String, now: SyncInstant)
+    {
         self.targets = targets
         self.timeout = timeout
         self.discovery = discovery
@@ -62,7 +63,10 @@ struct SyncOnceProgress {
         if status.peers.isEmpty, now.since(lastPeerSeenAt) >= timeout {
             let sought = unreached.isEmpty ? targets : unreached
             if sought.isEmpty {
-                let local = discovery ? "no other instance of database '\(databaseID)' answered on this machine" : "no peer connected"
+                let local =
+                    discovery
+                    ? "no other instance of database '\(databaseID)' answered on this machine"
+                    : "no peer connected"
                 return .failed("\(local) within \(seconds) s" + advice)
             }
             return .failed("nothing answered within \(seconds) s: " + describe(sought) + advice)

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The real `drawtogether serve` relay with real `drawtogether sync --once` clients, each with its
 /// own store: they converge through the relay alone, and a wrong token is refused with the reason.
@@ -25,8 +25,11 @@ import TestSupport
     private func syncOnce(store: String, token: String? = nil) throws -> ProcessResult {
         try runProcess(
             SyncTestSupport.binary,
-            ["sync", "--once", "--no-discovery", "--server", "tcp://127.0.0.1:\(port)", "--token", token ?? self.token,
-             "--store", store],
+            [
+                "sync", "--once", "--no-discovery", "--server", "tcp://127.0.0.1:\(port)", "--token",
+                token ?? self.token,
+                "--store", store,
+            ],
             environment: SyncTestSupport.environment(home: home))
     }
 
@@ -35,7 +38,8 @@ import TestSupport
         let first = home.path + "/first"
         let second = home.path + "/second"
         try SyncTestSupport.writeStrokes((0..<200).map { "first-\($0)" }, document: "drawing-1", into: first)
-        try SyncTestSupport.writeStrokes((0..<150).map { "second-\($0)" }, document: "drawing-2", into: second)
+        try SyncTestSupport.writeStrokes(
+            (0..<150).map { "second-\($0)" }, document: "drawing-2", into: second)
 
         for store in [first, second, first] {
             let result = try syncOnce(store: store)
@@ -60,7 +64,8 @@ import TestSupport
         #expect(result.status == 1)
         #expect(result.standardError.contains("authentication failed"))
         #expect(result.standardError.contains("token"))
-        #expect(SyncTestSupport.strokeCount(try SyncTestSupport.drawings(in: store), document: "graffiti") == 1)
+        #expect(
+            SyncTestSupport.strokeCount(try SyncTestSupport.drawings(in: store), document: "graffiti") == 1)
         relay.send(SIGINT)
         #expect(relay.waitForExit() == 0)
         #expect(relay.standardError.contains("refused: authentication failed"))

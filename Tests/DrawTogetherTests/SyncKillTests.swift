@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import ReplicaStore
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// A real `drawtogether sync` child, SIGKILLed while an in-process peer streams strokes to it,
 /// then restarted on the same store: it resumes from version vectors and ends up with
@@ -20,7 +20,8 @@ import TestSupport
         let node = SyncNode(
             loop: loop, replica: adapter,
             configuration: SyncSessionConfiguration(
-                databaseID: "default", peerID: a.peerID.rawValue, displayName: "in-process peer", token: token,
+                databaseID: "default", peerID: a.peerID.rawValue, displayName: "in-process peer",
+                token: token,
                 encrypts: false, subscriptions: adapter.subscriptions),
             random: SplitMix64(seed: 11))
         adapter.forwardLocalCommits(to: node)
@@ -29,10 +30,14 @@ import TestSupport
         // B's own earlier work, committed before any sync: it must survive and reach A.
         let storeB = home.path + "/b"
         try SyncTestSupport.writeStrokes((0..<50).map { "b-\($0)" }, document: "from-b", into: storeB)
-        let arguments = ["sync", "--no-discovery", "--peer", "127.0.0.1:\(port)", "--token", token, "--store", storeB]
+        let arguments = [
+            "sync", "--no-discovery", "--peer", "127.0.0.1:\(port)", "--token", token, "--store", storeB,
+        ]
         let environment = SyncTestSupport.environment(home: home)
         var child = try ChildProcess(SyncTestSupport.binary, arguments, environment: environment)
-        #expect(loop.run(until: { node.status.peers.count == 1 }, timeout: .seconds(30)), "\(child.standardError)")
+        #expect(
+            loop.run(until: { node.status.peers.count == 1 }, timeout: .seconds(30)), "\(child.standardError)"
+        )
 
         // Stream strokes and kill B while deltas are still unacknowledged.
         var written = 0
@@ -70,13 +75,15 @@ import TestSupport
     }
 
     private func write(_ replica: Replica, batch: Int, count: Int) throws {
-        let strokes = Dictionary(uniqueKeysWithValues: (0..<count).map { ("a-\(batch)-\($0)", DocumentValue.string("ink")) })
+        let strokes = Dictionary(
+            uniqueKeysWithValues: (0..<count).map { ("a-\(batch)-\($0)", DocumentValue.string("ink")) })
         try replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE",
             arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(strokes)])])
     }
 
     private static func strokes(in replica: Replica, document: String) -> Int {
-        SyncTestSupport.strokeCount((try? replica.execute("SELECT * FROM drawings").documents) ?? [], document: document)
+        SyncTestSupport.strokeCount(
+            (try? replica.execute("SELECT * FROM drawings").documents) ?? [], document: document)
     }
 }

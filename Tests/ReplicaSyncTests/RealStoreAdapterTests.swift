@@ -1,7 +1,7 @@
 import ReplicaStore
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// `ReplicaSyncAdapter` over real stores: all-or-nothing applies, refusal of a delta with a gap
 /// and the session's resend from the receiver's versions, and local commits reaching the node.
@@ -25,7 +25,9 @@ import TestSupport
         let b = try RealStorePeer(loop: loop, peer: 0xB2)
         let full = try a.replica.changes(collection: "drawings", documentID: nil, since: DocumentVersions())
         var gapped = full
-        gapped.documents = full.documents.map { .init(documentID: $0.documentID, events: Array($0.events.dropFirst())) }
+        gapped.documents = full.documents.map {
+            .init(documentID: $0.documentID, events: Array($0.events.dropFirst()))
+        }
 
         #expect(try b.adapter.applyEncodedChanges(gapped.encoded(), for: drawings) == .refused)
         #expect(b.adapter.refusedDeltaCount == 1)
@@ -49,8 +51,12 @@ import TestSupport
         let b = try RealStorePeer(loop: loop, peer: 0xB2)
         let delta = try a.adapter.encodedChanges(for: drawings, since: DocumentVersions().encoded()) ?? []
         let oneDocument = SyncSubscription(collection: "drawings", documentID: "drawing-2")
-        #expect(throws: ReplicaSyncAdapterError.self) { try b.adapter.applyEncodedChanges(delta, for: oneDocument) }
-        #expect(throws: ReplicaSyncAdapterError.self) { try b.adapter.applyEncodedChanges([1, 2, 3], for: drawings) }
+        #expect(throws: ReplicaSyncAdapterError.self) {
+            try b.adapter.applyEncodedChanges(delta, for: oneDocument)
+        }
+        #expect(throws: ReplicaSyncAdapterError.self) {
+            try b.adapter.applyEncodedChanges([1, 2, 3], for: drawings)
+        }
         #expect(try b.drawings().isEmpty)
     }
 
@@ -102,12 +108,17 @@ final class GapInjectingReplica: SyncReplica {
         try base.encodedVersions(for: subscription)
     }
 
-    func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws -> [UInt8]? {
-        guard let bytes = try base.encodedChanges(for: subscription, since: remoteVersions) else { return nil }
+    func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws -> [UInt8]?
+    {
+        guard let bytes = try base.encodedChanges(for: subscription, since: remoteVersions) else {
+            return nil
+        }
         var delta = try ReplicaDelta(decoding: bytes)
         guard gapsInjected == 0, delta.eventCount > 1 else { return bytes }
         gapsInjected += 1
-        delta.documents = delta.documents.map { .init(documentID: $0.documentID, events: Array($0.events.dropFirst())) }
+        delta.documents = delta.documents.map {
+            .init(documentID: $0.documentID, events: Array($0.events.dropFirst()))
+        }
         return delta.encoded()
     }
 
@@ -115,7 +126,8 @@ final class GapInjectingReplica: SyncReplica {
         try base.applyEncodedChanges(delta)
     }
 
-    func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome {
+    func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
+    {
         try base.applyEncodedChanges(delta, for: subscription)
     }
 }
@@ -128,12 +140,15 @@ struct SessionPair {
 
     init(initiator: any SyncReplica, acceptor: any SyncReplica, subscriptions: [SyncSubscription]) {
         var generator = SplitMix64(seed: 5)
-        sessions = [(SyncRole.initiator, initiator, UInt64(1)), (.acceptor, acceptor, 2)].map { role, replica, peer in
+        sessions = [(SyncRole.initiator, initiator, UInt64(1)), (.acceptor, acceptor, 2)].map {
+            role, replica, peer in
             SyncSession(
                 configuration: SyncSessionConfiguration(
-                    databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "t", encrypts: false,
+                    databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "t",
+                    encrypts: false,
                     subscriptions: subscriptions),
-                role: role, replica: replica, secrets: HandshakeSecrets(using: &generator), now: SyncInstant(milliseconds: 1_000))
+                role: role, replica: replica, secrets: HandshakeSecrets(using: &generator),
+                now: SyncInstant(milliseconds: 1_000))
         }
         for side in 0..<2 { handle(sessions[side].start(now: now), from: side) }
     }

@@ -1,7 +1,7 @@
 import ReplicaStore
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile and mistaken peers against a node holding a real store: each is refused on its own
 /// connection, with a reason, learns nothing, and a good peer keeps syncing throughout.
@@ -26,10 +26,14 @@ import TestSupport
     }
 
     /// The good client writes; the relay must get it while (or after) the bad peer was refused.
-    private func expectGoodClientStillSyncs(_ relay: RealStorePeer, _ good: RealStorePeer, marker: String) throws {
+    private func expectGoodClientStillSyncs(_ relay: RealStorePeer, _ good: RealStorePeer, marker: String)
+        throws
+    {
         try good.writeStrokes([marker])
         #expect(converge([relay, good], on: loop))
-        #expect(try relay.drawings().first { $0["_id"] == .string("drawing-1") }?["strokes"]?.objectValue?[marker] != nil)
+        #expect(
+            try relay.drawings().first { $0["_id"] == .string("drawing-1") }?["strokes"]?.objectValue?[marker]
+                != nil)
         #expect(relay.node.status.peers.map(\.peerID) == [0xA1])
     }
 
@@ -39,7 +43,10 @@ import TestSupport
         try intruder.writeStrokes(["planted"], document: "graffiti")
         let intruderBefore = try intruder.drawings()
         intruder.node.connect(to: .tcp(host: "127.0.0.1", port: port))
-        #expect(loop.run(until: { intruder.node.status.lastRefusal != nil && relay.node.status.lastRefusal != nil }, timeout: .seconds(30)))
+        #expect(
+            loop.run(
+                until: { intruder.node.status.lastRefusal != nil && relay.node.status.lastRefusal != nil },
+                timeout: .seconds(30)))
         #expect(relay.node.status.lastRefusal?.reason == .authenticationFailed)
         #expect(intruder.node.status.lastRefusal?.reason.message.contains("token") == true)
         try expectGoodClientStillSyncs(relay, good, marker: "after-intruder")
@@ -56,17 +63,22 @@ import TestSupport
         ("four GiB length prefix", [0xFF, 0xFF, 0xFF, 0xFF, 1, 1, 2, 3], false),
         ("truncated frame", [0, 0, 1, 0, 1, 1, 0, 7], true),
     ])
-    func hostileBytesCloseOnlyTheirOwnConnectionWithAReason(name: String, bytes: [UInt8], endsStream: Bool) throws {
+    func hostileBytesCloseOnlyTheirOwnConnectionWithAReason(name: String, bytes: [UInt8], endsStream: Bool)
+        throws
+    {
         let (relay, good, port) = try relayWithGoodClient()
         var generator = SplitMix64(seed: 0xBAD)
         // The garbage case is 4 KiB of seeded random bytes whose length prefix fits the limit
         // only by chance; whatever it decodes to, it must be refused.
-        let payload = bytes.isEmpty ? (0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) } : bytes
+        let payload =
+            bytes.isEmpty ? (0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) } : bytes
         let versionsBefore = try relay.replica.versions(collection: "drawings", documentID: nil)
         let hostile = try RawClient(port: port, loop: loop)
         hostile.send(payload)
         if endsStream { hostile.finishSending() }
-        #expect(loop.run(until: { hostile.ended }, timeout: .seconds(30)), "\(name): the hostile connection stayed open")
+        #expect(
+            loop.run(until: { hostile.ended }, timeout: .seconds(30)),
+            "\(name): the hostile connection stayed open")
         guard let refusal = relay.node.status.lastRefusal?.reason else {
             Issue.record("\(name): the relay recorded no reason")
             return

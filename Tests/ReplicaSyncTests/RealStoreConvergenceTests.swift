@@ -1,7 +1,7 @@
 import ReplicaStore
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// Two and three real replicas (SQLite stores in temporary directories) syncing over real
 /// sockets through `ReplicaSyncAdapter`, driven by one event loop on the test's thread. Nobody
@@ -20,14 +20,20 @@ import TestSupport
     }
 
     /// B dials A over the transport; returns once both see each other.
-    private func connect(_ a: RealStorePeer, _ b: RealStorePeer, over transport: Transport) throws -> TemporaryDirectory {
+    private func connect(_ a: RealStorePeer, _ b: RealStorePeer, over transport: Transport) throws
+        -> TemporaryDirectory
+    {
         let sockets = try TemporaryDirectory(prefix: "realstore-sockets")
-        let endpoint = switch transport {
-        case .unixSocket: try a.node.listen(on: .unix(path: sockets.path + "/a.sock"))
-        case .encryptedTCP: try a.node.listen(on: .tcp(host: "127.0.0.1", port: 0))
-        }
+        let endpoint =
+            switch transport {
+            case .unixSocket: try a.node.listen(on: .unix(path: sockets.path + "/a.sock"))
+            case .encryptedTCP: try a.node.listen(on: .tcp(host: "127.0.0.1", port: 0))
+            }
         b.node.connect(to: endpoint)
-        #expect(loop.run(until: { a.node.status.peers.count == 1 && b.node.status.peers.count == 1 }, timeout: .seconds(30)))
+        #expect(
+            loop.run(
+                until: { a.node.status.peers.count == 1 && b.node.status.peers.count == 1 },
+                timeout: .seconds(30)))
         let expected: SyncTransport = transport == .unixSocket ? .unixSocket : .tcp
         #expect(b.node.status.peers.first?.transport == expected)
         return sockets

@@ -121,7 +121,9 @@ final class RealStoreLinkProxy {
 
     private func flush(_ splice: Splice) {
         while !splice.pending.isEmpty {
-            let written = splice.pending.withUnsafeBytes { send(splice.to, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = splice.pending.withUnsafeBytes {
+                send(splice.to, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written > 0 {
                 splice.pending.removeFirst(written)
                 continue
@@ -139,7 +141,9 @@ final class RealStoreLinkProxy {
     }
 
     private func drop(_ descriptor: Int32) {
-        guard let index = pairs.firstIndex(where: { $0.0 == descriptor || $0.1 == descriptor }) else { return }
+        guard let index = pairs.firstIndex(where: { $0.0 == descriptor || $0.1 == descriptor }) else {
+            return
+        }
         let (a, b) = pairs.remove(at: index)
         for end in [a, b] {
             loop.unregister(end)

@@ -1,7 +1,7 @@
 import ReplicaStore
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// Three real replicas in a triangle of links, each link a proxy the test cuts and restores on a
 /// seeded schedule while every peer keeps writing; once every link is back, all converge.
@@ -13,7 +13,9 @@ import TestSupport
         let peers = try [0xA1, 0xB2, 0xC3].map { try RealStorePeer(loop: loop, peer: UInt64($0)) }
         var ports: [UInt16] = []
         for peer in peers {
-            guard case .tcp(_, let port) = try peer.node.listen(on: .tcp(host: "127.0.0.1", port: 0)) else { return }
+            guard case .tcp(_, let port) = try peer.node.listen(on: .tcp(host: "127.0.0.1", port: 0)) else {
+                return
+            }
             ports.append(port)
         }
         // Each link: the lower-numbered peer dials the other through a proxy.
@@ -23,7 +25,8 @@ import TestSupport
             peers[dialler].node.connect(to: .tcp(host: "127.0.0.1", port: proxy.port))
             return proxy
         }
-        #expect(loop.run(until: { peers.allSatisfy { $0.node.status.peers.count == 2 } }, timeout: .seconds(30)))
+        #expect(
+            loop.run(until: { peers.allSatisfy { $0.node.status.peers.count == 2 } }, timeout: .seconds(30)))
 
         let steps = 16
         var cuts = 0
@@ -44,7 +47,8 @@ import TestSupport
         #expect(cuts >= 2, "the seeded schedule should cut links while peers write")
         proxies.forEach { $0.restore() }
         let expected = 3 * steps * 5 + 1
-        #expect(converge(peers, on: loop, extra: { peers.allSatisfy { (try? $0.strokeCount()) == expected } }))
+        #expect(
+            converge(peers, on: loop, extra: { peers.allSatisfy { (try? $0.strokeCount()) == expected } }))
         for peer in peers {
             #expect(try peer.strokeCount() == expected)
             peer.node.shutdown()

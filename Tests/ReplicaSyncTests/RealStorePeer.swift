@@ -43,7 +43,9 @@ final class RealStorePeer {
     }
 
     /// Writes `keys` into the `strokes` map of `document`, in one transaction.
-    func writeStrokes(_ keys: [String], document: String = "drawing-1", value: (String) -> String = { "ink:\($0)" }) throws {
+    func writeStrokes(
+        _ keys: [String], document: String = "drawing-1", value: (String) -> String = { "ink:\($0)" }
+    ) throws {
         let strokes = Dictionary(uniqueKeysWithValues: keys.map { ($0, DocumentValue.string(value($0))) })
         try replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE",

@@ -53,10 +53,13 @@ public final class ReplicaSyncAdapter: SyncReplica {
     // MARK: SyncReplica
 
     public func encodedVersions(for subscription: SyncSubscription) throws -> [UInt8] {
-        try replica.versions(collection: subscription.collection, documentID: subscription.documentID).encoded()
+        try replica.versions(collection: subscription.collection, documentID: subscription.documentID)
+            .encoded()
     }
 
-    public func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws -> [UInt8]? {
+    public func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    {
         let since: DocumentVersions
         do {
             since = try DocumentVersions(decoding: remoteVersions)
@@ -72,7 +75,9 @@ public final class ReplicaSyncAdapter: SyncReplica {
         try apply(try decode(delta)) == .changed
     }
 
-    public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome {
+    public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
         let decoded = try decode(delta)
         let strays = decoded.documents.map(\.documentID).filter {
             !ReplicaSubscription(collection: subscription.collection, documentID: subscription.documentID)

@@ -6,7 +6,8 @@ public enum SyncNodeEvent: Equatable, Sendable {
     case connected(SyncNodeStatus.Peer, endpoint: SocketEndpoint, dialled: Bool)
     /// A connection ended. `peer` is the remote's display name once its hello arrived, else the
     /// endpoint; `wasEstablished` says whether it had passed the handshake.
-    case disconnected(peer: String, endpoint: SocketEndpoint, dialled: Bool, reason: SyncCloseReason, wasEstablished: Bool)
+    case disconnected(
+        peer: String, endpoint: SocketEndpoint, dialled: Bool, reason: SyncCloseReason, wasEstablished: Bool)
     /// Dialling a peer failed; the node tries again with backoff (a discovered peer that is gone
     /// is dropped instead).
     case unreachable(endpoint: SocketEndpoint, problem: String)

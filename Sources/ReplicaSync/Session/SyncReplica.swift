@@ -17,7 +17,9 @@ public protocol SyncReplica: AnyObject {
 }
 
 extension SyncReplica {
-    public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome {
+    public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
         try applyEncodedChanges(delta) ? .changed : .unchanged
     }
 }
