@@ -39,6 +39,8 @@ let package = Package(
         .testTarget(name: "DrawingSyncTests",
                     dependencies: ["DrawingSync", "StrokeKit", "ReplicaStore", "TestSupport"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas", "StrokeKit", "CNcurses", "TestSupport"]),
-        .testTarget(name: "DrawTogetherTests", dependencies: ["drawtogether", "ReplicaStore", "DrawingSync", "StrokeKit", "TestSupport"]),
+        .testTarget(
+            name: "DrawTogetherTests",
+            dependencies: ["drawtogether", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "TestSupport"]),
     ]
 )

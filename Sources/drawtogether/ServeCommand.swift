@@ -1,7 +1,37 @@
-/// `drawtogether serve --listen HOST:PORT`: the relay server.
+import Foundation
+import ReplicaSync
+
+/// `drawtogether serve --listen HOST:PORT --token T [--store DIR]`: the relay. A peer with its own
+/// replica that accepts clients over TCP, keeps every document they subscribe to and forwards
+/// changes (and presence) between them. It prints `listening on HOST:PORT` on standard output
+/// (the real port when given port 0), one line per event on standard error, and runs until
+/// SIGINT or SIGTERM, then says goodbye and exits 0.
 enum ServeCommand {
+    static let prefix = "drawtogether serve"
+
     static func run(configuration: Configuration) throws -> Int32 {
-        printError("drawtogether: 'serve' is not built yet in this version")
-        return 1
+        guard configuration.listen != nil else {
+            // The parser already insists; this guards callers that build a configuration by hand.
+            printError("\(prefix): serve needs --listen HOST:PORT")
+            return 2
+        }
+        let wiring = try PeerWiring(
+            configuration: configuration, role: .relay, displayName: PeerWiring.displayName("relay"))
+        let signals = SyncShutdownSignals(loop: wiring.loop)
+        var log = SyncEventLog(prefix: prefix)
+        wiring.node.onEvent = { event in
+            if let line = log.line(for: event) { printError(line) }
+        }
+        printError("\(prefix): replica \(wiring.replica.directory), peer \(wiring.replica.peerID.shortHex)")
+        // A relay is not a local instance: it does not take part in local discovery.
+        for endpoint in try wiring.start(discovery: false) {
+            FileHandle.standardOutput.write(Data("listening on \(endpoint)\n".utf8))
+        }
+        while signals.receivedSignal == nil {
+            wiring.loop.runOnce(maximumWait: .seconds(1))
+        }
+        printError("\(prefix): stopping, saying goodbye to \(wiring.node.status.peers.count) client(s)")
+        wiring.shutdown()
+        return 0
     }
 }

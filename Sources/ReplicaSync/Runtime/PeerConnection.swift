@@ -5,6 +5,8 @@ final class PeerConnection {
     private(set) var session: SyncSession
     let endpoint: SocketEndpoint
     let isDialled: Bool
+    /// Whether the handshake succeeded at some point (for the event when it ends).
+    var wasEstablished = false
     private var timer: EventLoop.TimerID?
 
     init(node: SyncNode, socket: SocketConnection, session: SyncSession, endpoint: SocketEndpoint, isDialled: Bool) {

@@ -30,6 +30,8 @@ public final class SyncNode {
     public var onReplicaChanged: () -> Void = {}
     public var onPresence: (PresenceUpdate) -> Void = { _ in }
     public var onPresenceExpired: (UInt64) -> Void = { _ in }
+    /// Connections made, ended and failed (see `SyncNodeEvent`).
+    public var onEvent: (SyncNodeEvent) -> Void = { _ in }
 
     private struct DialTarget {
         /// Found in the rendezvous directory: dropped (and its socket file removed) once refused.
@@ -147,6 +149,7 @@ public final class SyncNode {
     }
 
     private func dialFailed(_ endpoint: SocketEndpoint, _ error: any Error) {
+        onEvent(.unreachable(endpoint: endpoint, problem: String(describing: error)))
         if dialTargets[endpoint]?.isDiscovered == true, case .unix(let path) = endpoint,
             let error = error as? SocketError, error.code == ECONNREFUSED || error.code == ENOENT
         {
@@ -183,8 +186,12 @@ public final class SyncNode {
             switch action {
             case .send(let bytes):
                 connection.socket.write(bytes)
-            case .established:
+            case .established(let hello):
                 if connection.isDialled { dialTargets[connection.endpoint]?.backoff.reset() }
+                connection.wasEstablished = true
+                let peer = SyncNodeStatus.Peer(
+                    peerID: hello.peerID, displayName: hello.displayName, transport: connection.endpoint.transport)
+                onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
             case .replicaChanged:
                 lastSyncAt = loop.now
                 for other in Array(connections.values) where other !== connection {
@@ -214,6 +221,10 @@ public final class SyncNode {
             let name = connection.session.remote?.displayName ?? connection.endpoint.description
             lastRefusal = SyncNodeStatus.Refusal(reason: reason, at: loop.now, peer: name)
         }
+        onEvent(.disconnected(
+            peer: connection.session.remote?.displayName ?? connection.endpoint.description,
+            endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
+            wasEstablished: connection.wasEstablished))
         if connection.isDialled { scheduleRedial(connection.endpoint) }
     }
 }

@@ -6,6 +6,12 @@ public struct SyncNodeStatus: Equatable, Sendable {
         public var peerID: UInt64
         public var displayName: String
         public var transport: SyncTransport
+
+        public init(peerID: UInt64, displayName: String, transport: SyncTransport) {
+            self.peerID = peerID
+            self.displayName = displayName
+            self.transport = transport
+        }
     }
 
     /// A connection that ended with a reason worth showing.
@@ -22,4 +28,6 @@ public struct SyncNodeStatus: Equatable, Sendable {
     public var lastRefusal: Refusal?
     /// Whether every connected peer has sent its first delta for every subscription.
     public var isCaughtUp = false
+
+    public init() {}
 }

@@ -1,5 +1,5 @@
 /// What sync needs from a replica, in opaque bytes so this module stays independent of the
-/// store's encodings. ReplicaStore's replica conforms through a small adapter.
+/// store's encodings. ReplicaStore's replica conforms through `ReplicaSyncAdapter`.
 ///
 /// Called only from the thread that drives the sessions (the event loop).
 public protocol SyncReplica: AnyObject {
@@ -10,4 +10,16 @@ public protocol SyncReplica: AnyObject {
     func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws -> [UInt8]?
     /// Applies an encoded delta in one transaction; returns whether anything changed.
     func applyEncodedChanges(_ delta: [UInt8]) throws -> Bool
+    /// Applies an encoded delta that arrived for `subscription`, all or nothing. A replica that
+    /// can refuse a delta with a gap (and wants it resent) implements this; the default calls
+    /// `applyEncodedChanges(_:)`.
+    func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
+}
+
+extension SyncReplica {
+    public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
+        try applyEncodedChanges(delta) ? .changed : .unchanged
+    }
 }

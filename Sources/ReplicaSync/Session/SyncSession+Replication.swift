@@ -85,7 +85,8 @@ extension SyncSession {
             replication.inFlight[subscription] = nil
             replication.remoteVersions[subscription] = versions
             lastSyncAt = now
-            guard replication.dirty.contains(subscription) else { return [] }
+            // Not only when dirty: an ack behind what was sent means the remote refused the delta
+            // (a gap), and this resends from the versions it really has. Nil changes send nothing.
             return pushChanges(for: subscription, now: now)
         case .presence(let update):
             guard update.peerID != configuration.peerID else { return [] }
@@ -104,15 +105,19 @@ extension SyncSession {
         }
         var actions: [SyncAction] = []
         do {
-            if !delta.changes.isEmpty, try replica.applyEncodedChanges(delta.changes) {
-                actions.append(.replicaChanged)
+            var outcome = SyncApplyOutcome.unchanged
+            if !delta.changes.isEmpty {
+                outcome = try replica.applyEncodedChanges(delta.changes, for: delta.subscription)
             }
+            if outcome == .changed { actions.append(.replicaChanged) }
+            // After a refusal the ack carries the versions the replica really has; the sender
+            // resends from them (see `.ack`).
             let versions = try replica.encodedVersions(for: delta.subscription)
             // What the sender had is a lower bound of what it has: our next delta skips it.
             if replication.inFlight[delta.subscription] == nil {
                 replication.remoteVersions[delta.subscription] = delta.senderVersions
             }
-            replication.caughtUp.insert(delta.subscription)
+            if outcome != .refused { replication.caughtUp.insert(delta.subscription) }
             lastSyncAt = now
             if let ack = send(.ack(delta.subscription, sequence: delta.sequence, versions: versions), now: now) {
                 actions.append(ack)

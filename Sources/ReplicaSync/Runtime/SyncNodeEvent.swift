@@ -1,0 +1,28 @@
+/// Something about a node's connections worth telling the person running it: the headless
+/// commands print one line per event, the terminal front end can show them in its status bar.
+public enum SyncNodeEvent: Equatable, Sendable {
+    /// A peer passed the handshake. `dialled` says whether this node dialled `endpoint` (else it
+    /// accepted the connection on its listener at `endpoint`).
+    case connected(SyncNodeStatus.Peer, endpoint: SocketEndpoint, dialled: Bool)
+    /// A connection ended. `peer` is the remote's display name once its hello arrived, else the
+    /// endpoint; `wasEstablished` says whether it had passed the handshake.
+    case disconnected(
+        peer: String, endpoint: SocketEndpoint, dialled: Bool, reason: SyncCloseReason, wasEstablished: Bool)
+    /// Dialling a peer failed; the node tries again with backoff (a discovered peer that is gone
+    /// is dropped instead).
+    case unreachable(endpoint: SocketEndpoint, problem: String)
+
+    /// Whether a close reason says the peers cannot sync as configured (wrong token, other
+    /// database, other protocol version, a broken peer), as opposed to a peer merely going away.
+    public static func isRefusal(_ reason: SyncCloseReason) -> Bool {
+        switch reason {
+        case .protocolVersionMismatch, .databaseMismatch, .authenticationFailed, .protocolViolation,
+            .unexpectedMessage, .replicaFailed:
+            return true
+        case .remoteClosed(let code, _):
+            return code != .normal && code != .shuttingDown && code != .timedOut
+        case .timedOut, .transportClosed, .localShutdown:
+            return false
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+import ReplicaStore
+import ReplicaSync
+
+/// The live pieces of a syncing process, wired from the configuration: the replica (next free
+/// slot), its sync adapter subscribed to `drawings`, and a `SyncNode` on one event loop that
+/// listens on `--listen`, dials every `--peer` and the `--server` relay, and (when asked) finds
+/// the other instances of the database on this machine.
+final class PeerWiring {
+    /// A plain peer, or the relay (which also forwards presence between its clients).
+    enum Role {
+        case peer
+        case relay
+    }
+
+    let loop: EventLoop
+    let replica: Replica
+    let adapter: ReplicaSyncAdapter
+    let node: SyncNode
+    /// What this process dials: each `--peer`, then the `--server` relay.
+    let dialTargets: [SocketEndpoint]
+    private let configuration: Configuration
+
+    init(configuration: Configuration, role: Role, displayName: String) throws {
+        self.configuration = configuration
+        loop = try EventLoop()
+        replica = try configuration.replicaLocation.openForWriting()
+        try replica.addSubscription(ReplicaSyncAdapter.drawings)
+        adapter = ReplicaSyncAdapter(replica: replica)
+        let session = SyncSessionConfiguration(
+            databaseID: configuration.databaseID, peerID: replica.peerID.rawValue, displayName: displayName,
+            token: configuration.token ?? "", encrypts: false, subscriptions: adapter.subscriptions)
+        var options = SyncNode.Options()
+        options.forwardsPresence = role == .relay
+        node = SyncNode(loop: loop, replica: adapter, configuration: session, options: options)
+        adapter.forwardLocalCommits(to: node)
+        dialTargets = (configuration.peers + [configuration.server].compactMap { $0 }).map(Self.endpoint)
+    }
+
+    /// Starts listening and dialling; returns the addresses listened on (a port 0 resolved).
+    func start(discovery: Bool) throws -> [SocketEndpoint] {
+        var listening: [SocketEndpoint] = []
+        if let listen = configuration.listen {
+            listening.append(try node.listen(on: Self.endpoint(listen)))
+        }
+        for target in dialTargets { node.connect(to: target) }
+        if discovery {
+            let directory = try SyncNode.rendezvousDirectory(databaseID: configuration.databaseID)
+            try node.startLocalDiscovery(in: directory)
+        }
+        return listening
+    }
+
+    /// Says goodbye to every peer, then runs the loop briefly so the goodbyes are read before
+    /// the process exits (an exit with unread input resets the connection).
+    func shutdown() {
+        node.shutdown()
+        loop.run(until: { false }, timeout: .milliseconds(300))
+    }
+
+    static func endpoint(_ address: HostPort) -> SocketEndpoint {
+        .tcp(host: address.host, port: address.port)
+    }
+
+    /// This machine's name and process id, for the peers' logs.
+    static func displayName(_ what: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let named = gethostname(&buffer, buffer.count - 1) == 0
+        let host =
+            named
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : "localhost"
+        return "\(what) on \(host) (pid \(getpid()))"
+    }
+}

@@ -1,0 +1,85 @@
+import ReplicaSync
+
+/// Decides when `drawtogether sync --once` is done, from the node's events and status; pure, so
+/// the rules are tested without sockets.
+///
+/// - In sync: at least one peer is connected, every connection is past the handshake, has
+///   received everything its peer had for our subscriptions and has nothing of ours
+///   unacknowledged, and every `--peer`/`--server` target has been reached.
+/// - Failed: a peer this process dialled refused (wrong token, other database, other protocol
+///   version, a broken peer); or no peer was connected for `timeout` (from the start, or since the
+///   last one dropped); or some target was still not reached `timeout` after the start.
+struct SyncOnceProgress {
+    enum Verdict: Equatable {
+        case waiting
+        case inSync(peerCount: Int)
+        case failed(String)
+    }
+
+    let targets: [SocketEndpoint]
+    let timeout: Duration
+    let discovery: Bool
+    let databaseID: String
+    private let startedAt: SyncInstant
+    private var lastPeerSeenAt: SyncInstant
+    private var reached: Set<SocketEndpoint> = []
+    private var problems: [SocketEndpoint: String] = [:]
+    private var refusal: String?
+
+    init(targets: [SocketEndpoint], timeout: Duration, discovery: Bool, databaseID: String, now: SyncInstant)
+    {
+        self.targets = targets
+        self.timeout = timeout
+        self.discovery = discovery
+        self.databaseID = databaseID
+        startedAt = now
+        lastPeerSeenAt = now
+    }
+
+    mutating func record(_ event: SyncNodeEvent) {
+        switch event {
+        case .connected(_, let endpoint, let dialled):
+            if dialled { reached.insert(endpoint) }
+        case .disconnected(let peer, let endpoint, let dialled, let reason, _):
+            if dialled, SyncNodeEvent.isRefusal(reason), refusal == nil {
+                refusal = "\(peer) refused: \(reason.message)"
+            } else if dialled {
+                problems[endpoint] = reason.message
+            }
+        case .unreachable(let endpoint, let problem):
+            problems[endpoint] = problem
+        }
+    }
+
+    mutating func verdict(status: SyncNodeStatus, now: SyncInstant) -> Verdict {
+        if let refusal { return .failed(refusal) }
+        if !status.peers.isEmpty { lastPeerSeenAt = now }
+        let unreached = targets.filter { !reached.contains($0) }
+        if status.isCaughtUp, status.pendingDeltaCount == 0, unreached.isEmpty {
+            return .inSync(peerCount: status.peers.count)
+        }
+        let seconds = timeout.wholeMilliseconds / 1000
+        let advice = "; set DRAWTOGETHER_SYNC_TIMEOUT (seconds) to wait longer"
+        if status.peers.isEmpty, now.since(lastPeerSeenAt) >= timeout {
+            let sought = unreached.isEmpty ? targets : unreached
+            if sought.isEmpty {
+                let local =
+                    discovery
+                    ? "no other instance of database '\(databaseID)' answered on this machine"
+                    : "no peer connected"
+                return .failed("\(local) within \(seconds) s" + advice)
+            }
+            return .failed("nothing answered within \(seconds) s: " + describe(sought) + advice)
+        }
+        if !unreached.isEmpty, now.since(startedAt) >= timeout {
+            return .failed("no answer within \(seconds) s from " + describe(unreached) + advice)
+        }
+        return .waiting
+    }
+
+    private func describe(_ endpoints: [SocketEndpoint]) -> String {
+        endpoints.map { endpoint in
+            problems[endpoint].map { "\(endpoint) (\($0))" } ?? "\(endpoint)"
+        }.joined(separator: ", ")
+    }
+}
