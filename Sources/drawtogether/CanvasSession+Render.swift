@@ -24,6 +24,10 @@ extension CanvasSession {
             menu?.paint(into: &grid, glyphs: glyphs)
         }
         screen.draw(grid)
+        // Nothing announces the last acknowledgement, so look again shortly while syncing.
+        if case .syncing = syncStatus {
+            loop.schedule(at: loop.now + .milliseconds(250)) { [weak self] in self?.setNeedsRender() }
+        }
     }
 
     var statusBar: StatusBarView {
@@ -32,7 +36,12 @@ extension CanvasSession {
         return StatusBarView(
             drawingName: drawingName, tool: tool, colorNumber: editor.settings.colourSlot,
             colorValue: editor.settings.colour, brushSize: Int(size.rounded(.up)),
-            peersOnline: sync?.status.peers.count ?? 0, sync: syncStatus, glyphs: glyphs)
+            peersOnline: peersOnline, sync: syncStatus, glyphs: glyphs)
+    }
+
+    /// Distinct peers: two instances that both found each other hold two connections.
+    var peersOnline: Int {
+        Set(sync?.status.peers.map(\.peerID) ?? []).count
     }
 
     /// In sync, syncing, offline, or the last refusal with its reason.

@@ -37,6 +37,7 @@ final class CanvasSession {
     /// Consecutive reads that found the terminal readable but delivered nothing: a hang-up.
     var emptyReads = 0
     var exitCode: Int32 = 0
+    var renderScheduled = false
 
     init(
         loop: EventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
@@ -104,7 +105,7 @@ final class CanvasSession {
             document.replaceFromReplica(coordinator.drawing, keepingLocal: coordinator.unflushedKeys)
             if let problem = change.problems.first { show(problem.description) }
             observeOwnKeys()
-            render()
+            setNeedsRender()
         }
     }
 
@@ -139,6 +140,17 @@ final class CanvasSession {
         for key in coordinator.groups.keys { editor.keyClock.observe(key) }
     }
 
+    /// Draws after the current callback returns. Changes from the replica and the sync node arrive
+    /// in the middle of the node's own work, so they must not read its state there and then.
+    func setNeedsRender() {
+        guard !renderScheduled else { return }
+        renderScheduled = true
+        loop.schedule(at: loop.now) { [unowned self] in
+            renderScheduled = false
+            render()
+        }
+    }
+
     // MARK: Messages
 
     /// Shows a line of feedback for a few seconds.
@@ -148,7 +160,7 @@ final class CanvasSession {
         messageTimer = loop.schedule(at: loop.now + .seconds(4)) { [unowned self] in
             message = nil
             messageTimer = nil
-            render()
+            setNeedsRender()
         }
     }
 }

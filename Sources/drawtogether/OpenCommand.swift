@@ -4,28 +4,29 @@ import ReplicaStore
 import ReplicaSync
 import TerminalCanvas
 
-/// `drawtogether [open] [DRAWING]`: the interactive canvas.
+/// `drawtogether [open] [DRAWING]`: the interactive canvas, syncing as configured.
 enum OpenCommand {
     static func run(configuration: Configuration, drawing: String) throws -> Int32 {
         // Everything that can fail without a terminal fails before curses takes the screen.
         let resources = try ResourceDirectory.locate()
         let palette = try Palette(text: resources.text("palette.txt"))
         let keysHelp = try resources.text("help/keys.txt")
-        let wallClock = ReplicaConfiguration.systemWallClock
-        let replica = try configuration.replicaLocation.openForWriting(
-            configuration: ReplicaConfiguration(wallClock: wallClock))
-        let drawings = try DrawingList(replica: replica)
+        let wiring = try PeerWiring(configuration: configuration, role: .peer, displayName: displayName(peerID:))
+        let name = displayName(peerID: wiring.replica.peerID)
+        let drawings = try DrawingList(replica: wiring.replica)
         let entry = try drawings.openOrCreate(drawing)
-        let loop = try EventLoop()
         let signals = try TerminationSignals()
-        let screen = try TerminalScreen(options: TerminalScreen.Options(mouseTracking: .drag))
+        let screen = try TerminalScreen(options: TerminalScreen.Options(mouseTracking: .anyMotion))
         defer { screen.restore() }
         let resize = try ResizeSignal()
         let session = try CanvasSession(
-            loop: loop, replica: replica, screen: screen, drawings: drawings, drawing: entry, palette: palette,
-            keysHelp: keysHelp, displayName: displayName(peerID: replica.peerID), wallClock: wallClock)
+            loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
+            palette: palette, keysHelp: keysHelp, displayName: name, wallClock: ReplicaConfiguration.systemWallClock)
+        session.attach(sync: wiring.node)
+        _ = try wiring.start(discovery: configuration.discovery)
         let code = session.run(signals: signals, resize: resize)
         session.flushNow()
+        wiring.shutdown()
         return code
     }
 

@@ -21,14 +21,19 @@ final class PeerWiring {
     let dialTargets: [SocketEndpoint]
     private let configuration: Configuration
 
-    init(configuration: Configuration, role: Role, displayName: String) throws {
+    convenience init(configuration: Configuration, role: Role, displayName: String) throws {
+        try self.init(configuration: configuration, role: role) { _ in displayName }
+    }
+
+    /// `displayName` gets this replica's peer id, for names that show which replica is which.
+    init(configuration: Configuration, role: Role, displayName: (PeerID) -> String) throws {
         self.configuration = configuration
         loop = try EventLoop()
         replica = try configuration.replicaLocation.openForWriting()
         try replica.addSubscription(ReplicaSyncAdapter.drawings)
         adapter = ReplicaSyncAdapter(replica: replica)
         let session = SyncSessionConfiguration(
-            databaseID: configuration.databaseID, peerID: replica.peerID.rawValue, displayName: displayName,
+            databaseID: configuration.databaseID, peerID: replica.peerID.rawValue, displayName: displayName(replica.peerID),
             token: configuration.token ?? "", encrypts: false, subscriptions: adapter.subscriptions)
         var options = SyncNode.Options()
         options.forwardsPresence = role == .relay
