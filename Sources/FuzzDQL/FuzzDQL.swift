@@ -19,13 +19,16 @@ enum FuzzDQL: FuzzTarget {
         let (collection, paths) = names(in: statement)
         let selectAll = "SELECT * FROM \(DQLPath([collection]))"
         expect(
-            (try? DQLParser.parse(selectAll)) == .select(DQLSelect(projection: .allFields, collection: collection, filter: nil)),
+            (try? DQLParser.parse(selectAll))
+                == .select(DQLSelect(projection: .allFields, collection: collection, filter: nil)),
             "collection \(Array(collection.unicodeScalars)) printed as \(selectAll) does not parse back")
         for path in paths {
             let select = "SELECT \(path) FROM c"
             expect(
-                (try? DQLParser.parse(select)) == .select(DQLSelect(projection: .fields([path]), collection: "c", filter: nil)),
-                "path \(path.components.map { Array($0.unicodeScalars) }) printed as \(select) does not parse back")
+                (try? DQLParser.parse(select))
+                    == .select(DQLSelect(projection: .fields([path]), collection: "c", filter: nil)),
+                "path \(path.components.map { Array($0.unicodeScalars) }) printed as \(select) does not parse back"
+            )
         }
     }
 
@@ -36,10 +39,13 @@ enum FuzzDQL: FuzzTarget {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let lineCount = text.reduce(1) { $1.isNewline ? $0 + 1 : $0 }
         expect(position.line >= 1 && position.line <= lineCount, "line out of range in: \(message)")
-        expect(position.column >= 1 && position.column <= text.count + 1, "column out of range in: \(message)")
+        expect(
+            position.column >= 1 && position.column <= text.count + 1, "column out of range in: \(message)")
         if lineCount == lines.count, position.line <= lines.count {
             // Only when "\n" is the sole line break can the line be measured this simply.
-            expect(position.column <= lines[position.line - 1].count + 1, "column past the line end in: \(message)")
+            expect(
+                position.column <= lines[position.line - 1].count + 1,
+                "column past the line end in: \(message)")
         }
     }
 
@@ -51,11 +57,14 @@ enum FuzzDQL: FuzzTarget {
         case .insert(let insert):
             return (insert.collection, [])
         case .update(let update):
-            return (update.collection, update.actions.map { action in
-                switch action {
-                case .set(let path, _), .unset(let path): path
+            return (
+                update.collection,
+                update.actions.map { action in
+                    switch action {
+                    case .set(let path, _), .unset(let path): path
+                    }
                 }
-            })
+            )
         case .delete(let delete):
             return (delete.collection, [])
         }
@@ -63,7 +72,7 @@ enum FuzzDQL: FuzzTarget {
 }
 
 #if !FUZZING
-@main extension FuzzDQL {}
+    @main extension FuzzDQL {}
 #endif
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -32,7 +32,7 @@ enum FuzzJSON: FuzzTarget {
 }
 
 #if !FUZZING
-@main extension FuzzJSON {}
+    @main extension FuzzJSON {}
 #endif
 
 @_cdecl("LLVMFuzzerTestOneInput")

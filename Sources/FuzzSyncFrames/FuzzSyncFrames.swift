@@ -21,7 +21,10 @@ enum FuzzSyncFrames: FuzzTarget {
         let whole = decode(stream, chunkSizes: [], limit: limit)
         let chunked = decode(stream, chunkSizes: chunkSizes, limit: limit)
         expect(chunked.frames == whole.frames, "chunks \(chunkSizes) give other frames than the whole stream")
-        expect(chunked.error == whole.error, "chunks \(chunkSizes) give \(String(describing: chunked.error)), the whole stream \(String(describing: whole.error))")
+        expect(
+            chunked.error == whole.error,
+            "chunks \(chunkSizes) give \(String(describing: chunked.error)), the whole stream \(String(describing: whole.error))"
+        )
 
         var consumed: [UInt8] = []
         for frame in whole.frames {
@@ -34,7 +37,9 @@ enum FuzzSyncFrames: FuzzTarget {
         }
         expect(stream.starts(with: consumed), "frames do not re-encode to the bytes they came from")
         if whole.error == nil {
-            expect(whole.leftover == stream.count - consumed.count, "decoder holds \(whole.leftover) bytes, not \(stream.count - consumed.count)")
+            expect(
+                whole.leftover == stream.count - consumed.count,
+                "decoder holds \(whole.leftover) bytes, not \(stream.count - consumed.count)")
         }
     }
 
@@ -92,7 +97,7 @@ enum FuzzSyncFrames: FuzzTarget {
 }
 
 #if !FUZZING
-@main extension FuzzSyncFrames {}
+    @main extension FuzzSyncFrames {}
 #endif
 
 @_cdecl("LLVMFuzzerTestOneInput")

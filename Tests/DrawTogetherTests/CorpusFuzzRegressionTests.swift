@@ -32,17 +32,23 @@ import Testing
 
     @Test func everyFuzzTargetHasASeedCorpus() throws {
         let targets = try Self.sourceTargets()
-        #expect(targets.contains("FuzzDQL") && targets.contains("FuzzJSON") && targets.contains("FuzzSyncFrames"))
+        #expect(
+            targets.contains("FuzzDQL") && targets.contains("FuzzJSON") && targets.contains("FuzzSyncFrames"))
         #expect(Self.corpusTargets == targets)
     }
 
     @Test(arguments: corpusTargets)
     func corpusReplaysWithoutFailure(target: String) throws {
         let directory = Self.packageRoot.appendingPathComponent("fuzz/corpus/\(target)").path
-        let inputs = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            !$0.hasPrefix(".")
+        }
         #expect(!inputs.isEmpty)
         let result = try runProcess(BuiltProducts.executable(target), [directory])
-        #expect(result.status == 0, "\(target) failed on an input; the last one named is the culprit:\n\(result.standardError.suffix(2000))")
+        #expect(
+            result.status == 0,
+            "\(target) failed on an input; the last one named is the culprit:\n\(result.standardError.suffix(2000))"
+        )
         #expect(result.standardOutput.contains("\(target): \(inputs.count) inputs replayed, all passed"))
     }
 
