@@ -30,6 +30,12 @@ let package = Package(
 
         // A test helper: writes to a replica until killed (ReplicaStoreTests' crash test).
         .executableTarget(name: "replica-crash-writer", dependencies: ["ReplicaStore"]),
+        // Fuzz targets (fuzz/README.md): plain builds make corpus replayers, `fuzz/run` builds them
+        // with -sanitize=fuzzer -DFUZZING for libFuzzer. One line per target.
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzDQL", dependencies: ["FuzzSupport", "ReplicaStore"]),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "ReplicaStore"]),
+        .executableTarget(name: "FuzzSyncFrames", dependencies: ["FuzzSupport", "ReplicaSync"]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
