@@ -12,9 +12,9 @@ final class AppInstance {
 
     /// Starts `drawtogether open DRAWING` with its own store; instances given the same
     /// `runtimeDirectory` find each other by local discovery.
-    init(drawing: String = "drawing-1", runtimeDirectory: String, extraArguments: [String] = [],
-         width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
-        store = try TemporaryDirectory(prefix: "drawtogether-e2e")
+    init(drawing: String = "drawing-1", runtimeDirectory: String, sharing sharedStore: TemporaryDirectory? = nil,
+         extraArguments: [String] = [], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
+        store = try sharedStore ?? TemporaryDirectory(prefix: "drawtogether-e2e")
         self.runtimeDirectory = runtimeDirectory
         var variables = [
             "XDG_RUNTIME_DIR": runtimeDirectory, "HOME": store.path, "USER": "tester",
@@ -22,7 +22,7 @@ final class AppInstance {
         ]
         variables.merge(environment) { _, new in new }
         // The shell writes the app's exit status to a file: tmux does not always record it.
-        statusFile = store.path + "/exit-status"
+        statusFile = store.path + "/exit-status-\(UUID().uuidString.prefix(8))"
         let command = [Self.binary, "open", drawing, "--store", store.path] + extraArguments
         tmux = try TmuxSession(
             ["/bin/sh", "-c", "trap : INT; \"$0\" \"$@\"; echo $? > \(statusFile).tmp && mv \(statusFile).tmp \(statusFile)"]
@@ -82,12 +82,12 @@ final class AppInstance {
     }
 
     /// `drawtogether export` of this instance's replica (run after it quit, or while it runs).
-    func exportText(_ drawing: String = "drawing-1") throws -> ProcessResult {
+    func exportText(_ drawing: String = "drawing-1", replica: String? = nil) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["DRAWTOGETHER_RESOURCES"] = Self.resources
         environment["DRAWTOGETHER_STORE"] = nil
         return try runProcess(
-            Self.binary, ["export", drawing, "--format", "text", "--store", store.path], environment: environment,
+            Self.binary, ["export", drawing, "--format", "text", "--store", replica ?? store.path], environment: environment,
             currentDirectory: store.path)
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Two instances on one machine, each with its own replica, finding each other by local
+/// discovery and syncing live, driven in two tmux panes as two people would.
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+struct TwoTerminalTests {
+    /// Starts A and B on the same store root, so B takes the next free replica slot.
+    func startPair() throws -> (AppInstance, AppInstance, TemporaryDirectory) {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let a = try AppInstance(runtimeDirectory: runtime.path)
+        try a.waitUntilReady()
+        let b = try AppInstance(runtimeDirectory: runtime.path, sharing: a.store)
+        try b.waitUntilReady()
+        // Both show the other online before anyone draws.
+        for app in [a, b] { try app.tmux.waitUntil { $0.last?.contains("1 peer") == true } }
+        return (a, b, runtime)
+    }
+
+    @Test func aDragInOneTerminalAppearsInTheOtherAndAnEraseCutsItInBoth() throws {
+        let (a, b, _) = try startPair()
+        // A draws a horizontal line on row 3 from column 4 to 30.
+        try a.drag([(4, 3), (12, 3), (20, 3), (30, 3)])
+        let line = [4, 10, 17, 24, 30]
+        try b.tmux.waitUntil { screen in line.allSatisfy { b.hasInk(x: $0, y: 3, in: screen) } }
+        // The screen also shows A's stroke while it is still in progress (presence); erasing needs
+        // it committed, so wait until B's replica holds it, as a person would see it stay.
+        try b.tmux.waitUntil { _ in
+            AppInstance.hasInk(try b.exportText(replica: a.store.path + "/default/replica-2").standardOutput)
+        }
+
+        // B picks the mask eraser and sweeps down through column 17.
+        try b.tmux.sendKeys("e")
+        try b.tmux.waitUntil { $0.last?.contains("mask") == true }
+        try b.drag([(17, 1), (17, 3), (17, 5)])
+        for app in [a, b] {
+            do {
+                try app.tmux.waitUntil { screen in
+                    !app.hasInk(x: 17, y: 3, in: screen) && app.hasInk(x: 10, y: 3, in: screen)
+                        && app.hasInk(x: 24, y: 3, in: screen)
+                }
+            } catch {
+                let other = try (app === a ? b : a).tmux.capture().joined(separator: "\n")
+                Issue.record("\(error)\nthe other terminal:\n\(other)")
+                throw error
+            }
+        }
+
+        // Quitting both restores both terminals, and the two replicas export the same drawing.
+        #expect(try a.quit() == 0)
+        #expect(try b.quit() == 0)
+        for app in [a, b] {
+            #expect(try app.tmux.display("#{alternate_on} #{mouse_button_flag} #{mouse_any_flag}") == "0 0 0")
+        }
+        let first = try a.exportText(replica: a.store.path + "/default/replica-1")
+        let second = try b.exportText(replica: a.store.path + "/default/replica-2")
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.standardOutput == second.standardOutput)
+        #expect(AppInstance.hasInk(first.standardOutput))
+    }
+
+    @Test func aKeyboardStrokeAppearsInTheOtherTerminal() throws {
+        let (a, b, _) = try startPair()
+        // B's cursor starts mid-screen (40, 11): pen down, four steps up, pen up.
+        try b.tmux.sendKeys("Space")
+        for _ in 0..<4 { try b.tmux.sendKeys("k") }
+        try b.tmux.sendKeys("Space")
+        try a.tmux.waitUntil { screen in (7...11).allSatisfy { a.hasInk(x: 40, y: $0, in: screen) } }
+        #expect(try b.quit() == 0)
+        #expect(try a.quit() == 0)
+    }
+
+    @Test func theOtherPeersCursorShowsWithItsName() throws {
+        let (a, b, _) = try startPair()
+        try b.tmux.mouseMove(x: 20, y: 6)
+        let screen = try a.tmux.waitUntil { screen in screen.count > 6 && screen[6].contains("test-") }
+        #expect(screen[6].contains("test-"))
+        #expect(try a.quit() == 0)
+        #expect(try b.quit() == 0)
+    }
+}
