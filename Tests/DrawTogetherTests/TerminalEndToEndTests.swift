@@ -82,4 +82,56 @@ struct TerminalEndToEndTests {
         #expect(try app.tmux.display("#{alternate_on} #{mouse_button_flag}") == "0 0")
         #expect(AppInstance.hasInk(try app.exportText().standardOutput))
     }
+
+    @Test func theDrawingsMenuCreatesAndOpensANewDrawing() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path)
+        try app.waitUntilReady()
+        try app.tmux.sendKeys("o")
+        try app.tmux.waitForText("n new")
+        try app.tmux.sendKeys("n")
+        try app.tmux.sendLiteral("sketches")
+        try app.tmux.sendKeys("Enter")
+        try app.tmux.waitUntil { $0.last?.hasPrefix(" sketches") == true }
+        try app.drag([(3, 2), (9, 2)])
+        try app.tmux.waitUntil { screen in app.hasInk(x: 6, y: 2, in: screen) }
+        #expect(try app.quit() == 0)
+        #expect(AppInstance.hasInk(try app.exportText("sketches").standardOutput))
+        #expect(!AppInstance.hasInk(try app.exportText("drawing-1").standardOutput))
+    }
+
+    @Test func aNonUTF8TerminalGetsASCIIGlyphs() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path, environment: ["LANG": "C", "LC_ALL": "C"])
+        try app.tmux.waitUntil { $0.last?.contains("pen") == true }
+        try app.drag([(3, 2), (12, 2)])
+        let screen = try app.tmux.waitUntil { screen in screen[2].contains("#") || screen[2].contains(".") }
+        #expect(screen.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
+        #expect(try app.quit() == 0)
+    }
+
+    @Test func aResizedTerminalRedrawsAtItsNewSize() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path)
+        try app.waitUntilReady()
+        try app.tmux.resize(width: 100, height: 30)
+        try app.tmux.waitUntil { screen in screen.count == 30 && screen[29].contains("pen") && screen[29].contains("offline") }
+        try app.tmux.resize(width: 40, height: 10)
+        try app.tmux.waitUntil { screen in screen.count == 10 && screen[9].contains("pen") }
+        #expect(try app.quit() == 0)
+    }
+}
+
+@Suite struct NotATerminalTests {
+    @Test func openWithoutATerminalSaysSoAndExits() throws {
+        let store = try TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["DRAWTOGETHER_RESOURCES"] = AppInstance.resources
+        environment["XDG_RUNTIME_DIR"] = store.path
+        let result = try runProcess(
+            AppInstance.binary, ["open", "--store", store.path, "--no-discovery"], environment: environment,
+            currentDirectory: store.path)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("terminal"))
+    }
 }

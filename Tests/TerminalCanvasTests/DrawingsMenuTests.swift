@@ -1,0 +1,64 @@
+import StrokeKit
+import TerminalCanvas
+import Testing
+
+@Suite struct DrawingsMenuTests {
+    let items = [DrawingsMenu.Item(id: "a", name: "Alpha"), .init(id: "b", name: "Beta"), .init(id: "c", name: "Gamma")]
+
+    @Test func startsOnTheOpenDrawingAndOpensTheSelectedOne() {
+        var menu = DrawingsMenu(items: items, currentID: "b")
+        #expect(menu.selection == 1)
+        #expect(menu.handle(.command(.move(.down))) == nil)
+        #expect(menu.handle(.enter) == .open(id: "c"))
+    }
+
+    @Test func typingANameCreatesADrawing() {
+        var menu = DrawingsMenu(items: items, currentID: "a")
+        _ = menu.handle(.character("n"))
+        #expect(menu.takesText)
+        for character in "Plan B" { _ = menu.handle(.character(character)) }
+        _ = menu.handle(.backspace)
+        _ = menu.handle(.character("C"))
+        #expect(menu.handle(.enter) == .create(name: "Plan C"))
+        #expect(!menu.takesText)
+    }
+
+    @Test func renameStartsFromTheCurrentNameAndEscapeCancels() {
+        var menu = DrawingsMenu(items: items, currentID: "a")
+        _ = menu.handle(.command(.redo))  // r
+        for _ in 0..<5 { _ = menu.handle(.backspace) }
+        for character in "First" { _ = menu.handle(.character(character)) }
+        #expect(menu.handle(.enter) == .rename(id: "a", name: "First"))
+        _ = menu.handle(.character("r"))
+        #expect(menu.handle(.command(.escape)) == nil)
+        #expect(!menu.takesText)
+    }
+
+    @Test func deletingAsksFirstAndNeverDeletesTheOpenDrawing() {
+        var menu = DrawingsMenu(items: items, currentID: "a")
+        _ = menu.handle(.character("d"))
+        #expect(menu.handle(.character("y")) == nil)  // "a" is open: nothing to confirm
+        _ = menu.handle(.command(.move(.down)))
+        _ = menu.handle(.character("d"))
+        #expect(menu.handle(.character("y")) == .delete(id: "b"))
+        _ = menu.handle(.character("d"))
+        #expect(menu.handle(.character("n")) == nil)
+    }
+
+    @Test func aListChangedByAPeerKeepsTheSelectionOnTheSameDrawing() {
+        var menu = DrawingsMenu(items: items, currentID: "a")
+        _ = menu.handle(.command(.move(.down)))
+        menu.update(items: [.init(id: "0", name: "Aardvark")] + items)
+        #expect(menu.items[menu.selection].id == "b")
+        #expect(menu.handle(.command(.escape)) == .close)
+    }
+
+    @Test func paintsTheListWithTheOpenDrawingMarked() {
+        var grid = CellGrid(width: 60, height: 12)
+        DrawingsMenu(items: items, currentID: "b").paint(into: &grid, glyphs: .ascii)
+        let text = grid.text
+        #expect(text.contains("> Beta *"))
+        #expect(text.contains("Alpha"))
+        #expect(text.contains("n new"))
+    }
+}
