@@ -6,6 +6,11 @@ public final class DrawingList {
     public struct Entry: Equatable, Sendable {
         public var id: String
         public var name: String
+
+        public init(id: String, name: String) {
+            self.id = id
+            self.name = name
+        }
     }
 
     /// Sorted by name, then id.

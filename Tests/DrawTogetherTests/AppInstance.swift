@@ -76,6 +76,16 @@ final class AppInstance {
         return status ?? -1
     }
 
+    /// Sends a signal to the app itself (not the shell around it).
+    func signal(_ signal: Int32) throws {
+        let shell = Int32(try tmux.display("#{pane_pid}")) ?? 0
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        for child in children.split(separator: " ").compactMap({ Int32($0) }) {
+            let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)) ?? ""
+            if name.hasPrefix("drawtogether") { kill(child, signal) }
+        }
+    }
+
     /// Whether exported text has ink anywhere.
     static func hasInk(_ text: String) -> Bool {
         text.unicodeScalars.contains { "█▀▄".unicodeScalars.contains($0) || (0x2801...0x28FF).contains($0.value) }

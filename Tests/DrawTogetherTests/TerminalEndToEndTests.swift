@@ -83,6 +83,19 @@ struct TerminalEndToEndTests {
         #expect(AppInstance.hasInk(try app.exportText().standardOutput))
     }
 
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aTerminationSignalSavesAndRestoresTheTerminal(signal: Int32) throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path)
+        try app.waitUntilReady()
+        try app.drag([(5, 2), (15, 2)])
+        try app.tmux.waitUntil { screen in app.hasInk(x: 10, y: 2, in: screen) }
+        try app.signal(signal)
+        #expect(try app.waitForExit() == 0)
+        #expect(try app.tmux.display("#{alternate_on} #{mouse_button_flag} #{mouse_any_flag}") == "0 0 0")
+        #expect(AppInstance.hasInk(try app.exportText().standardOutput))
+    }
+
     @Test func theDrawingsMenuCreatesAndOpensANewDrawing() throws {
         let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
         let app = try AppInstance(runtimeDirectory: runtime.path)

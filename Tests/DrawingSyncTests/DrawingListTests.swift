@@ -1,0 +1,74 @@
+import DrawingSync
+import ReplicaStore
+import TestSupport
+import Testing
+
+/// The original app's DrawingListProviderTests, plus rename, delete and open-or-create.
+@Suite struct DrawingListTests {
+    func replica() throws -> (Replica, TemporaryDirectory) {
+        let directory = try TemporaryDirectory(prefix: "drawinglist")
+        return (try Replica(directory: directory.path), directory)
+    }
+
+    @Test func theListIsEmptyInitially() throws {
+        let (replica, directory) = try replica()
+        #expect(try DrawingList(replica: replica).entries.isEmpty)
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func createInsertsADocumentWithTheName() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        try list.create(id: "d1", name: "Test Drawing")
+        let result = try replica.execute("SELECT * FROM drawings WHERE _id = :id", arguments: ["id": .string("d1")])
+        #expect(result.documents.count == 1)
+        #expect(result.documents.first?["name"] == .string("Test Drawing"))
+        #expect(list.entries == [.init(id: "d1", name: "Test Drawing")])
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func theObserverPicksUpDrawingsWrittenElsewhere() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        var deliveries: [[DrawingList.Entry]] = []
+        list.onChange = { deliveries.append($0) }
+        try replica.execute(
+            "INSERT INTO drawings DOCUMENTS (:doc)",
+            arguments: ["doc": .object(["_id": .string("test-id"), "name": .string("Remote Drawing"), "strokes": .object([:])])])
+        #expect(deliveries.last == [.init(id: "test-id", name: "Remote Drawing")])
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func renameAndDeleteChangeTheList() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        try list.create(id: "a", name: "Alpha")
+        try list.create(id: "b", name: "Beta")
+        try list.rename(id: "a", to: "Zulu")
+        #expect(list.entries.map(\.name) == ["Beta", "Zulu"])
+        try list.delete(id: "b")
+        #expect(list.entries.map(\.id) == ["a"])
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func openOrCreateFindsByIdThenNameAndCreatesOtherwise() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        try list.create(id: "x1", name: "Notes")
+        #expect(try list.openOrCreate("x1").id == "x1")
+        #expect(try list.openOrCreate("Notes").id == "x1")
+        let created = try list.openOrCreate("sketch")
+        #expect(created == .init(id: "sketch", name: "sketch"))
+        #expect(list.entries.count == 2)
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test func aDocumentWithoutANameIsListedAsUntitled() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        try replica.execute(
+            "INSERT INTO drawings DOCUMENTS (:doc)", arguments: ["doc": .object(["_id": .string("abcdefghijk")])])
+        #expect(list.entries.first?.name == "Untitled (abcdefgh)")
+        withExtendedLifetime(directory) {}
+    }
+}
