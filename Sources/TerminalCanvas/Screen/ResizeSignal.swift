@@ -29,20 +29,13 @@ private func handleResizeSignal(_ signal: Int32) {
 /// then makes `fileDescriptor` readable. The loop then calls `TerminalScreen.readInputs()`, which
 /// reports the resize.
 public final class ResizeSignal {
-    public let fileDescriptor: Int32
-    private let writeDescriptor: Int32
+    public var fileDescriptor: Int32 { pipe.readDescriptor }
+    private let pipe: SignalPipe
     private var previous = sigaction()
 
     public init() throws(TerminationSignalsError) {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw .cannotCreatePipe(errno: errno) }
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        fileDescriptor = descriptors[0]
-        writeDescriptor = descriptors[1]
-        resizePipeWrite = writeDescriptor
+        pipe = try SignalPipe()
+        resizePipeWrite = pipe.writeDescriptor
         _ = sigaction(SIGWINCH, nil, &chainedResizeAction)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = handleResizeSignal
@@ -54,15 +47,10 @@ public final class ResizeSignal {
     deinit {
         _ = sigaction(SIGWINCH, &previous, nil)
         resizePipeWrite = -1
-        close(fileDescriptor)
-        close(writeDescriptor)
     }
 
     /// Empties the pipe; true if a resize arrived since the last call.
     public func takeResize() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        var any = false
-        while read(fileDescriptor, &buffer, buffer.count) > 0 { any = true }
-        return any
+        !pipe.drain().isEmpty
     }
 }

@@ -42,22 +42,15 @@ public final class TerminationSignals {
     public static let caught: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Readable after a signal arrived; wait on it in `poll`.
-    public let fileDescriptor: Int32
-    private let writeDescriptor: Int32
+    public var fileDescriptor: Int32 { pipe.readDescriptor }
+    private let pipe: SignalPipe
     private var previousActions: [(Int32, sigaction)] = []
 
     /// Installs the handlers. One instance at a time: a second replaces the first's pipe.
     public init() throws(TerminationSignalsError) {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw .cannotCreatePipe(errno: errno) }
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        fileDescriptor = descriptors[0]
-        writeDescriptor = descriptors[1]
+        pipe = try SignalPipe()
         signalsPending = 0
-        signalPipeWrite = writeDescriptor
+        signalPipeWrite = pipe.writeDescriptor
         for signal in Self.caught {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = handleTerminationSignal
@@ -74,19 +67,11 @@ public final class TerminationSignals {
             _ = sigaction(signal, &action, nil)
         }
         signalPipeWrite = -1
-        close(fileDescriptor)
-        close(writeDescriptor)
     }
 
     /// The signals that arrived since the last call, oldest first; empty when none did.
     public func takeSignals() -> [Int32] {
-        var signals: [Int32] = []
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let count = read(fileDescriptor, &buffer, buffer.count)
-            guard count > 0 else { break }
-            signals += buffer.prefix(count).map { Int32($0) }
-        }
+        let signals = pipe.drain().map { Int32($0) }
         signalsPending = 0
         return signals
     }
