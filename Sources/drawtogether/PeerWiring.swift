@@ -56,9 +56,15 @@ final class PeerWiring {
         return listening
     }
 
-    /// Says goodbye to every peer, then runs the loop briefly so the goodbyes are read before
-    /// the process exits (an exit with unread input resets the connection).
+    /// Lets the peers take what was just written (up to two seconds), says goodbye to every
+    /// peer, then runs the loop briefly so the goodbyes are read before the process exits (an
+    /// exit with unread input resets the connection).
     func shutdown() {
+        loop.run(
+            until: {
+                let status = node.status
+                return status.peers.isEmpty || (status.isCaughtUp && status.pendingDeltaCount == 0)
+            }, timeout: .seconds(2))
         node.shutdown()
         loop.run(until: { false }, timeout: .milliseconds(300))
     }

@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// Two app instances that cannot find each other locally (separate runtime directories, no
+/// discovery) draw together through a real `drawtogether serve` relay over encrypted TCP.
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+struct RelayTerminalTests {
+    @Test func twoTerminalsDrawTogetherThroughTheRelay() throws {
+        let home = try TemporaryDirectory(prefix: "relay-e2e")
+        let token = "a shared secret for the relay test"
+        let relay = try ChildProcess(
+            SyncTestSupport.binary,
+            ["serve", "--listen", "127.0.0.1:0", "--token", token, "--store", home.path + "/relay"],
+            environment: SyncTestSupport.environment(home: home))
+        defer {
+            relay.send(SIGTERM)
+            _ = relay.waitForExit()
+        }
+        #expect(ChildProcess.waitFor { SyncTestSupport.listeningPort(in: relay.standardOutput) != nil })
+        let port = try #require(SyncTestSupport.listeningPort(in: relay.standardOutput))
+        let arguments = ["--no-discovery", "--server", "tcp://127.0.0.1:\(port)"]
+        let runtimeA = try TemporaryDirectory(prefix: "drawtogether-run")
+        let runtimeB = try TemporaryDirectory(prefix: "drawtogether-run")
+        let a = try AppInstance(
+            runtimeDirectory: runtimeA.path, extraArguments: arguments, environment: ["DRAWTOGETHER_TOKEN": token])
+        let b = try AppInstance(
+            runtimeDirectory: runtimeB.path, extraArguments: arguments, environment: ["DRAWTOGETHER_TOKEN": token])
+        for app in [a, b] { try app.tmux.waitUntil { $0.last?.contains("1 peer") == true } }
+
+        try a.drag([(6, 4), (16, 4), (26, 4)])
+        try b.tmux.waitUntil { screen in [6, 16, 26].allSatisfy { b.hasInk(x: $0, y: 4, in: screen) } }
+        try b.tmux.sendKeys("Space")
+        for _ in 0..<3 { try b.tmux.sendKeys("j") }
+        try b.tmux.sendKeys("Space")
+        try a.tmux.waitUntil { screen in (11...14).allSatisfy { a.hasInk(x: 40, y: $0, in: screen) } }
+
+        // B quits at once: what it drew still reaches A through the relay.
+        #expect(try b.quit() == 0)
+        let second = try b.exportText()
+        try a.tmux.waitUntil { _ in try a.exportText().standardOutput == second.standardOutput }
+        #expect(try a.quit() == 0)
+        let first = try a.exportText()
+        #expect(first.standardOutput == second.standardOutput)
+        #expect(AppInstance.hasInk(first.standardOutput))
+    }
+}
