@@ -96,6 +96,22 @@ struct TerminalEndToEndTests {
         #expect(AppInstance.hasInk(try app.exportText().standardOutput))
     }
 
+    @Test func gSwitchesToBrailleAndPanningMovesTheView() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path)
+        try app.waitUntilReady()
+        try app.drag([(10, 5), (30, 5)])
+        try app.tmux.waitUntil { screen in app.hasInk(x: 20, y: 5, in: screen) }
+        try app.tmux.sendKeys("g")
+        try app.tmux.waitUntil { screen in
+            screen[5].unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }
+        }
+        // L pans the view right by a quarter screen: the line moves left on screen.
+        try app.tmux.sendKeys("L")
+        try app.tmux.waitUntil { screen in !app.hasInk(x: 30, y: 5, in: screen) && app.hasInk(x: 5, y: 5, in: screen) }
+        #expect(try app.quit() == 0)
+    }
+
     @Test func theDrawingsMenuCreatesAndOpensANewDrawing() throws {
         let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
         let app = try AppInstance(runtimeDirectory: runtime.path)
