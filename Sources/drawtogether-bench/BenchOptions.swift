@@ -33,12 +33,14 @@ struct BenchOptions {
     /// Set in a child process: the section (and scenario) it runs.
     var worker: (section: Section, scenario: String?)?
     var help = false
+    /// Set in a child process: the directory the replica scenarios hand a store over in.
+    var handoff: String?
 
     var keyCount: Int { keys ?? (quick ? 1_000 : 10_000) }
     var strokeCount: Int { strokes ?? (quick ? 1_000 : 10_000) }
     var sampleCount: Int { samples ?? (quick ? 50 : 1_000) }
     /// The longest the end-to-end figure may take per transport before it stops sampling.
-    var endToEndBudgetSeconds: Double { quick ? 15 : 60 }
+    var endToEndBudgetSeconds: Double { quick ? 15 : 40 }
 
     static let usage = """
         usage: drawtogether-bench [--quick] [--only replica,live,drawing,e2e] [--keys N] [--strokes N] [--samples N]
@@ -69,6 +71,7 @@ struct BenchOptions {
             case "--keys": keys = try count(argument)
             case "--strokes": strokes = try count(argument)
             case "--samples": samples = try count(argument)
+            case "--handoff": handoff = try value(argument)
             case "--only":
                 let list = try value(argument)
                 var chosen: [Section] = []

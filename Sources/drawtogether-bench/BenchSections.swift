@@ -16,7 +16,7 @@ enum BenchSections {
             guard let name = scenario, let chosen = MapWorkload.Scenario(rawValue: name) else {
                 throw BenchError.setup("--worker replica needs a scenario: disjoint, overlap, overwrite, delete-half")
             }
-            try MapWorkload(keys: options.keyCount, report: report).run(chosen)
+            try MapWorkload(keys: options.keyCount, handoff: options.handoff, report: report).run(chosen)
         case .live:
             try LiveSyncBench(updates: options.keyCount, report: report).run()
         case .drawing:

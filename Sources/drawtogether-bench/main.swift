@@ -23,10 +23,13 @@ do {
         #if DEBUG
             FigureReport.progress("this is a debug build: run `swift run -c release drawtogether-bench` for real figures")
         #endif
+        let handoff = try TemporaryStores("handoff")
         for section in options.sections {
             for scenario in BenchSections.scenarios(of: section) {
                 FigureReport.progress("running \(section.rawValue)\(scenario.map { " " + $0 } ?? "")")
-                try WorkerProcess.run(section: section, scenario: scenario, arguments: options.scaleArguments, report: report)
+                try WorkerProcess.run(
+                    section: section, scenario: scenario, arguments: options.scaleArguments + ["--handoff", handoff.root],
+                    report: report)
             }
         }
         report.add("bench.total", BenchClock.seconds(since: start), "s", [("quick", .number(options.quick ? 1 : 0))])
