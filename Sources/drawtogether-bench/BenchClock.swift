@@ -27,7 +27,8 @@ enum BenchClock {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 512)
         while fgets(&buffer, Int32(buffer.count), file) != nil {
-            let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let line = String(
+                decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard line.hasPrefix("VmRSS:") else { continue }
             let digits = line.dropFirst(6).filter(\.isNumber)
             guard let kilobytes = Double(String(digits)) else { return nil }

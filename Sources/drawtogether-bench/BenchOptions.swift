@@ -84,7 +84,9 @@ struct BenchOptions {
                 sections = chosen
             case "--worker":
                 let name = try value(argument)
-                guard let section = Section(rawValue: name) else { throw .badValue(option: argument, value: name) }
+                guard let section = Section(rawValue: name) else {
+                    throw .badValue(option: argument, value: name)
+                }
                 var scenario: String?
                 if let next = rest.first, !next.hasPrefix("--") {
                     scenario = next

@@ -26,8 +26,10 @@ struct DrawingBench {
             let valueBytes = coordinator.model.synced.values.reduce(0) { $0 + $1.value.utf8.count }
             report.add(
                 "drawing.initial_flush", initial, "s",
-                [("strokes", .number(Double(groups.count))), ("value_bytes", .number(Double(valueBytes))),
-                 ("note", .text("all strokes written in one transaction"))])
+                [
+                    ("strokes", .number(Double(groups.count))), ("value_bytes", .number(Double(valueBytes))),
+                    ("note", .text("all strokes written in one transaction")),
+                ])
             try measureFlushes(coordinator, groups: groups, sample: &sample)
             measureRenders(coordinator.drawing)
             coordinator.close()
@@ -45,7 +47,8 @@ struct DrawingBench {
         var changed = DurationSample()
         for round in 0..<repetitions {
             let original = groups[Int.random(in: 0..<groups.count, using: &random)]
-            guard let current = coordinator.groups[original.key], let edited = SampleDrawing.extended(current) else {
+            guard let current = coordinator.groups[original.key], let edited = SampleDrawing.extended(current)
+            else {
                 continue
             }
             coordinator.edit([edited.key: .some(edited)], now: Int64(round) * 1_000)
@@ -60,8 +63,11 @@ struct DrawingBench {
         let note = "edit, diff, one transaction, the coordinator's own observer rebuilding its map"
         report.add(
             "drawing.flush.one_changed", changed.median * 1e3, "ms",
-            [("of_strokes", .number(Double(groups.count))), ("p90_ms", .number(changed.percentile(90) * 1e3)),
-             ("runs", .number(Double(changed.count))), ("note", .text(note))])
+            [
+                ("of_strokes", .number(Double(groups.count))),
+                ("p90_ms", .number(changed.percentile(90) * 1e3)),
+                ("runs", .number(Double(changed.count))), ("note", .text(note)),
+            ])
         report.add(
             "drawing.flush.one_added", added.median * 1e3, "ms",
             [("p90_ms", .number(added.percentile(90) * 1e3)), ("runs", .number(Double(added.count)))])
@@ -75,7 +81,9 @@ struct DrawingBench {
             var raster = DurationSample()
             var inked = 0
             for _ in 0..<repetitions {
-                canvasView.add(BenchClock.measure { CanvasView(mode: mode).render(document, viewport: viewport) }.seconds)
+                canvasView.add(
+                    BenchClock.measure { CanvasView(mode: mode).render(document, viewport: viewport) }.seconds
+                )
                 let (grid, seconds) = BenchClock.measure {
                     Raster.render(drawing, viewport: Viewport(x: 0, y: 0, width: 200, height: 60), mode: mode)
                 }
@@ -84,8 +92,11 @@ struct DrawingBench {
             }
             report.add(
                 "render.canvas_view.\(mode.rawValue)", canvasView.median * 1e3, "ms",
-                [("strokes", .number(Double(drawing.count))), ("cells", .number(200 * 60)),
-                 ("inked_cells", .number(Double(inked))), ("note", .text("CanvasView.render, 200x60 canvas + status row"))])
+                [
+                    ("strokes", .number(Double(drawing.count))), ("cells", .number(200 * 60)),
+                    ("inked_cells", .number(Double(inked))),
+                    ("note", .text("CanvasView.render, 200x60 canvas + status row")),
+                ])
             report.add(
                 "render.raster.\(mode.rawValue)", raster.median * 1e3, "ms",
                 [("note", .text("StrokeKit Raster.render of the 200x60 viewport"))])
@@ -101,7 +112,8 @@ struct DrawingBench {
         let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
         let observed = BenchClock.now()
         let document = CanvasDocument(groups: coordinator.drawing)
-        let grid = CanvasView(mode: .block).render(document, viewport: CanvasViewport(screenWidth: 200, screenHeight: 61))
+        let grid = CanvasView(mode: .block).render(
+            document, viewport: CanvasViewport(screenWidth: 200, screenHeight: 61))
         let rendered = BenchClock.now()
         guard document.count > 0, grid.cells.contains(where: { $0 != .blank }) else {
             throw BenchError.wrongResult("cold open: the first frame is empty")
@@ -109,10 +121,13 @@ struct DrawingBench {
         func seconds(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e9 }
         report.add(
             "drawing.cold_open", seconds(start, rendered), "s",
-            [("strokes", .number(Double(document.count))),
-             ("open_s", .number(seconds(start, opened))), ("coordinator_s", .number(seconds(opened, observed))),
-             ("first_frame_s", .number(seconds(observed, rendered))),
-             ("note", .text("fresh process, files in the page cache"))])
+            [
+                ("strokes", .number(Double(document.count))),
+                ("open_s", .number(seconds(start, opened))),
+                ("coordinator_s", .number(seconds(opened, observed))),
+                ("first_frame_s", .number(seconds(observed, rendered))),
+                ("note", .text("fresh process, files in the page cache")),
+            ])
         report.add("drawing.cold_open.rss", BenchClock.residentMegabytes() ?? 0, "MB")
     }
 }

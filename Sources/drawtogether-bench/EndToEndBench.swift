@@ -22,7 +22,9 @@ struct EndToEndBench {
         for transport in ["unix", "tcp"] {
             try run(transport: transport)
         }
-        report.add("e2e.rss", BenchClock.residentMegabytes() ?? 0, "MB", [("note", .text("both peers, one process"))])
+        report.add(
+            "e2e.rss", BenchClock.residentMegabytes() ?? 0, "MB", [("note", .text("both peers, one process"))]
+        )
     }
 
     private func run(transport: String) throws {
@@ -46,7 +48,8 @@ struct EndToEndBench {
         let replica = try Replica(directory: pathA)
         try replica.addSubscription(ReplicaSyncAdapter.drawings)
         let adapter = ReplicaSyncAdapter(replica: replica)
-        let node = SyncNode(loop: loopA, replica: adapter, configuration: Self.session(adapter, name: "bench peer A"))
+        let node = SyncNode(
+            loop: loopA, replica: adapter, configuration: Self.session(adapter, name: "bench peer A"))
         adapter.forwardLocalCommits(to: node)
         let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
         defer {
@@ -55,7 +58,9 @@ struct EndToEndBench {
         }
 
         let waitStart = BenchClock.now()
-        while link.endpoint == nil && link.failure == nil && BenchClock.seconds(since: waitStart) < 30 { usleep(1_000) }
+        while link.endpoint == nil && link.failure == nil && BenchClock.seconds(since: waitStart) < 30 {
+            usleep(1_000)
+        }
         guard let bound = link.endpoint else {
             throw BenchError.setup("peer B did not start listening: \(link.failure ?? "timed out")")
         }
@@ -80,7 +85,8 @@ struct EndToEndBench {
             let flushStart = BenchClock.now()
             try coordinator.flush()
             let flushEnd = BenchClock.now()
-            let arrived = loopA.run(until: { link.arrival(of: group.key.rawValue) != nil }, timeout: .seconds(30))
+            let arrived = loopA.run(
+                until: { link.arrival(of: group.key.rawValue) != nil }, timeout: .seconds(30))
             guard arrived, let arrival = link.arrival(of: group.key.rawValue) else {
                 throw BenchError.wrongResult("stroke \(index) did not reach B over \(transport) within 30 s")
             }
@@ -95,30 +101,43 @@ struct EndToEndBench {
             ("flush_p50_ms", .number(flushes.median * 1e3)),
         ]
         if stoppedEarly {
-            details.append(("note", .text("stopped after \(latencies.count) of \(samples) strokes: the \(Int(budgetSeconds)) s budget ran out")))
+            details.append(
+                (
+                    "note",
+                    .text(
+                        "stopped after \(latencies.count) of \(samples) strokes: the \(Int(budgetSeconds)) s budget ran out"
+                    )
+                ))
         } else {
             details.append(("note", .text("A's flush to B's observer and rebuilt canvas document")))
         }
         report.add("e2e.\(transport).p50", latencies.median * 1e3, "ms", details)
-        report.add("e2e.\(transport).p99", latencies.percentile(99) * 1e3, "ms", [("samples", .number(Double(latencies.count)))])
+        report.add(
+            "e2e.\(transport).p99", latencies.percentile(99) * 1e3, "ms",
+            [("samples", .number(Double(latencies.count)))])
     }
 
     /// A gets the drawing through its coordinator (one transaction); B gets A's events directly.
     static func prepare(strokes: Int, pathA: String, pathB: String) throws {
-        let a = try Replica(directory: pathA, configuration: ReplicaConfiguration(peerID: PeerID(0xA000_0000_0000_0001)))
+        let a = try Replica(
+            directory: pathA, configuration: ReplicaConfiguration(peerID: PeerID(0xA000_0000_0000_0001)))
         let coordinator = try DrawingSyncCoordinator(replica: a, drawingID: drawingID)
         var sample = SampleDrawing(seed: 0xE2E, peer: "bencha")
-        coordinator.edit(Dictionary(uniqueKeysWithValues: sample.groups(strokes).map { ($0.key, .some($0)) }), now: 0)
+        coordinator.edit(
+            Dictionary(uniqueKeysWithValues: sample.groups(strokes).map { ($0.key, .some($0)) }), now: 0)
         try coordinator.flush()
         coordinator.close()
-        let b = try Replica(directory: pathB, configuration: ReplicaConfiguration(peerID: PeerID(0xB000_0000_0000_0002)))
-        let delta = try a.changes(collection: DrawingSyncCoordinator.collection, documentID: nil, since: DocumentVersions())
+        let b = try Replica(
+            directory: pathB, configuration: ReplicaConfiguration(peerID: PeerID(0xB000_0000_0000_0002)))
+        let delta = try a.changes(
+            collection: DrawingSyncCoordinator.collection, documentID: nil, since: DocumentVersions())
         guard case .applied = try b.apply(delta) else { throw BenchError.setup("B refused the drawing") }
     }
 
     static func session(_ adapter: ReplicaSyncAdapter, name: String) -> SyncSessionConfiguration {
         SyncSessionConfiguration(
-            databaseID: "bench", peerID: adapter.replica.peerID.rawValue, displayName: name, token: "bench-token",
+            databaseID: "bench", peerID: adapter.replica.peerID.rawValue, displayName: name,
+            token: "bench-token",
             encrypts: false, subscriptions: adapter.subscriptions)
     }
 
@@ -130,7 +149,8 @@ struct EndToEndBench {
             let replica = try Replica(directory: path)
             try replica.addSubscription(ReplicaSyncAdapter.drawings)
             let adapter = ReplicaSyncAdapter(replica: replica)
-            let node = SyncNode(loop: loop, replica: adapter, configuration: session(adapter, name: "bench peer B"))
+            let node = SyncNode(
+                loop: loop, replica: adapter, configuration: session(adapter, name: "bench peer B"))
             adapter.forwardLocalCommits(to: node)
             let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
             var document = CanvasDocument(groups: coordinator.drawing)

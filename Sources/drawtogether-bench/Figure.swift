@@ -23,7 +23,8 @@ struct Figure {
     /// `{"figure": ..., "value": ..., "unit": ..., details...}` on one line.
     var jsonLine: String {
         var fields = [
-            "\"figure\": \(Self.quoted(name))", "\"value\": \(Self.number(value))", "\"unit\": \(Self.quoted(unit))",
+            "\"figure\": \(Self.quoted(name))", "\"value\": \(Self.number(value))",
+            "\"unit\": \(Self.quoted(unit))",
         ]
         for (key, detail) in details {
             switch detail {
@@ -68,7 +69,10 @@ struct Figure {
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20:
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -10,7 +10,9 @@ final class FigureReport {
         Self.write(figure.jsonLine, to: STDOUT_FILENO)
     }
 
-    func add(_ name: String, _ value: Double, _ unit: String, _ details: [(key: String, value: Figure.Detail)] = []) {
+    func add(
+        _ name: String, _ value: Double, _ unit: String, _ details: [(key: String, value: Figure.Detail)] = []
+    ) {
         add(Figure(name, value, unit, details))
     }
 
@@ -27,7 +29,9 @@ final class FigureReport {
             return right ? fill + text : text + fill
         }
         Self.write("", to: STDOUT_FILENO)
-        Self.write(pad("figure", nameWidth) + "  " + pad("value", valueWidth, right: true) + "  unit   notes", to: STDOUT_FILENO)
+        Self.write(
+            pad("figure", nameWidth) + "  " + pad("value", valueWidth, right: true) + "  unit   notes",
+            to: STDOUT_FILENO)
         Self.write(String(repeating: "-", count: nameWidth + valueWidth + 20), to: STDOUT_FILENO)
         for figure in figures {
             Self.write(
@@ -42,7 +46,9 @@ final class FigureReport {
         let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let result = bytes[written...].withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress, $0.count)
+            }
             guard result > 0 else { return }
             written += result
         }

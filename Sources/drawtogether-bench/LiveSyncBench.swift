@@ -19,13 +19,17 @@ struct LiveSyncBench {
 
     private func run(observed: Bool, stores: TemporaryStores) throws {
         let suffix = observed ? "" : ".no_observer"
-        let a = try Replica(directory: stores.path("a\(suffix)"), configuration: ReplicaConfiguration(peerID: PeerID(1)))
-        let b = try Replica(directory: stores.path("b\(suffix)"), configuration: ReplicaConfiguration(peerID: PeerID(2)))
+        let a = try Replica(
+            directory: stores.path("a\(suffix)"), configuration: ReplicaConfiguration(peerID: PeerID(1)))
+        let b = try Replica(
+            directory: stores.path("b\(suffix)"), configuration: ReplicaConfiguration(peerID: PeerID(2)))
         var random = BenchRandom(seed: 0x11FE)
         var deliveries = 0
         let token =
             observed
-            ? try b.observe(MapWorkload.selectDocument, arguments: MapWorkload.idArgument) { _ in deliveries += 1 }
+            ? try b.observe(MapWorkload.selectDocument, arguments: MapWorkload.idArgument) { _ in
+                deliveries += 1
+            }
             : nil
         defer { token?.cancel() }
 
@@ -40,9 +44,12 @@ struct LiveSyncBench {
                 try MapWorkload.write(key: MapWorkload.key(index), value: value, into: a)
             }.seconds
             let (encoded, encodeSeconds) = try BenchClock.measure {
-                let since = try b.versions(collection: MapWorkload.collection, documentID: MapWorkload.documentID)
-                return try a.changes(collection: MapWorkload.collection, documentID: MapWorkload.documentID, since: since)
-                    .encoded()
+                let since = try b.versions(
+                    collection: MapWorkload.collection, documentID: MapWorkload.documentID)
+                return try a.changes(
+                    collection: MapWorkload.collection, documentID: MapWorkload.documentID, since: since
+                )
+                .encoded()
             }
             shipSeconds += encodeSeconds
             bytes += encoded.count
@@ -50,13 +57,15 @@ struct LiveSyncBench {
             applySeconds += apply
             applies.add(apply)
         }
-        let visible = try b.execute(MapWorkload.selectDocument, arguments: MapWorkload.idArgument)
+        let visible =
+            try b.execute(MapWorkload.selectDocument, arguments: MapWorkload.idArgument)
             .documents.first?["strokes"]?.objectValue?.count ?? 0
         guard visible == updates else {
             throw BenchError.wrongResult("live: B shows \(visible) keys after \(updates) updates")
         }
         if observed, deliveries < updates {
-            throw BenchError.wrongResult("live: B's observer fired \(deliveries) times for \(updates) updates")
+            throw BenchError.wrongResult(
+                "live: B's observer fired \(deliveries) times for \(updates) updates")
         }
         let n = Double(updates)
         report.add(
@@ -67,9 +76,19 @@ struct LiveSyncBench {
             [
                 ("p50_us", .number(applies.median * 1e6)), ("p99_us", .number(applies.percentile(99) * 1e6)),
                 ("total_s", .number(applySeconds)),
-                ("note", .text(observed ? "decode + apply + SQLite commit + observer on the document" : "decode + apply + SQLite commit")),
+                (
+                    "note",
+                    .text(
+                        observed
+                            ? "decode + apply + SQLite commit + observer on the document"
+                            : "decode + apply + SQLite commit")
+                ),
             ])
-        report.add("live\(suffix).encode", shipSeconds * 1e6 / n, "us", [("note", .text("B's versions, A's changes since them, encoded"))])
-        report.add("live\(suffix).write", writeSeconds * 1e6 / n, "us", [("note", .text("A's local write, one transaction"))])
+        report.add(
+            "live\(suffix).encode", shipSeconds * 1e6 / n, "us",
+            [("note", .text("B's versions, A's changes since them, encoded"))])
+        report.add(
+            "live\(suffix).write", writeSeconds * 1e6 / n, "us",
+            [("note", .text("A's local write, one transaction"))])
     }
 }

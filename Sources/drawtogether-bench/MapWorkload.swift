@@ -47,7 +47,8 @@ struct MapWorkload {
             return result.documents.first?["strokes"]?.objectValue?.count ?? 0
         }
         guard reopened == expectedKeys else {
-            throw BenchError.wrongResult("\(scenario.rawValue): reopened with \(reopened) keys, expected \(expectedKeys)")
+            throw BenchError.wrongResult(
+                "\(scenario.rawValue): reopened with \(reopened) keys, expected \(expectedKeys)")
         }
         report.add("\(prefix).reopen", reopenSeconds, "s", [("note", .text("open B and read the document"))])
         let rss = BenchClock.residentMegabytes() ?? 0
@@ -104,9 +105,14 @@ struct MapWorkload {
             [
                 ("writes", .number(Double(operations))),
                 ("us_per_write", .number((writeA + deleteSeconds) * 1e6 / Double(max(1, operations)))),
-                ("note", .text(reusedWriteSeconds == nil
-                    ? "peer A, one transaction per write"
-                    : "peer A, one transaction per write; the 5N writes are the overwrite run's (its store copied)")),
+                (
+                    "note",
+                    .text(
+                        reusedWriteSeconds == nil
+                            ? "peer A, one transaction per write"
+                            : "peer A, one transaction per write; the 5N writes are the overwrite run's (its store copied)"
+                    )
+                ),
             ])
         if scenario == .deleteHalf {
             report.add("\(prefix).delete", deleteSeconds, "s", [("deletes", .number(Double(keys / 2)))])
@@ -128,12 +134,19 @@ struct MapWorkload {
         // Version vectors, deltas each way, crosswise apply.
         let versionsA = try a.versions(collection: Self.collection, documentID: Self.documentID)
         let versionsB = try b.versions(collection: Self.collection, documentID: Self.documentID)
-        report.add("\(prefix).versions", Double(versionsB.encoded().count), "bytes", [("note", .text("B's version vectors, encoded"))])
+        report.add(
+            "\(prefix).versions", Double(versionsB.encoded().count), "bytes",
+            [("note", .text("B's version vectors, encoded"))])
         let (deltaAB, encodeSeconds) = try BenchClock.measure {
-            try a.changes(collection: Self.collection, documentID: Self.documentID, since: versionsB).encoded()
+            try a.changes(collection: Self.collection, documentID: Self.documentID, since: versionsB)
+                .encoded()
         }
-        let deltaBA = try b.changes(collection: Self.collection, documentID: Self.documentID, since: versionsA).encoded()
-        report.add("\(prefix).encode", encodeSeconds, "s", [("note", .text("A's changes since B's versions, encoded"))])
+        let deltaBA = try b.changes(
+            collection: Self.collection, documentID: Self.documentID, since: versionsA
+        ).encoded()
+        report.add(
+            "\(prefix).encode", encodeSeconds, "s",
+            [("note", .text("A's changes since B's versions, encoded"))])
         report.add("\(prefix).delta.a_to_b", Double(deltaAB.count), "bytes")
         report.add("\(prefix).delta.b_to_a", Double(deltaBA.count), "bytes")
 
@@ -145,9 +158,13 @@ struct MapWorkload {
         // writes win every conflict, so B's document does not change and only A's observer fires.
         report.add(
             "\(prefix).apply", applyB, "s",
-            [("observer_deliveries", .number(Double(deliveriesB - beforeB))),
-             ("note", .text("B decodes and applies A's delta: one SQLite transaction, observer run"))])
-        report.add("\(prefix).apply.b_to_a", applyA, "s", [("observer_deliveries", .number(Double(deliveriesA - beforeA)))])
+            [
+                ("observer_deliveries", .number(Double(deliveriesB - beforeB))),
+                ("note", .text("B decodes and applies A's delta: one SQLite transaction, observer run")),
+            ])
+        report.add(
+            "\(prefix).apply.b_to_a", applyA, "s",
+            [("observer_deliveries", .number(Double(deliveriesA - beforeA)))])
         if deliveriesA == beforeA && deliveriesB == beforeB {
             throw BenchError.wrongResult("\(scenario.rawValue): no observer fired on either side")
         }
@@ -159,15 +176,19 @@ struct MapWorkload {
         let visibleKeys = documentA.documents.first?["strokes"]?.objectValue?.count ?? 0
         let expectedKeys = scenario == .deleteHalf ? keys - keys / 2 : keys
         guard visibleKeys == expectedKeys else {
-            throw BenchError.wrongResult("\(scenario.rawValue): \(visibleKeys) keys after sync, expected \(expectedKeys)")
+            throw BenchError.wrongResult(
+                "\(scenario.rawValue): \(visibleKeys) keys after sync, expected \(expectedKeys)")
         }
 
         // Full state: every event, as a delta to an empty replica; and the files on disk.
-        let fullState = try a.changes(collection: Self.collection, documentID: Self.documentID, since: DocumentVersions())
+        let fullState = try a.changes(
+            collection: Self.collection, documentID: Self.documentID, since: DocumentVersions())
         report.add(
             "\(prefix).state", Double(fullState.encoded().count), "bytes",
             [("events", .number(Double(fullState.eventCount))), ("note", .text("full state as one delta"))])
-        report.add("\(prefix).disk", Double(TemporaryStores.bytes(under: pathB)) / 1e6, "MB", [("note", .text("B's store directory: SQLite file and WAL"))])
+        report.add(
+            "\(prefix).disk", Double(TemporaryStores.bytes(under: pathB)) / 1e6, "MB",
+            [("note", .text("B's store directory: SQLite file and WAL"))])
 
         return expectedKeys
     }
@@ -185,7 +206,8 @@ struct MapWorkload {
     /// Moves the overwrite run's peer A to `path`; its write time, or nil when there is none.
     static func takeOverwriteStore(from handoff: String, to path: String) -> Double? {
         let source = handoff + "/" + overwriteStoreName
-        guard let text = try? String(contentsOfFile: source + ".seconds", encoding: .utf8), let seconds = Double(text),
+        guard let text = try? String(contentsOfFile: source + ".seconds", encoding: .utf8),
+            let seconds = Double(text),
             (try? FileManager.default.moveItem(atPath: source, toPath: path)) != nil
         else { return nil }
         return seconds
@@ -203,7 +225,8 @@ struct MapWorkload {
     /// The coordinator's write: an upsert that only writes what differs.
     static let upsert = DQLStatement.insert(
         DQLInsert(
-            collection: collection, documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))],
+            collection: collection,
+            documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))],
             onConflict: .updateLocalDiff))
 
     static func write(_ entries: [(String, String)], into replica: Replica) throws {
@@ -215,7 +238,9 @@ struct MapWorkload {
     static func write(key: String, value: String, into replica: Replica) throws {
         try replica.execute(
             upsert,
-            arguments: ["doc": .object(["_id": .string(documentID), "strokes": .object([key: .string(value)])])])
+            arguments: [
+                "doc": .object(["_id": .string(documentID), "strokes": .object([key: .string(value)])])
+            ])
     }
 
     static func unset(_ key: String, in replica: Replica) throws {

@@ -1,5 +1,5 @@
-import Synchronization
 import ReplicaSync
+import Synchronization
 
 /// What the two peers of the end-to-end figure share across their threads: where B listens, when
 /// each stroke key reached B's rebuilt drawing, B's loop (to stop it) and how B ended.

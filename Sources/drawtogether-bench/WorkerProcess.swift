@@ -3,7 +3,9 @@ import Foundation
 /// Runs one section in a child process of this same executable (`--worker SECTION [SCENARIO]`)
 /// and passes its figures on as they arrive.
 enum WorkerProcess {
-    static func run(section: BenchOptions.Section, scenario: String?, arguments: [String], report: FigureReport) throws {
+    static func run(
+        section: BenchOptions.Section, scenario: String?, arguments: [String], report: FigureReport
+    ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = ["--worker", section.rawValue] + (scenario.map { [$0] } ?? []) + arguments

@@ -17,22 +17,26 @@ if options.help {
 let report = FigureReport()
 do {
     if let worker = options.worker {
-        try BenchSections.runInProcess(worker.section, scenario: worker.scenario, options: options, report: report)
+        try BenchSections.runInProcess(
+            worker.section, scenario: worker.scenario, options: options, report: report)
     } else {
         let start = BenchClock.now()
         #if DEBUG
-            FigureReport.progress("this is a debug build: run `swift run -c release drawtogether-bench` for real figures")
+            FigureReport.progress(
+                "this is a debug build: run `swift run -c release drawtogether-bench` for real figures")
         #endif
         let handoff = try TemporaryStores("handoff")
         for section in options.sections {
             for scenario in BenchSections.scenarios(of: section) {
                 FigureReport.progress("running \(section.rawValue)\(scenario.map { " " + $0 } ?? "")")
                 try WorkerProcess.run(
-                    section: section, scenario: scenario, arguments: options.scaleArguments + ["--handoff", handoff.root],
+                    section: section, scenario: scenario,
+                    arguments: options.scaleArguments + ["--handoff", handoff.root],
                     report: report)
             }
         }
-        report.add("bench.total", BenchClock.seconds(since: start), "s", [("quick", .number(options.quick ? 1 : 0))])
+        report.add(
+            "bench.total", BenchClock.seconds(since: start), "s", [("quick", .number(options.quick ? 1 : 0))])
         report.printTable()
     }
 } catch {
