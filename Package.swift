@@ -36,6 +36,12 @@ let package = Package(
         .executableTarget(name: "FuzzDQL", dependencies: ["FuzzSupport", "ReplicaStore"]),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "ReplicaStore"]),
         .executableTarget(name: "FuzzSyncFrames", dependencies: ["FuzzSupport", "ReplicaSync"]),
+        .executableTarget(name: "FuzzStrokeCodec", dependencies: ["FuzzSupport", "StrokeKit"]),
+
+        // The benchmark (`swift run -c release drawtogether-bench`); built by CI, never run by tests.
+        .executableTarget(
+            name: "drawtogether-bench",
+            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),

@@ -19,6 +19,9 @@ public enum StrokeCodecError: Error, Equatable, Sendable {
     case unknownTool(UInt8, piece: Int)
     /// Flag bits that no version-1 encoder sets.
     case reservedFlags(UInt8, piece: Int)
+    /// The transform flag with a zero offset: an encoder leaves the flag off then, so accepting it
+    /// would give one group two encodings.
+    case zeroTransform(piece: Int)
     /// A value outside what the model allows (coordinates, widths, radii, time offsets).
     case valueOutOfRange(field: String, value: Int64)
     /// Bytes left over after a complete group.
@@ -46,6 +49,8 @@ public enum StrokeCodecError: Error, Equatable, Sendable {
             "piece \(piece) uses unknown tool \(tool)"
         case .reservedFlags(let flags, let piece):
             "piece \(piece) sets reserved flag bits \(flags)"
+        case .zeroTransform(let piece):
+            "piece \(piece) sets the transform flag but moves by nothing"
         case .valueOutOfRange(let field, let value):
             "\(field) \(value) is out of range"
         case .trailingBytes(let count):

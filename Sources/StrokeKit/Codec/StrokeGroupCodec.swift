@@ -97,6 +97,7 @@ public enum StrokeGroupCodec {
             let limit = FixedPoint.coordinateUnitLimit
             let dx = try reader.checked(reader.readSigned("transform"), in: -limit...limit, "transform")
             let dy = try reader.checked(reader.readSigned("transform"), in: -limit...limit, "transform")
+            guard dx != 0 || dy != 0 else { throw .zeroTransform(piece: index) }
             transform = StrokeTransform(dx: FixedPoint.value(units: dx), dy: FixedPoint.value(units: dy))
         }
 

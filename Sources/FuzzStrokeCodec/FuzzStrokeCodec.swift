@@ -1,0 +1,54 @@
+import FuzzSupport
+import StrokeKit
+
+/// Fuzzes `StrokeGroupCodec.decode(_:)` with raw bytes, and `decodeBase64(_:)` with the same bytes
+/// read as text.
+///
+/// Properties: any bytes either decode or throw a `StrokeCodecError` whose message can be built;
+/// what decodes re-encodes to exactly the input bytes (one group, one encoding: the coordinator
+/// relies on it to skip unchanged groups); the decoded group survives a base64 round trip and
+/// equals itself decoded again. Text that decodes as base64 re-encodes to the same text.
+enum FuzzStrokeCodec: FuzzTarget {
+    static func check(_ input: [UInt8]) {
+        checkBinary(input)
+        checkText(String(decoding: input, as: UTF8.self))
+    }
+
+    private static func checkBinary(_ input: [UInt8]) {
+        let group: StrokeGroup
+        do {
+            group = try StrokeGroupCodec.decode(input)
+        } catch {
+            expect(!error.message.isEmpty, "an error without a message: \(error)")
+            return
+        }
+        let encoded = StrokeGroupCodec.encode(group)
+        expect(encoded == input, "decoded then re-encoded to different bytes: \(input) -> \(encoded)")
+        let text = StrokeGroupCodec.encodeBase64(group)
+        expect(
+            (try? StrokeGroupCodec.decodeBase64(text)) == group,
+            "the base64 form \(text) does not decode to the same group")
+        expect(group.fingerprint == group.fingerprint, "the fingerprint is not stable")
+    }
+
+    private static func checkText(_ text: String) {
+        let group: StrokeGroup
+        do {
+            group = try StrokeGroupCodec.decodeBase64(text)
+        } catch {
+            expect(!error.message.isEmpty, "an error without a message: \(error)")
+            return
+        }
+        let encoded = StrokeGroupCodec.encodeBase64(group)
+        expect(encoded == text, "base64 \(text) decoded then re-encoded as \(encoded)")
+    }
+}
+
+#if !FUZZING
+    @main extension FuzzStrokeCodec {}
+#endif
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStrokeCodec(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    FuzzStrokeCodec.testOneInput(data, size)
+}

@@ -1,0 +1,106 @@
+/// The command line: `drawtogether-bench [--quick] [--only SECTION,...] [--keys N]`.
+///
+/// Each section runs in a child process of its own (`--worker SECTION [SCENARIO]`), so every RSS
+/// figure is that section's alone and one section's heap does not slow the next.
+struct BenchOptions {
+    /// What one run measures.
+    enum Section: String, CaseIterable {
+        case replica, live, drawing, e2e
+    }
+
+    enum OptionError: Error, CustomStringConvertible {
+        case unknown(String)
+        case missingValue(String)
+        case badValue(option: String, value: String)
+
+        var description: String {
+            switch self {
+            case .unknown(let option): "unknown option \(option) (try --help)"
+            case .missingValue(let option): "\(option) needs a value"
+            case .badValue(let option, let value): "\(option): '\(value)' is not valid"
+            }
+        }
+    }
+
+    var quick = false
+    var sections = Section.allCases
+    /// Keys of the map workload and updates of the live-sync figure (10,000; 1,000 with --quick).
+    var keys: Int?
+    /// Strokes in the drawing of the drawing and end-to-end figures.
+    var strokes: Int?
+    /// End-to-end: strokes timed per transport.
+    var samples: Int?
+    /// Set in a child process: the section (and scenario) it runs.
+    var worker: (section: Section, scenario: String?)?
+    var help = false
+    /// Set in a child process: the directory the replica scenarios hand a store over in.
+    var handoff: String?
+
+    var keyCount: Int { keys ?? (quick ? 1_000 : 10_000) }
+    var strokeCount: Int { strokes ?? (quick ? 1_000 : 10_000) }
+    var sampleCount: Int { samples ?? (quick ? 50 : 1_000) }
+    /// The longest the end-to-end figure may take per transport before it stops sampling.
+    var endToEndBudgetSeconds: Double { quick ? 15 : 40 }
+
+    static let usage = """
+        usage: drawtogether-bench [--quick] [--only replica,live,drawing,e2e] [--keys N] [--strokes N] [--samples N]
+
+        Prints one JSON object per line ({"figure", "value", "unit", ...}), then a table.
+          --quick      everything scaled down (1,000 keys and strokes, 50 end-to-end samples)
+          --only       run only these sections
+          --keys       keys of the map workload and updates of the live-sync figure (default 10000)
+          --strokes    strokes in the drawing for the drawing and end-to-end figures (default 10000)
+          --samples    strokes timed end to end per transport (default 1000)
+        """
+
+    init(arguments: [String]) throws(OptionError) {
+        var rest = arguments[...]
+        func value(_ option: String) throws(OptionError) -> String {
+            guard let next = rest.popFirst() else { throw .missingValue(option) }
+            return next
+        }
+        func count(_ option: String) throws(OptionError) -> Int {
+            let text = try value(option)
+            guard let number = Int(text), number > 0 else { throw .badValue(option: option, value: text) }
+            return number
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--help", "-h": help = true
+            case "--keys": keys = try count(argument)
+            case "--strokes": strokes = try count(argument)
+            case "--samples": samples = try count(argument)
+            case "--handoff": handoff = try value(argument)
+            case "--only":
+                let list = try value(argument)
+                var chosen: [Section] = []
+                for name in list.split(separator: ",") {
+                    guard let section = Section(rawValue: String(name)) else {
+                        throw .badValue(option: argument, value: String(name))
+                    }
+                    chosen.append(section)
+                }
+                sections = chosen
+            case "--worker":
+                let name = try value(argument)
+                guard let section = Section(rawValue: name) else {
+                    throw .badValue(option: argument, value: name)
+                }
+                var scenario: String?
+                if let next = rest.first, !next.hasPrefix("--") {
+                    scenario = next
+                    rest = rest.dropFirst()
+                }
+                worker = (section, scenario)
+            default: throw .unknown(argument)
+            }
+        }
+    }
+
+    /// The options a child process gets, so it measures at the same scale.
+    var scaleArguments: [String] {
+        ["--keys", "\(keyCount)", "--strokes", "\(strokeCount)", "--samples", "\(sampleCount)"]
+            + (quick ? ["--quick"] : [])
+    }
+}

@@ -1,0 +1,133 @@
+import DrawingSync
+import ReplicaStore
+import StrokeKit
+import TerminalCanvas
+
+/// The drawing-level figures on one replica holding an N-stroke drawing: a coordinator flush when
+/// one stroke changed (and when one is added), a full render of a 200x60 viewport, and the cold
+/// open of the stored drawing to its first frame (in a fresh child process).
+struct DrawingBench {
+    static let drawingID = "bench-drawing"
+
+    let strokes: Int
+    let repetitions: Int
+    let report: FigureReport
+
+    func run() throws {
+        let stores = try TemporaryStores("drawing")
+        let path = stores.path("replica")
+        var sample = SampleDrawing(seed: 0xD0A7, peer: "bencha")
+        let groups = sample.groups(strokes)
+        do {
+            let replica = try Replica(directory: path, configuration: ReplicaConfiguration(peerID: PeerID(1)))
+            let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
+            coordinator.edit(Dictionary(uniqueKeysWithValues: groups.map { ($0.key, .some($0)) }), now: 0)
+            let initial = try BenchClock.measure { try coordinator.flush() }.seconds
+            let valueBytes = coordinator.model.synced.values.reduce(0) { $0 + $1.value.utf8.count }
+            report.add(
+                "drawing.initial_flush", initial, "s",
+                [
+                    ("strokes", .number(Double(groups.count))), ("value_bytes", .number(Double(valueBytes))),
+                    ("note", .text("all strokes written in one transaction")),
+                ])
+            try measureFlushes(coordinator, groups: groups, sample: &sample)
+            measureRenders(coordinator.drawing)
+            coordinator.close()
+        }
+        report.add("drawing.disk", Double(TemporaryStores.bytes(under: path)) / 1e6, "MB")
+        report.add("drawing.rss", BenchClock.residentMegabytes() ?? 0, "MB")
+        // The cold open runs in a fresh process: nothing of this drawing is in its heap.
+        try WorkerProcess.run(section: .drawing, scenario: "cold-open:" + path, arguments: [], report: report)
+    }
+
+    private func measureFlushes(
+        _ coordinator: DrawingSyncCoordinator, groups: [StrokeGroup], sample: inout SampleDrawing
+    ) throws {
+        var random = BenchRandom(seed: 0xF1A5)
+        var changed = DurationSample()
+        for round in 0..<repetitions {
+            let original = groups[Int.random(in: 0..<groups.count, using: &random)]
+            guard let current = coordinator.groups[original.key], let edited = SampleDrawing.extended(current)
+            else {
+                continue
+            }
+            coordinator.edit([edited.key: .some(edited)], now: Int64(round) * 1_000)
+            changed.add(try BenchClock.measure { try coordinator.flush() }.seconds)
+        }
+        var added = DurationSample()
+        for round in 0..<repetitions {
+            guard let group = sample.nextGroup() else { continue }
+            coordinator.edit([group.key: .some(group)], now: Int64(round) * 1_000)
+            added.add(try BenchClock.measure { try coordinator.flush() }.seconds)
+        }
+        let note = "edit, diff, one transaction, the coordinator's own observer rebuilding its map"
+        report.add(
+            "drawing.flush.one_changed", changed.median * 1e3, "ms",
+            [
+                ("of_strokes", .number(Double(groups.count))),
+                ("p90_ms", .number(changed.percentile(90) * 1e3)),
+                ("runs", .number(Double(changed.count))), ("note", .text(note)),
+            ])
+        report.add(
+            "drawing.flush.one_added", added.median * 1e3, "ms",
+            [("p90_ms", .number(added.percentile(90) * 1e3)), ("runs", .number(Double(added.count)))])
+    }
+
+    private func measureRenders(_ drawing: [StrokeGroup]) {
+        let document = CanvasDocument(groups: drawing)
+        let viewport = CanvasViewport(screenWidth: 200, screenHeight: 61)  // 60 canvas rows + status bar
+        for mode in [GlyphMode.block, .braille] {
+            var canvasView = DurationSample()
+            var raster = DurationSample()
+            var inked = 0
+            for _ in 0..<repetitions {
+                canvasView.add(
+                    BenchClock.measure { CanvasView(mode: mode).render(document, viewport: viewport) }.seconds
+                )
+                let (grid, seconds) = BenchClock.measure {
+                    Raster.render(drawing, viewport: Viewport(x: 0, y: 0, width: 200, height: 60), mode: mode)
+                }
+                raster.add(seconds)
+                inked = grid.cells.filter { $0 != .blank }.count
+            }
+            report.add(
+                "render.canvas_view.\(mode.rawValue)", canvasView.median * 1e3, "ms",
+                [
+                    ("strokes", .number(Double(drawing.count))), ("cells", .number(200 * 60)),
+                    ("inked_cells", .number(Double(inked))),
+                    ("note", .text("CanvasView.render, 200x60 canvas + status row")),
+                ])
+            report.add(
+                "render.raster.\(mode.rawValue)", raster.median * 1e3, "ms",
+                [("note", .text("StrokeKit Raster.render of the 200x60 viewport"))])
+        }
+    }
+
+    /// In a fresh process: open the replica, start the coordinator (which reads the drawing),
+    /// build the canvas document and render the first 200x60 frame.
+    static func coldOpen(path: String, report: FigureReport) throws {
+        let start = BenchClock.now()
+        let replica = try Replica(directory: path)
+        let opened = BenchClock.now()
+        let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
+        let observed = BenchClock.now()
+        let document = CanvasDocument(groups: coordinator.drawing)
+        let grid = CanvasView(mode: .block).render(
+            document, viewport: CanvasViewport(screenWidth: 200, screenHeight: 61))
+        let rendered = BenchClock.now()
+        guard document.count > 0, grid.cells.contains(where: { $0 != .blank }) else {
+            throw BenchError.wrongResult("cold open: the first frame is empty")
+        }
+        func seconds(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e9 }
+        report.add(
+            "drawing.cold_open", seconds(start, rendered), "s",
+            [
+                ("strokes", .number(Double(document.count))),
+                ("open_s", .number(seconds(start, opened))),
+                ("coordinator_s", .number(seconds(opened, observed))),
+                ("first_frame_s", .number(seconds(observed, rendered))),
+                ("note", .text("fresh process, files in the page cache")),
+            ])
+        report.add("drawing.cold_open.rss", BenchClock.residentMegabytes() ?? 0, "MB")
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import ReplicaStore
+import StrokeKit
+
+/// The map workload of crdt-and-sync.md §2.2 on two real SQLite replicas: keys `stroke-%06d`,
+/// 200-character random base64 values (150 random bytes: nothing for a compressor to find), each
+/// write its own transaction (like a live stroke), peers with fixed ids 1 and 2.
+///
+/// Sync is version-vector style, as the sync session does it: each side's versions, then the
+/// changes the other lacks, encoded, decoded and applied crosswise with an observer on the
+/// document (so applying includes persisting in SQLite and firing observers), then a check that
+/// both replicas show the same document.
+struct MapWorkload {
+    enum Scenario: String, CaseIterable {
+        /// A writes keys [0, N/2), B the rest.
+        case disjoint
+        /// Both write all N keys: N conflicts.
+        case overlap
+        /// A writes N keys, then overwrites every one 4 more times.
+        case overwrite
+        /// `overwrite`, then A deletes half the keys.
+        case deleteHalf = "delete-half"
+    }
+
+    static let collection = "drawings"
+    static let documentID = "bench"
+
+    let keys: Int
+    /// A directory shared by the scenario workers: `overwrite` leaves a copy of its peer A there
+    /// (with its write time), and `delete-half` starts from that copy instead of repeating the
+    /// same 5N writes, which would double the longest part of the run.
+    let handoff: String?
+    let report: FigureReport
+
+    func run(_ scenario: Scenario) throws {
+        let startRSS = BenchClock.residentMegabytes() ?? 0
+        let stores = try TemporaryStores("replica-\(scenario.rawValue)")
+        let prefix = "replica.\(scenario.rawValue)"
+        let pathB = stores.path("b")
+        // The replicas are closed when this returns, so B can be opened again.
+        let expectedKeys = try writeAndSync(scenario, stores: stores)
+
+        // Reopen: load every event from SQLite and read the document (materialized).
+        let (reopened, reopenSeconds) = try BenchClock.measure { () throws -> Int in
+            let replica = try Replica(directory: pathB)
+            let result = try replica.execute(Self.selectDocument, arguments: Self.idArgument)
+            return result.documents.first?["strokes"]?.objectValue?.count ?? 0
+        }
+        guard reopened == expectedKeys else {
+            throw BenchError.wrongResult(
+                "\(scenario.rawValue): reopened with \(reopened) keys, expected \(expectedKeys)")
+        }
+        report.add("\(prefix).reopen", reopenSeconds, "s", [("note", .text("open B and read the document"))])
+        let rss = BenchClock.residentMegabytes() ?? 0
+        report.add("\(prefix).rss", rss, "MB", [("delta_mb", .number(rss - startRSS))])
+    }
+
+    /// Local writes on both peers, then the crosswise sync; returns the keys both must show.
+    private func writeAndSync(_ scenario: Scenario, stores: TemporaryStores) throws -> Int {
+        var random = BenchRandom(seed: 0x5EED_0000 + UInt64(Scenario.allCases.firstIndex(of: scenario) ?? 0))
+        let prefix = "replica.\(scenario.rawValue)"
+        let pathB = stores.path("b")
+        let pathA = stores.path("a")
+        var reusedWriteSeconds: Double?
+        if scenario == .deleteHalf, let handoff {
+            reusedWriteSeconds = Self.takeOverwriteStore(from: handoff, to: pathA)
+        }
+        let a = try Replica(directory: pathA, configuration: ReplicaConfiguration(peerID: PeerID(1)))
+        let b = try Replica(directory: pathB, configuration: ReplicaConfiguration(peerID: PeerID(2)))
+
+        // Local writes.
+        let keyNames = (0..<keys).map { Self.key($0) }
+        var writesA: [(String, String)] = []
+        var writesB: [(String, String)] = []
+        func values(_ range: Range<Int>) -> [(String, String)] {
+            range.map { (keyNames[$0], Base64.encode(random.bytes(150))) }
+        }
+        switch scenario {
+        case .disjoint:
+            writesA = values(0..<(keys / 2))
+            writesB = values((keys / 2)..<keys)
+        case .overlap:
+            writesA = values(0..<keys)
+            writesB = values(0..<keys)
+        case .overwrite, .deleteHalf:
+            if reusedWriteSeconds == nil {
+                for _ in 0..<5 { writesA += values(0..<keys) }
+            }
+        }
+        let writeCount = scenario == .overwrite || scenario == .deleteHalf ? 5 * keys : writesA.count
+        let writeA = try reusedWriteSeconds ?? BenchClock.measure { try Self.write(writesA, into: a) }.seconds
+        if scenario == .overwrite, let handoff {
+            try Self.keepOverwriteStore(pathA, writeSeconds: writeA, in: handoff)
+        }
+        var deleteSeconds = 0.0
+        if scenario == .deleteHalf {
+            deleteSeconds = try BenchClock.measure {
+                for index in 0..<(keys / 2) { try Self.unset(keyNames[index * 2], in: a) }
+            }.seconds
+        }
+        let writeB = try BenchClock.measure { try Self.write(writesB, into: b) }.seconds
+        let operations = writeCount + (scenario == .deleteHalf ? keys / 2 : 0)
+        report.add(
+            "\(prefix).write", writeA + deleteSeconds, "s",
+            [
+                ("writes", .number(Double(operations))),
+                ("us_per_write", .number((writeA + deleteSeconds) * 1e6 / Double(max(1, operations)))),
+                (
+                    "note",
+                    .text(
+                        reusedWriteSeconds == nil
+                            ? "peer A, one transaction per write"
+                            : "peer A, one transaction per write; the 5N writes are the overwrite run's (its store copied)"
+                    )
+                ),
+            ])
+        if scenario == .deleteHalf {
+            report.add("\(prefix).delete", deleteSeconds, "s", [("deletes", .number(Double(keys / 2)))])
+        }
+        if !writesB.isEmpty {
+            report.add("\(prefix).write.b", writeB, "s", [("writes", .number(Double(writesB.count)))])
+        }
+
+        // Observers on both sides, as the coordinator has one on its drawing.
+        var deliveriesA = 0
+        var deliveriesB = 0
+        let tokenA = try a.observe(Self.selectDocument, arguments: Self.idArgument) { _ in deliveriesA += 1 }
+        let tokenB = try b.observe(Self.selectDocument, arguments: Self.idArgument) { _ in deliveriesB += 1 }
+        defer {
+            tokenA.cancel()
+            tokenB.cancel()
+        }
+
+        // Version vectors, deltas each way, crosswise apply.
+        let versionsA = try a.versions(collection: Self.collection, documentID: Self.documentID)
+        let versionsB = try b.versions(collection: Self.collection, documentID: Self.documentID)
+        report.add(
+            "\(prefix).versions", Double(versionsB.encoded().count), "bytes",
+            [("note", .text("B's version vectors, encoded"))])
+        let (deltaAB, encodeSeconds) = try BenchClock.measure {
+            try a.changes(collection: Self.collection, documentID: Self.documentID, since: versionsB)
+                .encoded()
+        }
+        let deltaBA = try b.changes(
+            collection: Self.collection, documentID: Self.documentID, since: versionsA
+        ).encoded()
+        report.add(
+            "\(prefix).encode", encodeSeconds, "s",
+            [("note", .text("A's changes since B's versions, encoded"))])
+        report.add("\(prefix).delta.a_to_b", Double(deltaAB.count), "bytes")
+        report.add("\(prefix).delta.b_to_a", Double(deltaBA.count), "bytes")
+
+        let beforeB = deliveriesB
+        let applyB = try BenchClock.measure { try Self.apply(deltaAB, to: b) }.seconds
+        let beforeA = deliveriesA
+        let applyA = try BenchClock.measure { try Self.apply(deltaBA, to: a) }.seconds
+        // An observer hears only of a commit that changed its result: in `overlap` B's own later
+        // writes win every conflict, so B's document does not change and only A's observer fires.
+        report.add(
+            "\(prefix).apply", applyB, "s",
+            [
+                ("observer_deliveries", .number(Double(deliveriesB - beforeB))),
+                ("note", .text("B decodes and applies A's delta: one SQLite transaction, observer run")),
+            ])
+        report.add(
+            "\(prefix).apply.b_to_a", applyA, "s",
+            [("observer_deliveries", .number(Double(deliveriesA - beforeA)))])
+        if deliveriesA == beforeA && deliveriesB == beforeB {
+            throw BenchError.wrongResult("\(scenario.rawValue): no observer fired on either side")
+        }
+        let documentA = try a.execute(Self.selectDocument, arguments: Self.idArgument)
+        let documentB = try b.execute(Self.selectDocument, arguments: Self.idArgument)
+        guard documentA == documentB else {
+            throw BenchError.wrongResult("\(scenario.rawValue): the replicas differ after sync")
+        }
+        let visibleKeys = documentA.documents.first?["strokes"]?.objectValue?.count ?? 0
+        let expectedKeys = scenario == .deleteHalf ? keys - keys / 2 : keys
+        guard visibleKeys == expectedKeys else {
+            throw BenchError.wrongResult(
+                "\(scenario.rawValue): \(visibleKeys) keys after sync, expected \(expectedKeys)")
+        }
+
+        // Full state: every event, as a delta to an empty replica; and the files on disk.
+        let fullState = try a.changes(
+            collection: Self.collection, documentID: Self.documentID, since: DocumentVersions())
+        report.add(
+            "\(prefix).state", Double(fullState.encoded().count), "bytes",
+            [("events", .number(Double(fullState.eventCount))), ("note", .text("full state as one delta"))])
+        report.add(
+            "\(prefix).disk", Double(TemporaryStores.bytes(under: pathB)) / 1e6, "MB",
+            [("note", .text("B's store directory: SQLite file and WAL"))])
+
+        return expectedKeys
+    }
+
+    private static let overwriteStoreName = "overwrite-a"
+
+    static func keepOverwriteStore(_ path: String, writeSeconds: Double, in handoff: String) throws {
+        let target = handoff + "/" + overwriteStoreName
+        try? FileManager.default.removeItem(atPath: target)
+        // A is idle between transactions: its database file and WAL copy as a consistent pair.
+        try FileManager.default.copyItem(atPath: path, toPath: target)
+        try "\(writeSeconds)".write(toFile: target + ".seconds", atomically: true, encoding: .utf8)
+    }
+
+    /// Moves the overwrite run's peer A to `path`; its write time, or nil when there is none.
+    static func takeOverwriteStore(from handoff: String, to path: String) -> Double? {
+        let source = handoff + "/" + overwriteStoreName
+        guard let text = try? String(contentsOfFile: source + ".seconds", encoding: .utf8),
+            let seconds = Double(text),
+            (try? FileManager.default.moveItem(atPath: source, toPath: path)) != nil
+        else { return nil }
+        return seconds
+    }
+
+    static func key(_ index: Int) -> String {
+        let digits = String(index)
+        return "stroke-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
+
+    static let selectDocument = DQLStatement.select(
+        DQLSelect(projection: .allFields, collection: collection, filter: DQLFilter(id: .string(documentID))))
+    static let idArgument: [String: DocumentValue] = [:]
+
+    /// The coordinator's write: an upsert that only writes what differs.
+    static let upsert = DQLStatement.insert(
+        DQLInsert(
+            collection: collection,
+            documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))],
+            onConflict: .updateLocalDiff))
+
+    static func write(_ entries: [(String, String)], into replica: Replica) throws {
+        for (key, value) in entries {
+            try write(key: key, value: value, into: replica)
+        }
+    }
+
+    static func write(key: String, value: String, into replica: Replica) throws {
+        try replica.execute(
+            upsert,
+            arguments: [
+                "doc": .object(["_id": .string(documentID), "strokes": .object([key: .string(value)])])
+            ])
+    }
+
+    static func unset(_ key: String, in replica: Replica) throws {
+        try replica.execute(
+            .update(
+                DQLUpdate(
+                    collection: collection, actions: [.unset(DQLPath(["strokes", key]))],
+                    filter: DQLFilter(id: .string(documentID)))))
+    }
+
+    /// Decodes and applies an encoded delta; a refusal is a wrong result here (nothing is missing).
+    static func apply(_ bytes: [UInt8], to replica: Replica) throws {
+        guard !bytes.isEmpty else { return }
+        let delta = try ReplicaDelta(decoding: bytes)
+        guard case .applied = try replica.apply(delta) else {
+            throw BenchError.wrongResult("a delta was refused")
+        }
+    }
+}
