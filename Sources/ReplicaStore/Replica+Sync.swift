@@ -13,16 +13,17 @@ extension Replica {
     /// not seen yet is refused whole (see `ApplyOutcome.refused`).
     public func apply(_ delta: ReplicaDelta) throws -> ApplyOutcome {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
-        let saved = state
+        // `state.apply` validates the whole delta before it changes anything (a malformed or
+        // refused delta leaves memory as it was); a failure after that reloads what is committed.
+        let outcome = try state.apply(delta, wall: configuration.wallClock())
+        guard case .applied = outcome else { return outcome }
+        let changed: [DocumentKey]
         do {
-            let outcome = try state.apply(delta, wall: configuration.wallClock())
-            guard case .applied = outcome else { return outcome }
-            let changed = try database.connection.transaction { try persistUnsaved() }
-            didCommit(changed, isLocal: false)
-            return outcome
+            changed = try database.connection.transaction { try persistUnsaved() }
         } catch {
-            state = saved
-            throw error
+            try restoreCommittedState(after: error)
         }
+        didCommit(changed, isLocal: false)
+        return outcome
     }
 }

@@ -55,13 +55,36 @@ public final class Replica {
             throw ReplicaError.notAReplica(path: database.path, reason: "it has no peer id")
         }
         self.peerID = peerID
+        state = try Self.loadCommittedState(database, peerID: peerID, configuration: configuration)
+        subscriptions = try database.loadSubscriptions()
+    }
+
+    /// The state SQLite has committed: every event, and the clock as of the last commit.
+    private static func loadCommittedState(
+        _ database: ReplicaDatabase, peerID: PeerID, configuration: ReplicaConfiguration
+    ) throws -> ReplicaState {
         let latest = HybridTimestamp(
             milliseconds: try database.metaInteger("clock_milliseconds") ?? 0,
             counter: UInt32(truncatingIfNeeded: try database.metaInteger("clock_counter") ?? 0))
-        state = ReplicaState(
+        var state = ReplicaState(
             peerID: peerID, clock: HybridClock(latest: latest, maximumForwardDrift: configuration.maximumClockDrift))
         try database.loadEvents(into: &state)
-        subscriptions = try database.loadSubscriptions()
+        return state
+    }
+
+    /// Puts memory back to what SQLite committed, after a transaction failed part way.
+    ///
+    /// The in-memory state is a cache of the database, so a failure (rare: a refused statement,
+    /// a full disk) reloads it rather than every commit paying for a snapshot: a copy-on-write
+    /// snapshot made each write copy the whole document it touched.
+    func restoreCommittedState(after failure: any Error) throws -> Never {
+        do {
+            state = try Self.loadCommittedState(database, peerID: peerID, configuration: configuration)
+        } catch {
+            throw ReplicaError.cannotOpenStore(
+                directory: directory, reason: "reloading after a failed transaction (\(failure)) failed: \(error)")
+        }
+        throw failure
     }
 
     /// Runs one statement; a mutation is its own transaction.
@@ -76,7 +99,6 @@ public final class Replica {
     public func write<T>(_ body: (ReplicaTransaction) throws -> T) throws -> T {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         if let activeTransaction { return try body(activeTransaction) }  // nested: part of the outer one
-        let saved = state
         let transaction = ReplicaTransaction(replica: self)
         activeTransaction = transaction
         defer {
@@ -95,8 +117,7 @@ public final class Replica {
             didCommit(changed, isLocal: true)
             return result
         } catch {
-            state = saved
-            throw error
+            try restoreCommittedState(after: error)
         }
     }
 

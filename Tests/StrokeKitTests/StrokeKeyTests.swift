@@ -67,6 +67,22 @@ import Testing
         #expect(keys.sorted().map(\.creationMilliseconds) == [1_000_000, 2_000_000, 3_000_000])
     }
 
+    /// `<` is exactly the byte order of the raw keys (what the replica's map and every peer sort by).
+    @Test func orderMatchesTheBytesOfTheRawKeys() {
+        var generator = SplitMix64(seed: 7)
+        let suffixes = ["a", "ab", "b", "a0", "z", "0", "00", "zz9", "abcdef0123456789"]
+        let keys = (0..<400).map { _ in
+            Fixtures.key(
+                Int64.random(in: 1_000...1_010, using: &generator),
+                peer: suffixes.randomElement(using: &generator) ?? "a")
+        }
+        for a in keys.prefix(60) {
+            for b in keys.suffix(60) {
+                #expect((a < b) == a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8))
+            }
+        }
+    }
+
     @Test func keyOrderIsTimeOrderThenPeerForSeededTimes() {
         var generator = SplitMix64(seed: 42)
         let keys = (0..<500).map { _ in

@@ -1,5 +1,6 @@
 import StrokeKit
 import TerminalCanvas
+import TestSupport
 import Testing
 
 @Suite struct CanvasDocumentTests {
@@ -13,6 +14,35 @@ import Testing
         #expect(document.groups == [older, newer, newest])
         #expect(document.keys == [older.key, newer.key, newest.key])
         #expect(document[newer.key] == newer)
+    }
+
+    /// The kept order stays the sorted order through any mix of adds, replacements, removals and
+    /// replica content.
+    @Test func keyOrderSurvivesSeededEditsAndReplicaReplacements() {
+        var generator = SplitMix64(seed: 11)
+        var document = CanvasDocument()
+        var reference: [StrokeKey: StrokeGroup] = [:]
+        for step in 0..<600 {
+            let milliseconds = Int64.random(in: 0..<80, using: &generator) * 10
+            let group = CanvasFixtures.group(
+                through: [(step % 7, 1), (step % 7 + 2, 1)], at: 1_000 + milliseconds,
+                peer: ["aaaaaa", "b", "zz"].randomElement(using: &generator) ?? "b")
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0:
+                let groups = Array(reference.values.shuffled(using: &generator).prefix(20)) + [group]
+                _ = document.takeChangedKeys()  // flushed: the replica's content replaces it all
+                document.replaceFromReplica(groups)
+                reference = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
+            case 1...3:
+                document.setGroup(nil, for: group.key)
+                reference[group.key] = nil
+            default:
+                document.insert(group)
+                reference[group.key] = group
+            }
+            #expect(document.keys == reference.keys.sorted())
+        }
+        #expect(document.groups.map(\.key) == document.keys)
     }
 
     @Test func localEditsMarkTheirKeysUntilTheCoordinatorTakesThem() {

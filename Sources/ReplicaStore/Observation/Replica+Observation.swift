@@ -37,8 +37,10 @@ extension Replica {
     func didCommit(_ changed: [DocumentKey], isLocal: Bool) {
         guard !changed.isEmpty else { return }
         let collections = Set(changed.map(\.collection))
+        let changedKeys = Set(changed)
         for id in observers.keys.sorted() {
             guard let observer = observers[id], collections.contains(observer.select.collection),
+                Self.mayChange(observer, changedKeys),
                 let result = try? state.select(observer.select, arguments: observer.arguments),
                 result != observer.lastResult
             else { continue }
@@ -53,6 +55,16 @@ extension Replica {
             pendingDeliveries.append { [weak self] in self?.commitHandlers[id]?(commit) }
         }
         drainDeliveries()
+    }
+
+    /// Whether a commit that changed `changed` can change an observer's result: a query for one
+    /// `_id` is not run again for commits to other documents (with many drawings, every stroke
+    /// would otherwise re-read every open drawing).
+    static func mayChange(_ observer: Observer, _ changed: Set<DocumentKey>) -> Bool {
+        guard let filter = observer.select.filter,
+            let id = try? ReplicaState.documentID(filter, observer.arguments)
+        else { return true }
+        return changed.contains(DocumentKey(collection: observer.select.collection, id: id))
     }
 
     /// Runs deliveries in order; a handler that commits again queues more behind the current ones

@@ -50,8 +50,14 @@ public struct StrokeKey: Hashable, Comparable, Sendable {
             && bytes.allSatisfy { (48...57).contains($0) || (97...122).contains($0) }
     }
 
+    /// Byte order of the raw keys. The timestamp is fixed-width, so that is the order of the
+    /// creation times, then of the peer suffixes' bytes; comparing the parsed time first skips the
+    /// byte loop for all but same-millisecond keys (sorting 10,000 keys happens every frame).
     public static func < (lhs: StrokeKey, rhs: StrokeKey) -> Bool {
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        if lhs.creationMilliseconds != rhs.creationMilliseconds {
+            return lhs.creationMilliseconds < rhs.creationMilliseconds
+        }
+        return lhs.peerSuffix.utf8.lexicographicallyPrecedes(rhs.peerSuffix.utf8)
     }
 
     public static func == (lhs: StrokeKey, rhs: StrokeKey) -> Bool {
