@@ -155,7 +155,7 @@ struct EndToEndBench {
             let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
             var document = CanvasDocument(groups: coordinator.drawing)
             coordinator.onRemoteChange = { [unowned coordinator] change in
-                document.replaceFromReplica(coordinator.drawing, keepingLocal: coordinator.unflushedKeys)
+                document.applyFromReplica(change.groups, keepingLocal: coordinator.unflushedKeys)
                 link.arrived(change.groups.keys.map(\.rawValue), at: BenchClock.now())
                 wake.execute {}
             }

@@ -102,7 +102,7 @@ final class CanvasSession {
 
     func attachCoordinator() {
         coordinator.onRemoteChange = { [unowned self] change in
-            document.replaceFromReplica(coordinator.drawing, keepingLocal: coordinator.unflushedKeys)
+            document.applyFromReplica(change.groups, keepingLocal: coordinator.unflushedKeys)
             if let problem = change.problems.first { show(problem.description) }
             observeOwnKeys()
             setNeedsRender()

@@ -45,6 +45,19 @@ import Testing
         #expect(document.groups.map(\.key) == document.keys)
     }
 
+    @Test func changesFromTheReplicaApplyByKeyAndKeepLocalEdits() {
+        var document = CanvasDocument(groups: [older, newer])
+        document.setGroup(nil, for: newer.key)  // a local erase, not yet taken
+        let moved = CanvasFixtures.group(through: [(5, 5), (6, 5)], at: 1_000)
+        document.applyFromReplica([older.key: moved, newer.key: newer, newest.key: newest])
+        #expect(document.groups == [moved, newest])
+        #expect(document.changedKeys == [newer.key])
+        document.applyFromReplica([newest.key: StrokeGroup?.none], keepingLocal: [])
+        #expect(document.keys == [older.key])
+        document.applyFromReplica([older.key: StrokeGroup?.none], keepingLocal: [older.key])
+        #expect(document.keys == [older.key])
+    }
+
     @Test func localEditsMarkTheirKeysUntilTheCoordinatorTakesThem() {
         var document = CanvasDocument(groups: [older])
         #expect(document.changedKeys.isEmpty)

@@ -47,16 +47,7 @@ public struct CanvasDocument: Equatable, Sendable {
     @discardableResult
     public mutating func setGroup(_ group: StrokeGroup?, for key: StrokeKey) -> Bool {
         guard group.map({ $0.key == key }) ?? true, groupsByKey[key] != group else { return false }
-        let wasPresent = groupsByKey[key] != nil
-        groupsByKey[key] = group
-        if wasPresent != (group != nil) {
-            let index = Self.insertionIndex(of: key, in: orderedKeys)
-            if group != nil {
-                orderedKeys.insert(key, at: index)
-            } else if index < orderedKeys.count, orderedKeys[index] == key {
-                orderedKeys.remove(at: index)
-            }
-        }
+        store(group, for: key)
         changedKeys.insert(key)
         return true
     }
@@ -95,6 +86,31 @@ public struct CanvasDocument: Equatable, Sendable {
         }
         groupsByKey = next
         orderedKeys = next.keys.sorted()
+    }
+
+    /// Takes in only what changed in the replica (per key the new group, or nil when it is gone),
+    /// without marking anything; keys in `keepingLocal` or still in `changedKeys` keep their local
+    /// state, as in `replaceFromReplica`. The cost follows the change, not the drawing.
+    public mutating func applyFromReplica(
+        _ changes: [StrokeKey: StrokeGroup?], keepingLocal keys: Set<StrokeKey> = []
+    ) {
+        for (key, group) in changes where !keys.contains(key) && !changedKeys.contains(key) {
+            guard group.map({ $0.key == key }) ?? true else { continue }
+            store(group, for: key)
+        }
+    }
+
+    /// Stores or removes a group, keeping `orderedKeys` sorted.
+    private mutating func store(_ group: StrokeGroup?, for key: StrokeKey) {
+        let wasPresent = groupsByKey[key] != nil
+        groupsByKey[key] = group
+        guard wasPresent != (group != nil) else { return }
+        let index = Self.insertionIndex(of: key, in: orderedKeys)
+        if group != nil {
+            orderedKeys.insert(key, at: index)
+        } else if index < orderedKeys.count, orderedKeys[index] == key {
+            orderedKeys.remove(at: index)
+        }
     }
 
     /// The first index in sorted `keys` whose key is not below `key`.
