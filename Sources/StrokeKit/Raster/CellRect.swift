@@ -1,4 +1,5 @@
-/// A rectangle of canvas cells: the origin cell and a size; `maxX` and `maxY` are exclusive.
+/// A rectangle of canvas cells: the origin cell and a size (never negative); `maxX` and `maxY`
+/// are exclusive. A `Viewport` is one of these.
 public struct CellRect: Hashable, Sendable {
     public var x: Int
     public var y: Int
@@ -8,8 +9,8 @@ public struct CellRect: Hashable, Sendable {
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
-        self.width = width
-        self.height = height
+        self.width = max(0, width)
+        self.height = max(0, height)
     }
 
     public var maxX: Int { x + width }
