@@ -12,6 +12,18 @@ extension DocumentState {
         return fields
     }
 
+    /// Whether `fields` is non-nil, without building them (a projection of two fields must not
+    /// render all 10,000 strokes of a drawing just to learn that it exists).
+    public var hasFields: Bool {
+        let winner = winner(of: root)
+        if let winner, winner.kind == .value {
+            if case .object? = winner.value { return true }
+            return false
+        }
+        if winner != nil { return true }
+        return root.children.values.contains { render($0) != nil }
+    }
+
     /// The visible value at a path, or nil if nothing is there (or a register value above hides it).
     public func value(at path: [String]) -> DocumentValue? {
         if !path.isEmpty, visibleNode(at: path.dropLast()[...]) != .map { return nil }

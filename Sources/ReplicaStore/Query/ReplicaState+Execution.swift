@@ -28,12 +28,14 @@ extension ReplicaState {
         let ids = try select.filter.map { [try Self.documentID($0, arguments)] } ?? documentIDs(in: select.collection)
         var documents: [[String: DocumentValue]] = []
         for id in ids {
-            guard let state = collections[select.collection]?[id], let fields = state.fields else { continue }
+            guard let state = collections[select.collection]?[id] else { continue }
             var row: [String: DocumentValue]
             switch select.projection {
             case .allFields:
+                guard let fields = state.fields else { continue }
                 row = fields
             case .fields(let paths):
+                guard state.hasFields else { continue }
                 row = [:]
                 for path in paths where path.components != ["_id"] {
                     if let value = state.value(at: path.components) { Self.place(value, at: path.components[...], in: &row) }
