@@ -13,7 +13,7 @@ public enum DQLStatement: Equatable, Sendable {
     case delete(DQLDelete)
 }
 
-/// A line and column in the statement text, both counted from 1 (columns in characters).
+/// A line and column in a statement or JSON text, both counted from 1 (columns in characters).
 public struct DQLPosition: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     public var column: Int

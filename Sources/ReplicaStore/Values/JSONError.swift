@@ -61,15 +61,5 @@ public enum JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A line and column in a JSON text, both counted from 1 (columns in characters).
-public struct JSONPosition: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    public var description: String { "line \(line), column \(column)" }
-}
+/// A line and column in a JSON text: the same position type as the DQL parser's.
+public typealias JSONPosition = DQLPosition
