@@ -4,10 +4,12 @@ import TerminalCanvas
 /// Terminal input: raw reads to events to editor commands, app commands and the drawings menu.
 extension CanvasSession {
     /// Reads what the terminal sent. Readable-but-empty again and again means stdin hit its end
-    /// (the terminal went away): quit rather than spin.
-    func readInput() {
+    /// (the terminal went away): quit rather than spin. A read after a resize signal may find
+    /// nothing without that meaning anything, so it does not count.
+    func readInput(afterResize: Bool = false) {
         let inputs = screen.readInputs()
         guard !inputs.isEmpty else {
+            if afterResize { return }
             emptyReads += 1
             if emptyReads >= 64 {
                 exitCode = 1

@@ -71,7 +71,7 @@ final class CanvasSession {
             if !signals.takeSignals().isEmpty { quit() }
         }
         loop.register(resize.fileDescriptor) { [unowned self] in
-            if resize.takeResize() { readInput() }
+            if resize.takeResize() { readInput(afterResize: true) }
         }
         render()
         loop.run()
