@@ -25,8 +25,11 @@ extension CanvasSession {
         }
         screen.draw(grid)
         // Nothing announces the last acknowledgement, so look again shortly while syncing.
-        if case .syncing = syncStatus {
-            loop.schedule(at: loop.now + .milliseconds(250)) { [weak self] in self?.setNeedsRender() }
+        if case .syncing = syncStatus, statusRefreshTimer == nil {
+            statusRefreshTimer = loop.schedule(at: loop.now + .milliseconds(250)) { [weak self] in
+                self?.statusRefreshTimer = nil
+                self?.setNeedsRender()
+            }
         }
     }
 

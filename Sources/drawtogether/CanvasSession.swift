@@ -38,6 +38,8 @@ final class CanvasSession {
     var emptyReads = 0
     var exitCode: Int32 = 0
     var renderScheduled = false
+    /// The one pending look at the sync status while it says "syncing".
+    var statusRefreshTimer: EventLoop.TimerID?
 
     init(
         loop: EventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
