@@ -17,7 +17,7 @@ enum ServeCommand {
         }
         let wiring = try PeerWiring(
             configuration: configuration, role: .relay, displayName: PeerWiring.displayName("relay"))
-        let signals = SyncShutdownSignals(loop: wiring.loop)
+        let signals = try SyncShutdownSignals(loop: wiring.loop)
         var log = SyncEventLog(prefix: prefix)
         wiring.node.onEvent = { event in
             if let line = log.line(for: event) { printError(line) }

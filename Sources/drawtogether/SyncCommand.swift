@@ -22,7 +22,7 @@ enum SyncCommand {
         }
         let wiring = try PeerWiring(
             configuration: configuration, role: .peer, displayName: PeerWiring.displayName("sync"))
-        let signals = SyncShutdownSignals(loop: wiring.loop)
+        let signals = try SyncShutdownSignals(loop: wiring.loop)
         var log = SyncEventLog(prefix: prefix)
         var progress = SyncOnceProgress(
             targets: wiring.dialTargets, timeout: timeout, discovery: configuration.discovery,

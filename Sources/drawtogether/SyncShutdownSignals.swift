@@ -1,39 +1,20 @@
-import Dispatch
-import Glibc
 import ReplicaSync
-import Synchronization
+import TerminalCanvas
 
-/// SIGINT and SIGTERM for the headless commands: the default action is replaced by a dispatch
-/// signal source whose handler (on a dispatch queue, not in signal context) records the signal and
-/// calls the loop's thread-safe `stop()`, which wakes its poll. The loop thread then says goodbye.
-final class SyncShutdownSignals: @unchecked Sendable {
-    // Unchecked: the sources are only created and cancelled here; the handlers touch only the
-    // atomic and the event loop's thread-safe `stop()`.
-    private let received = Atomic<Int32>(0)
-    private let sources: [any DispatchSourceSignal]
-
-    init(loop: EventLoop, signals: [Int32] = [SIGINT, SIGTERM]) {
-        let queue = DispatchQueue(label: "drawtogether.signals")
-        sources = signals.map { number in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: queue)
-        }
-        for (source, number) in zip(sources, signals) {
-            source.setEventHandler { [weak self] in
-                self?.received.store(number, ordering: .relaxed)
-                loop.stop()
-            }
-            source.resume()
-        }
-    }
-
-    deinit {
-        sources.forEach { $0.cancel() }
-    }
-
+/// SIGINT, SIGTERM and SIGHUP for the headless commands, through the same self-pipe the
+/// interactive canvas uses (`TerminationSignals`): the pipe is one more descriptor of the event
+/// loop, so the loop thread itself sees the signal (the command's loop checks `receivedSignal`
+/// after each turn) and then says goodbye to its peers.
+final class SyncShutdownSignals {
+    private let signals: TerminationSignals
     /// The signal that asked to stop, if one did.
-    var receivedSignal: Int32? {
-        let number = received.load(ordering: .relaxed)
-        return number == 0 ? nil : number
+    private(set) var receivedSignal: Int32?
+
+    init(loop: EventLoop) throws {
+        signals = try TerminationSignals()
+        loop.register(signals.fileDescriptor) { [unowned self] in
+            guard let first = signals.takeSignals().first else { return }
+            receivedSignal = receivedSignal ?? first
+        }
     }
 }
