@@ -13,7 +13,7 @@ final class StoreLock {
         guard descriptor >= 0 else {
             throw ReplicaError.cannotOpenStore(directory: directory, reason: "cannot open \(path): \(Self.errorText(errno))")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard Self.lock(descriptor) else {
             let failure = errno
             let holder = Self.readPID(descriptor)
             close(descriptor)
@@ -30,6 +30,22 @@ final class StoreLock {
         // Clearing the pid first means a reader never sees a pid of a writer that has gone.
         _ = ftruncate(descriptor, 0)
         close(descriptor)
+    }
+
+    /// Takes the lock without blocking on a live writer. A lock whose file names no writer, or
+    /// this very process, was just released; it can still be held for a moment by a child that
+    /// was forked while it was open and has not reached `exec` yet (its copy of the descriptor is
+    /// closed there), so that case is retried for up to about 100 ms.
+    private static func lock(_ descriptor: Int32) -> Bool {
+        for _ in 0..<50 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK else { return false }
+            let holder = readPID(descriptor)
+            guard holder == nil || holder == getpid() else { return false }
+            usleep(2_000)
+        }
+        errno = EWOULDBLOCK
+        return false
     }
 
     private static func readPID(_ descriptor: Int32) -> Int32? {
