@@ -31,15 +31,17 @@ struct RelayTerminalTests {
 
         try a.drag([(6, 4), (16, 4), (26, 4)])
         try b.tmux.waitUntil { screen in [6, 16, 26].allSatisfy { b.hasInk(x: $0, y: 4, in: screen) } }
-        try b.tmux.sendKeys("Space")
-        for _ in 0..<3 { try b.tmux.sendKeys("j") }
-        try b.tmux.sendKeys("Space")
-        try a.tmux.waitUntil { screen in (11...14).allSatisfy { a.hasInk(x: 40, y: $0, in: screen) } }
-
-        // B quits at once: what it drew still reaches A through the relay.
-        #expect(try b.quit() == 0)
+        // The screen shows A's stroke while it is still being drawn (presence); wait until it is
+        // committed in B's replica too, or B could quit without it.
+        try b.tmux.waitUntil { _ in AppInstance.hasInk(try b.exportText().standardOutput) }
+        // B draws a stroke with the keyboard and quits in the same keystroke batch, well inside
+        // the 100 ms debounce: the quit's own flush writes it, and it must still reach A through
+        // the relay before B exits.
+        try b.tmux.sendKeys("Space", "j", "j", "j", "Space", "q")
+        #expect(try b.waitForExit() == 0)
         let second = try b.exportText()
         try a.tmux.waitUntil { _ in try a.exportText().standardOutput == second.standardOutput }
+        try a.tmux.waitUntil { screen in (11...14).allSatisfy { a.hasInk(x: 40, y: $0, in: screen) } }
         #expect(try a.quit() == 0)
         let first = try a.exportText()
         #expect(first.standardOutput == second.standardOutput)
