@@ -67,7 +67,7 @@ final class CanvasSession {
     }
 
     /// Runs until the user quits or a termination signal arrives; returns the exit code.
-    func run(signals: TerminationSignals, resize: ResizeSignal) -> Int32 {
+    func run(signals: TerminationSignals, resize: ResizeSignal, suspend: SuspendSignal) -> Int32 {
         loop.register(screen.inputDescriptor) { [unowned self] in readInput() }
         loop.register(signals.fileDescriptor) { [unowned self] in
             if !signals.takeSignals().isEmpty { quit() }
@@ -75,12 +75,25 @@ final class CanvasSession {
         loop.register(resize.fileDescriptor) { [unowned self] in
             if resize.takeResize() { readInput(afterResize: true) }
         }
+        loop.register(suspend.fileDescriptor) { [unowned self] in
+            if suspend.takeSuspend() { suspendToShell(suspend) }
+        }
         render()
         loop.run()
-        loop.unregister(screen.inputDescriptor)
-        loop.unregister(signals.fileDescriptor)
-        loop.unregister(resize.fileDescriptor)
+        for descriptor in [screen.inputDescriptor, signals.fileDescriptor, resize.fileDescriptor, suspend.fileDescriptor] {
+            loop.unregister(descriptor)
+        }
         return exitCode
+    }
+
+    /// Ctrl-Z: saves what is pending (a suspended job may never be resumed), gives the terminal
+    /// back to the shell, stops, and on `fg` takes the terminal again and repaints it.
+    func suspendToShell(_ suspend: SuspendSignal) {
+        flushNow()
+        screen.suspend()
+        suspend.stopProcess()
+        if screen.resume() { handle(.resize) }
+        render()
     }
 
     /// Saves what is pending and stops the loop.
@@ -89,8 +102,10 @@ final class CanvasSession {
         loop.stop()
     }
 
-    /// Writes pending edits at once (quitting, switching drawings).
+    /// Writes pending edits at once, a stroke still being drawn included (quitting, suspending,
+    /// switching drawings).
     func flushNow() {
+        apply(.liftPen)
         if let flushTimer { loop.cancel(flushTimer) }
         flushTimer = nil
         do {

@@ -19,12 +19,13 @@ enum OpenCommand {
         let screen = try TerminalScreen(options: TerminalScreen.Options(mouseTracking: .anyMotion))
         defer { screen.restore() }
         let resize = try ResizeSignal()
+        let suspend = try SuspendSignal()
         let session = try CanvasSession(
             loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
             palette: palette, keysHelp: keysHelp, displayName: name, wallClock: ReplicaConfiguration.systemWallClock)
         session.attach(sync: wiring.node)
         _ = try wiring.start(discovery: configuration.discovery)
-        let code = session.run(signals: signals, resize: resize)
+        let code = session.run(signals: signals, resize: resize, suspend: suspend)
         session.flushNow()
         wiring.shutdown()
         return code

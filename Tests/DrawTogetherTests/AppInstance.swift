@@ -8,14 +8,19 @@ final class AppInstance {
     let tmux: TmuxSession
     let runtimeDirectory: String
     let statusFile: String
+    let jobControlShell: Bool
     static let binary = BuiltProducts.executable("drawtogether")
 
     /// Starts `drawtogether open DRAWING` with its own store; instances given the same
     /// `runtimeDirectory` find each other by local discovery.
+    /// With `jobControlShell`, the pane runs an interactive bash and the app is typed at its
+    /// prompt, so Ctrl-Z stops it as a job and `fg` continues it, as in a user's terminal.
     init(drawing: String = "drawing-1", runtimeDirectory: String, sharing sharedStore: TemporaryDirectory? = nil,
-         extraArguments: [String] = [], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
+         extraArguments: [String] = [], width: Int = 80, height: Int = 24, environment: [String: String] = [:],
+         jobControlShell: Bool = false) throws {
         store = try sharedStore ?? TemporaryDirectory(prefix: "drawtogether-e2e")
         self.runtimeDirectory = runtimeDirectory
+        self.jobControlShell = jobControlShell
         var variables = [
             "XDG_RUNTIME_DIR": runtimeDirectory, "HOME": store.path, "USER": "tester",
             "DRAWTOGETHER_RESOURCES": Self.resources,
@@ -24,18 +29,35 @@ final class AppInstance {
         // The shell writes the app's exit status to a file: tmux does not always record it.
         statusFile = store.path + "/exit-status-\(UUID().uuidString.prefix(8))"
         let command = [Self.binary, "open", drawing, "--store", store.path] + extraArguments
+        let recordStatus = "\"$0\" \"$@\"; echo $? > \(statusFile).tmp && mv \(statusFile).tmp \(statusFile)"
+        guard jobControlShell else {
+            tmux = try TmuxSession(
+                ["/bin/sh", "-c", "trap : INT; " + recordStatus] + command,
+                width: width, height: height, environment: variables, currentDirectory: store.path)
+            return
+        }
         tmux = try TmuxSession(
-            ["/bin/sh", "-c", "trap : INT; \"$0\" \"$@\"; echo $? > \(statusFile).tmp && mv \(statusFile).tmp \(statusFile)"]
-                + command,
-            width: width, height: height, environment: variables, currentDirectory: store.path)
+            ["/bin/bash", "--norc", "--noprofile", "-i"], width: width, height: height,
+            environment: variables.merging(["PS1": "$ "]) { _, new in new }, currentDirectory: store.path)
+        try tmux.waitUntil { screen in screen.contains { $0.hasPrefix("$") } }
+        // The app itself is the job, as when a person types the command.
+        try tmux.sendLiteral(command.map(Self.shellQuoted).joined(separator: " "))
+        try tmux.sendKeys("Enter")
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Resources").path
 
-    /// Waits for the status bar, which is drawn once the canvas is up.
+    /// Waits for the status bar, which is drawn once the canvas is up (on the alternate screen,
+    /// so a command line that mentions `open` does not count).
     func waitUntilReady() throws {
-        try tmux.waitUntil { screen in screen.last?.contains("pen") == true }
+        try tmux.waitUntil { screen in
+            try screen.last?.contains("pen") == true && tmux.display("#{alternate_on}") == "1"
+        }
     }
 
     /// A left-button drag through the given screen cells.
@@ -67,6 +89,14 @@ final class AppInstance {
     }
 
     func waitForExit() throws -> Int32 {
+        if jobControlShell {
+            // Back at the prompt: ask the shell for the app's exit status.
+            try tmux.waitUntil { screen in
+                try screen.last { !$0.isEmpty } == "$" && tmux.display("#{alternate_on}") == "0"
+            }
+            try tmux.sendLiteral("echo $? > \(Self.shellQuoted(statusFile))")
+            try tmux.sendKeys("Enter")
+        }
         var status: Int32?
         _ = try tmux.waitUntil { _ in
             status = (try? String(contentsOfFile: statusFile, encoding: .utf8))

@@ -149,6 +149,37 @@ struct TerminalEndToEndTests {
         try app.tmux.waitUntil { screen in screen.count == 10 && screen[9].contains("pen") }
         #expect(try app.quit() == 0)
     }
+
+    /// Ctrl-Z gives the shell a clean terminal (no alternate screen, no mouse reports) after
+    /// saving what was drawn; `fg` brings the canvas back at the terminal's new size, and the
+    /// mouse draws again.
+    @Test func ctrlZSuspendsToTheShellAndFgResumesDrawing() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path, jobControlShell: true)
+        try app.waitUntilReady()
+        // Pen down at the cursor (40, 11) and a few steps right; Ctrl-Z while the pen is still
+        // down. (Not in one batch: the terminal discards unread input when it sends SIGTSTP.)
+        try app.tmux.sendKeys("Space", "l", "l", "l")
+        try app.tmux.waitUntil { screen in (40...43).allSatisfy { app.hasInk(x: $0, y: 11, in: screen) } }
+        try app.tmux.sendKeys("C-z")
+        try app.tmux.waitUntil { screen in
+            let modes = try app.tmux.display("#{alternate_on} #{mouse_button_flag} #{mouse_any_flag}")
+            return screen.contains { $0.contains("Stopped") } && modes == "0 0 0"
+        }
+        #expect(AppInstance.hasInk(try app.exportText().standardOutput))
+
+        try app.tmux.resize(width: 100, height: 30)
+        try app.tmux.sendLiteral("fg")
+        try app.tmux.sendKeys("Enter")
+        try app.tmux.waitUntil { screen in
+            let modes = try app.tmux.display("#{alternate_on} #{mouse_any_flag}")
+            return screen.count == 30 && screen[29].contains("pen") && modes == "1 1"
+        }
+        try app.drag([(85, 20), (90, 20), (95, 20)])
+        try app.tmux.waitUntil { screen in [85, 90, 95].allSatisfy { app.hasInk(x: $0, y: 20, in: screen) } }
+        #expect(try app.quit() == 0)
+        #expect(try app.tmux.display("#{alternate_on} #{mouse_button_flag} #{mouse_any_flag}") == "0 0 0")
+    }
 }
 
 @Suite struct NotATerminalTests {

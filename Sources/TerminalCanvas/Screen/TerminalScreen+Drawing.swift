@@ -6,7 +6,7 @@ extension TerminalScreen {
     /// Shows `grid`, sending only the cells that differ from the previous frame. A grid of
     /// another size than the last one (after a resize) is painted whole.
     public func draw(_ grid: CellGrid) {
-        guard isActive else { return }
+        guard isActive, !isSuspended else { return }
         let previous = previousFrame.flatMap { $0.width == grid.width && $0.height == grid.height ? $0 : nil }
         let width = min(grid.width, size.width)
         let height = min(grid.height, size.height)

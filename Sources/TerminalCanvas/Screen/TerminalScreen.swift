@@ -63,6 +63,7 @@ public final class TerminalScreen {
     let inputFile: UnsafeMutablePointer<FILE>
     let outputFile: UnsafeMutablePointer<FILE>
     var isActive = true
+    var isSuspended = false
     /// The frame on the terminal, to send only the cells that changed; nil forces a full paint.
     var previousFrame: CellGrid?
     var colorPairs: [ColorPairKey: Int16] = [:]
@@ -160,13 +161,46 @@ public final class TerminalScreen {
     public func restore() {
         guard isActive else { return }
         isActive = false
-        writeDirectly("\u{1B}[?\(mouseTracking.mode)l")
-        endwin()
+        if !isSuspended {
+            writeDirectly("\u{1B}[?\(mouseTracking.mode)l")
+            endwin()
+        }
         delscreen(screen)
         fclose(inputFile)
         fclose(outputFile)
         TerminationSignals.disarmLastResortRestore()
         screenIsActive.withLock { $0 = false }
+    }
+
+    /// Gives the terminal to the shell for a while (Ctrl-Z): mouse tracking off, curses' modes
+    /// undone, the normal screen back. `resume()` takes it over again.
+    public func suspend() {
+        guard isActive, !isSuspended else { return }
+        isSuspended = true
+        writeDirectly("\u{1B}[?\(mouseTracking.mode)l")
+        endwin()
+    }
+
+    /// Takes the terminal back after `suspend()` and repaints all of it at the next `draw`.
+    /// Returns true when the terminal changed size meanwhile (the resize signal went to the
+    /// shell, not to a stopped process): the caller lays out again for the new `size`.
+    public func resume() -> Bool {
+        guard isActive, isSuspended else { return false }
+        isSuspended = false
+        previousFrame = nil
+        var window = winsize()
+        var resized = false
+        if ioctl(outputDescriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0,
+            Int(window.ws_col) != size.width || Int(window.ws_row) != size.height
+        {
+            _ = resizeterm(Int32(window.ws_row), Int32(window.ws_col))
+            size = TerminalSize(width: Int(window.ws_col), height: Int(window.ws_row))
+            resized = true
+        }
+        _ = clearok(cn_stdscr(), true)
+        refresh()  // the first refresh after endwin puts curses' modes (and its mouse mode) back
+        writeDirectly("\u{1B}[?\(mouseTracking.mode)h")
+        return resized
     }
 
     /// Writes bytes straight to the terminal, past curses' buffer (for modes curses does not know).

@@ -66,6 +66,8 @@ public struct CanvasEditor: Sendable {
             return EditorFeedback(
                 documentChanged: moveCursor(
                     to: cursor.offset(dx: dx, dy: dy), in: &document, now: nowMilliseconds))
+        case .liftPen:
+            return EditorFeedback(documentChanged: finishGesture(in: &document))
         case .togglePen:
             if active != nil { return EditorFeedback(documentChanged: finishGesture(in: &document)) }
             return EditorFeedback(

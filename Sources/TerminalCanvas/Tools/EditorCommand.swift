@@ -19,4 +19,7 @@ public enum EditorCommand: Hashable, Sendable {
     case redo
     /// Moves the view by a quarter screen; the cursor moves along, keeping its screen position.
     case pan(CanvasViewport.PanDirection)
+    /// Ends the gesture in progress, keeping what it drew: the app is about to quit, suspend or
+    /// open another drawing, and a stroke on screen must not be lost with it.
+    case liftPen
 }

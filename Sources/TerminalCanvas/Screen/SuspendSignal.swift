@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// What the SIGTSTP handler reads: set before the handler is installed.
+nonisolated(unsafe) private var suspendPipeWrite: Int32 = -1
+
+private func handleSuspendSignal(_ signal: Int32) {
+    let savedErrno = errno
+    var byte: UInt8 = 1
+    _ = write(suspendPipeWrite, &byte, 1)
+    errno = savedErrno
+}
+
+/// Ctrl-Z (SIGTSTP) as an event of the loop rather than an instant stop.
+///
+/// Stopping at once would leave the shell with the alternate screen, raw modes and mouse tracking
+/// of a program that is not reading them. Instead the handler wakes the loop; the app saves what
+/// is pending, gives the terminal back, and only then calls `stopProcess()`, which stops for real
+/// and returns once the shell continues the process (`fg`).
+///
+/// Create it after `TerminalScreen`: curses installs its own SIGTSTP handler, which this replaces
+/// (and puts back when it goes away).
+public final class SuspendSignal {
+    public var fileDescriptor: Int32 { pipe.readDescriptor }
+    private let pipe: SignalPipe
+    private var previous = sigaction()
+
+    public init() throws(TerminationSignalsError) {
+        pipe = try SignalPipe()
+        suspendPipeWrite = pipe.writeDescriptor
+        // Inherited blocked (test runners block signals in their threads), it would never arrive.
+        Self.unblock()
+        var action = Self.action(handleSuspendSignal)
+        _ = sigaction(SIGTSTP, &action, &previous)
+    }
+
+    deinit {
+        _ = sigaction(SIGTSTP, &previous, nil)
+        suspendPipeWrite = -1
+    }
+
+    /// Empties the pipe; true if Ctrl-Z was pressed (or SIGTSTP sent) since the last call.
+    public func takeSuspend() -> Bool {
+        !pipe.drain().isEmpty
+    }
+
+    /// Stops the process as an uncaught SIGTSTP would, and returns when it is continued.
+    ///
+    /// With no job-control shell above us (an orphaned process group) the kernel discards the
+    /// stop, since nobody could ever continue it, and this returns at once.
+    public func stopProcess() {
+        var stop = Self.action(SIG_DFL)
+        _ = sigaction(SIGTSTP, &stop, nil)
+        _ = raise(SIGTSTP)
+        var handler = Self.action(handleSuspendSignal)
+        _ = sigaction(SIGTSTP, &handler, nil)
+    }
+
+    private static func action(_ handler: __sighandler_t?) -> sigaction {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        return action
+    }
+
+    private static func unblock() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+}
