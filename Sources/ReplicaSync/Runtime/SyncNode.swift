@@ -206,10 +206,27 @@ public final class SyncNode {
                     }
                 }
             case .presenceExpired(let peerID):
-                onPresenceExpired(peerID)
+                presenceExpired(peerID, from: connection)
             case .close(let reason):
                 finish(connection, reason: reason)
             }
+        }
+    }
+
+    /// A session forgot a peer's presence (timeout, departure or its own close). The peer is gone
+    /// only if no other session still holds its presence: a peer that reconnected before its old
+    /// connection was noticed dead, or one reachable both directly and through a relay, stays.
+    /// A relay tells its other clients, who learned the presence from it.
+    private func presenceExpired(_ peerID: UInt64, from connection: PeerConnection) {
+        let stillPresent = connections.values.contains { other in
+            other !== connection && other.session.holdsPresence(of: peerID)
+        }
+        guard !stillPresent else { return }
+        onPresenceExpired(peerID)
+        // While shutting down every session closes and expires everything on its own.
+        guard options.forwardsPresence, !isShutDown else { return }
+        for other in Array(connections.values) where other !== connection {
+            other.drive { $0.publish(presenceLeft: peerID, now: loop.now) }
         }
     }
 
