@@ -83,6 +83,28 @@ import TestSupport
         b.shutdown()
     }
 
+    @Test func aNewConnectionLearnsWhoIsThereWithoutWaitingForCursorsToMove() throws {
+        let (relay, seenByRelay) = makeNode(peer: 10, forwardsPresence: true)
+        let (a, _) = makeNode(peer: 1)
+        let (b, seenByB) = makeNode(peer: 2)
+        let (c, seenByC) = makeNode(peer: 3)
+        // A and B place their cursors before they are connected to anyone.
+        a.publish(presence: Self.cursor(of: 1, x: 1))
+        b.publish(presence: Self.cursor(of: 2, x: 2))
+        let endpoint = try relay.listen(on: .tcp(host: "127.0.0.1", port: 0))
+        a.connect(to: endpoint)
+        #expect(waitFor { seenByRelay.presence.map(\.peerID) == [1] })
+        b.connect(to: endpoint)
+        #expect(waitFor { seenByB.presence == [Self.cursor(of: 1, x: 1)] })
+        #expect(waitFor { Set(seenByRelay.presence.map(\.peerID)) == [1, 2] })
+        // C joins later: the relay tells it what it holds, over the encrypted connection.
+        c.connect(to: endpoint)
+        #expect(waitFor { Set(seenByC.presence.map(\.peerID)) == [1, 2] })
+        #expect(seenByC.presence.sorted { $0.peerID < $1.peerID } == [Self.cursor(of: 1, x: 1), Self.cursor(of: 2, x: 2)])
+        #expect(c.status.lastRefusal == nil && relay.status.lastRefusal == nil)
+        for node in [relay, a, b, c] { node.shutdown() }
+    }
+
     @Test func aPeerStillPresentThroughAnotherConnectionIsNotReportedGone() throws {
         let (relay, seenByRelay) = makeNode(peer: 10, forwardsPresence: true)
         let (a, seenByA) = makeNode(peer: 1)
