@@ -23,7 +23,6 @@ extension CanvasSession {
                 } else if wasEstablished {
                     show("\(peer) left")
                 }
-                peers = peers.filter { id, _ in node.status.peers.contains { $0.peerID == id } }
             case .unreachable:
                 break
             }

@@ -37,8 +37,13 @@ struct RelayTerminalTests {
         // B draws a stroke with the keyboard and quits in the same keystroke batch, well inside
         // the 100 ms debounce: the quit's own flush writes it, and it must still reach A through
         // the relay before B exits.
+        // B's name tag ("test-" and its short id) is on A's canvas: its presence, via the relay.
+        try a.tmux.waitUntil { screen in screen.dropLast().contains { $0.contains("test-") } }
         try b.tmux.sendKeys("Space", "j", "j", "j", "Space", "q")
         #expect(try b.waitForExit() == 0)
+        // The tag goes with B: the relay forwards the departure. Without it A would keep the tag
+        // for its 30 s presence timeout, three times this wait.
+        try a.tmux.waitUntil(timeout: .seconds(10)) { screen in !screen.dropLast().contains { $0.contains("test-") } }
         let second = try b.exportText()
         try a.tmux.waitUntil { _ in try a.exportText().standardOutput == second.standardOutput }
         try a.tmux.waitUntil { screen in (11...14).allSatisfy { a.hasInk(x: 40, y: $0, in: screen) } }

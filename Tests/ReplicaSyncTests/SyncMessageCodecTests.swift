@@ -15,6 +15,7 @@ import TestSupport
         .presence(PresenceUpdate(
             peerID: 7, displayName: "Bo", cursor: .init(x: -3, y: 12), tool: "pen", colour: 4,
             strokeInProgress: [.init(x: 1, y: 2), .init(x: 3, y: 4)])),
+        .presenceLeft(peerID: 0x0102_0304_0506_0708),
         .keepalive,
         .goodbye(.authenticationFailed, "wrong token"),
         .sealed([1, 2, 3, 4]),
@@ -47,6 +48,18 @@ import TestSupport
         }
         #expect(throws: SyncProtocolError.unknownMessageType(99)) {
             try SyncMessage(frame: Frame(version: 1, type: 99, payload: []))
+        }
+    }
+
+    @Test func aDepartureIsKindElevenCarryingOnlyThePeerID() throws {
+        let frame = SyncMessage.presenceLeft(peerID: 0x0102_0304_0506_0708).frame()
+        #expect(frame.type == 11)
+        #expect(frame.payload == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(throws: SyncProtocolError.trailingBytes(messageType: "presenceLeft", count: 1)) {
+            try SyncMessage(frame: Frame(version: frame.version, type: 11, payload: frame.payload + [0]))
+        }
+        #expect(throws: SyncProtocolError.truncatedField(field: "presenceLeft.peerID", needed: 8, available: 7)) {
+            try SyncMessage(frame: Frame(version: frame.version, type: 11, payload: Array(frame.payload.prefix(7))))
         }
     }
 

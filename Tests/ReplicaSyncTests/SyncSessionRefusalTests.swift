@@ -74,11 +74,13 @@ import TestSupport
         return messages
     }
 
-    @Test func aNewerProtocolVersionIsRefusedWithBothVersionsNamed() {
+    /// Version 1 lacked `presenceLeft`: its peers must be refused by name, not by an unknown type.
+    @Test(arguments: [SyncMessage.protocolVersion + 1, 1])
+    func anotherProtocolVersionIsRefusedWithBothVersionsNamed(version: UInt8) {
         let (network, link) = freshAcceptor()
         let hello = SyncMessage.hello(.init(databaseID: "default", peerID: 1, displayName: "x", wantsEncryption: false))
-        network.inject(try! hello.frame(version: 2).encoded(), into: link, side: 1)
-        #expect(link.reasons[1] == .protocolVersionMismatch(local: 1, remote: 2))
+        network.inject(try! hello.frame(version: version).encoded(), into: link, side: 1)
+        #expect(link.reasons[1] == .protocolVersionMismatch(local: SyncMessage.protocolVersion, remote: version))
         #expect(goodbyes(in: link).first?.kind == .goodbye)
         #expect(network.replicas[1].changesComputedCount == 0)
     }
@@ -86,7 +88,7 @@ import TestSupport
     @Test(arguments: [
         ("garbage", Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)),
         ("four GiB prefix", [0xFF, 0xFF, 0xFF, 0xFF, 1, 1]),
-        ("unknown type", [0, 0, 0, 2, 1, 200]),
+        ("unknown type", [0, 0, 0, 2, SyncMessage.protocolVersion, 200]),
     ])
     func hostileBytesCloseWithAProtocolViolationAndAGoodbye(name: String, bytes: [UInt8]) {
         let (network, link) = freshAcceptor()
@@ -119,7 +121,7 @@ import TestSupport
         let link = network.connect(0, 1)
         network.runUntilQuiet()
         network.replicas[0].write(document: "drawing-1", key: "late", value: "v")
-        network.inject([0, 0, 0, 3, 1, 6, 0xEE], into: link, side: 1)
+        network.inject([0, 0, 0, 3, SyncMessage.protocolVersion, 6, 0xEE], into: link, side: 1)
         network.runUntilQuiet()
         guard case .protocolViolation? = link.reasons[1] else {
             Issue.record("closed with \(String(describing: link.reasons[1]))")

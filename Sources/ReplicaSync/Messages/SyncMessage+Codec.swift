@@ -1,7 +1,7 @@
 /// Payload encoding of each message; decoding is bounded by the frame it came in.
 extension SyncMessage {
-    /// The current protocol version, sent in every frame header.
-    public static let protocolVersion: UInt8 = 1
+    /// The current protocol version, sent in every frame header. 2 added `presenceLeft`.
+    public static let protocolVersion: UInt8 = 2
     static let nonceSize = 32
     static let publicKeySize = 32
     static let proofSize = 32
@@ -51,6 +51,8 @@ extension SyncMessage {
                 writer.write(point.x)
                 writer.write(point.y)
             }
+        case .presenceLeft(let peerID):
+            writer.write(peerID)
         case .keepalive:
             break
         case .goodbye(let code, let text):
@@ -103,6 +105,8 @@ extension SyncMessage {
                 versions: try reader.readBlob("ack.versions"))
         case .presence:
             self = .presence(try reader.readPresence())
+        case .presenceLeft:
+            self = .presenceLeft(peerID: try reader.read(UInt64.self, "presenceLeft.peerID"))
         case .keepalive:
             self = .keepalive
         case .goodbye:

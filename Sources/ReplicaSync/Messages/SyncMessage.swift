@@ -17,6 +17,9 @@ public enum SyncMessage: Equatable, Sendable {
     /// A delta was applied; the receiver's versions after applying it.
     case ack(SyncSubscription, sequence: UInt64, versions: [UInt8])
     case presence(PresenceUpdate)
+    /// The peer's presence is gone (it left or went quiet): a relay tells its other clients, who
+    /// would otherwise keep the forwarded cursor until their own presence timeout.
+    case presenceLeft(peerID: UInt64)
     case keepalive
     case goodbye(GoodbyeCode, String)
     /// An encrypted frame (only after the handshake, only on encrypted connections).
@@ -55,6 +58,8 @@ public enum SyncMessage: Equatable, Sendable {
     /// The message type byte in the frame header.
     public enum Kind: UInt8, Sendable {
         case hello = 1, challenge, response, subscribe, versions, delta, ack, presence, keepalive, goodbye
+        /// Added in protocol version 2 (a version 1 peer refuses unknown types).
+        case presenceLeft = 11
         case sealed = 32
     }
 
@@ -68,6 +73,7 @@ public enum SyncMessage: Equatable, Sendable {
         case .delta: .delta
         case .ack: .ack
         case .presence: .presence
+        case .presenceLeft: .presenceLeft
         case .keepalive: .keepalive
         case .goodbye: .goodbye
         case .sealed: .sealed

@@ -8,6 +8,8 @@ final class PeerConnection {
     /// Whether the handshake succeeded at some point (for the event when it ends).
     var wasEstablished = false
     private var timer: EventLoop.TimerID?
+    private var isPerforming = false
+    private var pending: [(inout SyncSession, SyncInstant) -> [SyncAction]] = []
 
     init(node: SyncNode, socket: SocketConnection, session: SyncSession, endpoint: SocketEndpoint, isDialled: Bool) {
         self.node = node
@@ -15,14 +17,26 @@ final class PeerConnection {
         self.session = session
         self.endpoint = endpoint
         self.isDialled = isDialled
-        socket.onBytes = { [unowned self] bytes in drive { $0.receive(bytes, now: node.loop.now) } }
-        socket.onClosed = { [unowned self] _ in drive { $0.transportClosed() } }
+        socket.onBytes = { [unowned self] bytes in drive { $0.receive(bytes, now: $1) } }
+        socket.onClosed = { [unowned self] _ in drive { session, _ in session.transportClosed() } }
     }
 
-    /// Runs one session event, carries out its actions, and re-arms the session's timer.
-    func drive(_ event: (inout SyncSession) -> [SyncAction]) {
-        let actions = event(&session)
-        node.perform(actions, from: self)
+    /// Runs one session event (given the loop's time when it runs), carries out its actions, and
+    /// re-arms the session's timer.
+    ///
+    /// An event raised while this connection's earlier actions are still being carried out (a
+    /// relay forwarding to it from inside its own `perform`) waits until they are done: the
+    /// session has already framed, and on an encrypted connection sealed, the frames of those
+    /// actions, so a frame from the later event must not be written before them.
+    func drive(_ event: @escaping (inout SyncSession, SyncInstant) -> [SyncAction]) {
+        pending.append(event)
+        guard !isPerforming else { return }
+        isPerforming = true
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            node.perform(next(&session, node.loop.now), from: self)
+        }
+        isPerforming = false
         rearmTimer()
     }
 
@@ -37,7 +51,7 @@ final class PeerConnection {
         timer = node.loop.schedule(at: deadline) { [weak self] in
             guard let self else { return }
             self.timer = nil
-            drive { $0.tick(now: node.loop.now) }
+            drive { $0.tick(now: $1) }
         }
     }
 }

@@ -24,6 +24,8 @@ public final class SyncNode {
     private(set) var lastRefusal: SyncNodeStatus.Refusal?
     private var lastSyncAt: SyncInstant?
     private var isShutDown = false
+    /// This peer's last published presence, sent to every connection when it is established.
+    private var ownPresence: PresenceUpdate?
     var isStopped: Bool { isShutDown }
 
     /// Called after a remote delta changed the replica (refresh the view).
@@ -83,14 +85,15 @@ public final class SyncNode {
     /// A local write committed: every session sends what its peer lacks.
     public func localCommitted() {
         for connection in Array(connections.values) {
-            connection.drive { $0.localCommitted(now: loop.now) }
+            connection.drive { $0.localCommitted(now: $1) }
         }
     }
 
     /// Publishes this peer's presence to every connected peer.
     public func publish(presence: PresenceUpdate) {
+        ownPresence = presence
         for connection in Array(connections.values) {
-            connection.drive { $0.publish(presence: presence, now: loop.now) }
+            connection.drive { $0.publish(presence: presence, now: $1) }
         }
     }
 
@@ -106,7 +109,7 @@ public final class SyncNode {
         for target in dialTargets.values { if let timer = target.timer { loop.cancel(timer) } }
         dialTargets = [:]
         for connection in Array(connections.values) {
-            connection.drive { $0.shutdown(now: loop.now) }
+            connection.drive { $0.shutdown(now: $1) }
         }
     }
 
@@ -177,7 +180,7 @@ public final class SyncNode {
         let connection = PeerConnection(
             node: self, socket: socket, session: session, endpoint: endpoint, isDialled: role == .initiator)
         connections[ObjectIdentifier(connection)] = connection
-        connection.drive { $0.start(now: loop.now) }
+        connection.drive { $0.start(now: $1) }
     }
 
     /// Carries out what a session asked for.
@@ -192,24 +195,56 @@ public final class SyncNode {
                 let peer = SyncNodeStatus.Peer(
                     peerID: hello.peerID, displayName: hello.displayName, transport: connection.endpoint.transport)
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
+                announcePresence(to: connection)
             case .replicaChanged:
                 lastSyncAt = loop.now
                 for other in Array(connections.values) where other !== connection {
-                    other.drive { $0.localCommitted(now: loop.now) }
+                    other.drive { $0.localCommitted(now: $1) }
                 }
                 onReplicaChanged()
             case .deliverPresence(let update):
                 onPresence(update)
                 if options.forwardsPresence {
                     for other in Array(connections.values) where other !== connection {
-                        other.drive { $0.publish(presence: update, now: loop.now) }
+                        other.drive { $0.publish(presence: update, now: $1) }
                     }
                 }
             case .presenceExpired(let peerID):
-                onPresenceExpired(peerID)
+                presenceExpired(peerID, from: connection)
             case .close(let reason):
                 finish(connection, reason: reason)
             }
+        }
+    }
+
+    /// A new connection learns at once who is here: this peer's last presence and, on a relay,
+    /// the presence it holds from its other clients. Otherwise a cursor would appear only when
+    /// it next moves, and a peer that reconnected would not be present on its new connection.
+    private func announcePresence(to connection: PeerConnection) {
+        guard connection.session.isEstablished else { return }
+        var updates = ownPresence.map { [$0] } ?? []
+        if options.forwardsPresence {
+            for other in connections.values where other !== connection { updates += other.session.livePresence }
+        }
+        for update in updates {
+            connection.drive { $0.publish(presence: update, now: $1) }
+        }
+    }
+
+    /// A session forgot a peer's presence (timeout, departure or its own close). The peer is gone
+    /// only if no other session still holds its presence: a peer that reconnected before its old
+    /// connection was noticed dead, or one reachable both directly and through a relay, stays.
+    /// A relay tells its other clients, who learned the presence from it.
+    private func presenceExpired(_ peerID: UInt64, from connection: PeerConnection) {
+        let stillPresent = connections.values.contains { other in
+            other !== connection && other.session.holdsPresence(of: peerID)
+        }
+        guard !stillPresent else { return }
+        onPresenceExpired(peerID)
+        // While shutting down every session closes and expires everything on its own.
+        guard options.forwardsPresence, !isShutDown else { return }
+        for other in Array(connections.values) where other !== connection {
+            other.drive { $0.publish(presenceLeft: peerID, now: $1) }
         }
     }
 

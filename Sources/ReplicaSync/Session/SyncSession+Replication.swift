@@ -44,6 +44,18 @@ extension SyncSession {
         return [send(.presence(update), now: now)].compactMap { $0 }
     }
 
+    /// Tells the remote that a peer's presence is gone; a relay forwards departures as it forwards
+    /// presence, so its clients drop the cursor at once instead of after their presence timeout.
+    public mutating func publish(presenceLeft peerID: UInt64, now: SyncInstant) -> [SyncAction] {
+        guard isEstablished, peerID != remote?.peerID else { return [] }
+        return [send(.presenceLeft(peerID: peerID), now: now)].compactMap { $0 }
+    }
+
+    /// Whether live presence of this peer arrived on this connection.
+    func holdsPresence(of peerID: UInt64) -> Bool {
+        presence[peerID] != nil
+    }
+
     mutating func startReplication(now: SyncInstant) -> [SyncAction] {
         var actions = [send(.subscribe(configuration.subscriptions), now: now)].compactMap { $0 }
         for subscription in configuration.subscriptions {
@@ -92,6 +104,11 @@ extension SyncSession {
             guard update.peerID != configuration.peerID else { return [] }
             presence[update.peerID] = (update, now)
             return [.deliverPresence(update)]
+        case .presenceLeft(let peerID):
+            // Only what this connection delivered is expired: a stale or repeated departure, or one
+            // about this peer itself, changes nothing.
+            guard peerID != configuration.peerID, presence.removeValue(forKey: peerID) != nil else { return [] }
+            return [.presenceExpired(peerID: peerID)]
         case .keepalive:
             return []
         case .hello, .challenge, .response, .sealed, .goodbye:

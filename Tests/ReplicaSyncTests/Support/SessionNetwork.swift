@@ -71,6 +71,15 @@ final class SessionNetwork {
         handle(link.sessions[side].receive(bytes, now: now), link: link, side: side)
     }
 
+    /// Runs one event on one side and carries out its actions, as a node would (e.g. a relay
+    /// forwarding presence); returns the actions for the test to inspect.
+    @discardableResult
+    func drive(_ link: Link, side: Int, _ event: (inout SyncSession, SyncInstant) -> [SyncAction]) -> [SyncAction] {
+        let actions = event(&link.sessions[side], now)
+        handle(actions, link: link, side: side)
+        return actions
+    }
+
     func tick(by duration: Duration) {
         now = now + duration
         for link in links {
