@@ -84,13 +84,14 @@ struct CommandLineArguments: Equatable, Sendable {
             words = words.dropFirst()
         } else {
             // `drawtogether NAME` opens NAME; more words, or another subcommand's flags, mean the
-            // first word was meant as a subcommand.
-            if let first = words.first, words.count > 1 || scan.hasSubcommandFlags {
-                throw .unknownSubcommand(
-                    first,
-                    suggestion: Subcommand.allCases.first {
-                        FlagScan.isCloseMatch(first, $0.rawValue)
-                    })
+            // first word was meant as a subcommand. So does a lone word one typo away from a
+            // subcommand (`drawtogether lsit`): opening it would quietly create a drawing named
+            // after the typo. `drawtogether open lsit` still opens such a drawing.
+            if let first = words.first {
+                let suggestion = Subcommand.allCases.first { FlagScan.isCloseMatch(first, $0.rawValue) }
+                if words.count > 1 || scan.hasSubcommandFlags || suggestion != nil {
+                    throw .unknownSubcommand(first, suggestion: suggestion)
+                }
             }
             subcommand = .open
         }

@@ -98,22 +98,28 @@ struct FlagScan {
         return specs[name] != nil
     }
 
-    /// At most two single-character edits apart (one for short names): close enough to be a
-    /// typo worth suggesting. Words under three characters get no suggestion; too many are close.
+    /// At most two single-character edits apart (one for short names), a swap of two neighbours
+    /// counting as one edit: close enough to be a typo worth suggesting. Words under three
+    /// characters get no suggestion; too many are close.
     static func isCloseMatch(_ typed: String, _ known: String) -> Bool {
         let typed = Array(typed.lowercased())
         let known = Array(known)
         let limit = known.count <= 4 ? 1 : 2
         guard typed.count >= 3, abs(typed.count - known.count) <= limit else { return false }
-        var previous = Array(0...known.count)
-        for (i, typedCharacter) in typed.enumerated() {
-            var current = [i + 1]
-            for (j, knownCharacter) in known.enumerated() {
-                let substitution = previous[j] + (typedCharacter == knownCharacter ? 0 : 1)
-                current.append(min(previous[j + 1] + 1, current[j] + 1, substitution))
+        // distance[i][j]: edits from the first i typed characters to the first j known ones.
+        var distance = [[Int]](repeating: [Int](repeating: 0, count: known.count + 1), count: typed.count + 1)
+        for i in 0...typed.count { distance[i][0] = i }
+        for j in 0...known.count { distance[0][j] = j }
+        for i in 1...typed.count {
+            for j in 1...known.count {
+                let same = typed[i - 1] == known[j - 1]
+                distance[i][j] = min(
+                    distance[i - 1][j] + 1, distance[i][j - 1] + 1, distance[i - 1][j - 1] + (same ? 0 : 1))
+                if i > 1, j > 1, typed[i - 1] == known[j - 2], typed[i - 2] == known[j - 1] {
+                    distance[i][j] = min(distance[i][j], distance[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[known.count] <= limit
+        return distance[typed.count][known.count] <= limit
     }
 }

@@ -155,12 +155,17 @@ import Testing
                 == .optionNotForSubcommand(flag: "--format", belongsTo: .export, used: .open))
     }
 
-    @Test func aMistypedSubcommandIsReportedNotOpenedAsADrawing() {
+    @Test func aMistypedSubcommandIsReportedNotOpenedAsADrawing() throws {
         #expect(error("exprot", "d", "--format", "text") == .unknownSubcommand("exprot", suggestion: .export))
         #expect(error("lst", "x") == .unknownSubcommand("lst", suggestion: .list))
         #expect(error("synk", "--once") == .unknownSubcommand("synk", suggestion: .sync))
         #expect(error("sink", "--once") == .unknownSubcommand("sink", suggestion: nil))
         #expect(error("frob", "x") == .unknownSubcommand("frob", suggestion: nil))
+        // A lone word one typo away from a subcommand is not opened as a drawing named after it.
+        #expect(error("lsit") == .unknownSubcommand("lsit", suggestion: .list))
+        #expect(error("exprot") == .unknownSubcommand("exprot", suggestion: .export))
+        #expect(try command("open", "lsit") == .open(drawing: "lsit"))
+        #expect(try command("sketches") == .open(drawing: "sketches"))
         let message = CommandLineError.unknownSubcommand("exprot", suggestion: .export).description
         #expect(message.contains("did you mean 'export'?"))
         #expect(message.contains("drawtogether open NAME"))
