@@ -37,10 +37,7 @@ public final class ResizeSignal {
         pipe = try SignalPipe()
         resizePipeWrite = pipe.writeDescriptor
         _ = sigaction(SIGWINCH, nil, &chainedResizeAction)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = handleResizeSignal
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
+        var action = SignalPipe.action(handleResizeSignal)
         _ = sigaction(SIGWINCH, &action, &previous)
     }
 

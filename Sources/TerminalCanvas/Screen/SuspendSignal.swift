@@ -29,9 +29,8 @@ public final class SuspendSignal {
     public init() throws(TerminationSignalsError) {
         pipe = try SignalPipe()
         suspendPipeWrite = pipe.writeDescriptor
-        // Inherited blocked (test runners block signals in their threads), it would never arrive.
-        Self.unblock()
-        var action = Self.action(handleSuspendSignal)
+        SignalPipe.unblock([SIGTSTP])
+        var action = SignalPipe.action(handleSuspendSignal)
         _ = sigaction(SIGTSTP, &action, &previous)
     }
 
@@ -50,25 +49,10 @@ public final class SuspendSignal {
     /// With no job-control shell above us (an orphaned process group) the kernel discards the
     /// stop, since nobody could ever continue it, and this returns at once.
     public func stopProcess() {
-        var stop = Self.action(SIG_DFL)
+        var stop = SignalPipe.action(SIG_DFL)
         _ = sigaction(SIGTSTP, &stop, nil)
         _ = raise(SIGTSTP)
-        var handler = Self.action(handleSuspendSignal)
+        var handler = SignalPipe.action(handleSuspendSignal)
         _ = sigaction(SIGTSTP, &handler, nil)
-    }
-
-    private static func action(_ handler: __sighandler_t?) -> sigaction {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = handler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        return action
-    }
-
-    private static func unblock() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGTSTP)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }

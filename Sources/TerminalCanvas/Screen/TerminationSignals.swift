@@ -51,17 +51,9 @@ public final class TerminationSignals {
         pipe = try SignalPipe()
         signalsPending = 0
         signalPipeWrite = pipe.writeDescriptor
-        // A parent may have started us with these blocked (test runners' threads block them, and
-        // the mask is inherited); blocked, they would never reach the handler.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for signal in Self.caught { sigaddset(&unblock, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        SignalPipe.unblock(Self.caught)
         for signal in Self.caught {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = handleTerminationSignal
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
+            var action = SignalPipe.action(handleTerminationSignal)
             var previous = sigaction()
             if sigaction(signal, &action, &previous) == 0 { previousActions.append((signal, previous)) }
         }
