@@ -35,6 +35,9 @@ public struct DrawingModel: Sendable {
     public private(set) var synced: [StrokeKey: EncodedGroup] = [:]
     /// How many groups `changes` has encoded so far (unchanged groups are never re-encoded).
     public private(set) var encodeCount = 0
+    /// How many stored entries the updates have read so far: a change of one entry should cost
+    /// one read, not one per stroke of the drawing.
+    public private(set) var readCount = 0
 
     public init() {}
 
@@ -87,36 +90,39 @@ public struct DrawingModel: Sendable {
         for key in keys { synced[key] = nil }
     }
 
-    /// Takes in the replica's `strokes` map as a whole: entries whose value equals what is known
-    /// are not decoded again; the rest are decoded, and keys absent from the map are removed.
+    /// Takes in the replica's `strokes` map as a whole: keys absent from it are removed.
     public mutating func update(fromStrokesMap map: [String: DocumentValue]) -> StoreUpdate {
+        var entries = map.mapValues { Optional($0) }
+        for key in synced.keys where map[key.rawValue] == nil { entries[key.rawValue] = .some(nil) }
+        return update(entries: entries)
+    }
+
+    /// Takes in some entries of the replica's `strokes` map: per key its value now, or nil when
+    /// the entry is gone. Values equal to what is known are not decoded again. An entry that
+    /// cannot be read keeps showing the last good version of its group (if any) rather than
+    /// dropping a stroke nobody can read, and is reported.
+    public mutating func update(entries: [String: DocumentValue?]) -> StoreUpdate {
         var update = StoreUpdate()
-        var seen: Set<StrokeKey> = []
-        for (rawKey, value) in map {
+        for (rawKey, value) in entries {
+            readCount += 1
+            guard let value else {
+                if let key = StrokeKey(rawValue: rawKey), synced.removeValue(forKey: key) != nil {
+                    update.changed[key] = .some(nil)
+                }
+                continue
+            }
             guard case .string(let text) = value else {
                 update.problems.append(.notAString(key: rawKey))
                 continue
             }
-            let encoded: EncodedGroup
-            if let key = StrokeKey(rawValue: rawKey), let known = synced[key], known.value == text {
-                seen.insert(key)
-                continue
-            }
+            if let key = StrokeKey(rawValue: rawKey), synced[key]?.value == text { continue }
             do {
-                encoded = try StrokeModel.decode(key: rawKey, value: text)
+                let encoded = try StrokeModel.decode(key: rawKey, value: text)
+                synced[encoded.key] = encoded
+                update.changed[encoded.key] = .some(encoded.group)
             } catch {
-                // Keep showing the last good version rather than dropping a stroke nobody can read.
-                if let key = StrokeKey(rawValue: rawKey), synced[key] != nil { seen.insert(key) }
                 update.problems.append(error)
-                continue
             }
-            seen.insert(encoded.key)
-            synced[encoded.key] = encoded
-            update.changed[encoded.key] = .some(encoded.group)
-        }
-        for key in synced.keys where !seen.contains(key) {
-            synced[key] = nil
-            update.changed[key] = .some(nil)
         }
         update.problems.sort { $0.description < $1.description }
         return update

@@ -17,7 +17,7 @@ extension Replica {
         // refused delta leaves memory as it was); a failure after that reloads what is committed.
         let outcome = try state.apply(delta, wall: configuration.wallClock())
         guard case .applied = outcome else { return outcome }
-        let changed: [DocumentKey]
+        let changed: [DocumentKey: Set<[String]>]
         do {
             changed = try database.connection.transaction { try persistUnsaved() }
         } catch {

@@ -105,7 +105,7 @@ public final class Replica {
             activeTransaction = nil
             transaction.isOpen = false
         }
-        var changed: [DocumentKey] = []
+        var changed: [DocumentKey: Set<[String]>] = [:]
         do {
             let result = try database.connection.transaction {
                 let result = try body(transaction)
@@ -122,13 +122,27 @@ public final class Replica {
     }
 
     /// Writes every changed event and the clock; the caller holds the SQLite transaction.
-    func persistUnsaved() throws -> [DocumentKey] {
-        guard state.hasUnsavedChanges else { return [] }
+    /// Returns, per document, the paths of the events written (see `ReplicaCommit.changedPaths`).
+    func persistUnsaved() throws -> [DocumentKey: Set<[String]>] {
+        guard state.hasUnsavedChanges else { return [:] }
         let changes = state.takeUnsaved()
         try database.save(changes)
         try database.setMeta("clock_milliseconds", state.clock.latest.milliseconds)
         try database.setMeta("clock_counter", Int64(state.clock.latest.counter))
-        return changes.map(\.key)
+        var paths: [DocumentKey: Set<[String]>] = [:]
+        for (key, events) in changes { paths[key, default: []].formUnion(events.map(\.path)) }
+        return paths
+    }
+
+    /// What a document shows at `path` (its fields from the root; `[]` for the whole document),
+    /// or nil when nothing is there. Reads one path without building the rest of the document.
+    public func value(collection: String, id: String, at path: [String]) -> DocumentValue? {
+        state.document(DocumentKey(collection: collection, id: id))?.value(at: path)
+    }
+
+    /// Whether the document exists (was inserted and not deleted since).
+    public func documentExists(collection: String, id: String) -> Bool {
+        state.document(DocumentKey(collection: collection, id: id))?.isVisible == true
     }
 
     /// The ids of the visible documents of a collection, sorted.

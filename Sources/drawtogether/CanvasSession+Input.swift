@@ -116,7 +116,7 @@ extension CanvasSession {
     func switchDrawing(to id: String) throws {
         flushNow()
         coordinator.close()
-        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: id)
+        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: id)
         drawingName = drawings.find(id)?.name ?? id
         document = CanvasDocument(groups: coordinator.drawing)
         attachCoordinator()

@@ -37,6 +37,40 @@ import Testing
         #expect(a.coordinator.drawing == [fromA, fromB])
     }
 
+    /// A peer's one-stroke change reaches the other canvas without re-reading the drawing: the
+    /// commit names the entry, and only that entry is read.
+    @Test func aRemoteChangeOfOneStrokeAmongThousandsReadsOnlyThatStroke() throws {
+        let (a, b) = try peers()
+        var edits: [StrokeKey: StrokeGroup?] = [:]
+        for index in 0..<2_000 {
+            let key = F.key(Int64(index), peer: "aaaaaa")
+            edits[key] = F.group(F.stroke(at: Double(index % 80), Double(index % 40), key: key))
+        }
+        a.coordinator.edit(edits, now: a.clock.now)
+        try a.settle()
+        try deliver(from: a, to: b)
+        #expect(b.coordinator.groups.count == 2_000)
+
+        let target = F.key(1_234, peer: "aaaaaa")
+        let masked = F.group(F.masked(a.coordinator.groups[target]!.pieces[0]))
+        let readBefore = b.coordinator.model.readCount
+        let changesBefore = b.remoteChanges.count
+        try a.draw(masked)
+        try deliver(from: a, to: b)
+        #expect(b.coordinator.model.readCount - readBefore == 1)
+        #expect(b.remoteChanges.count == changesBefore + 1)
+        #expect(b.remoteChanges.last.map { Array($0.groups.keys) } == [target])
+        #expect(b.coordinator.groups[target] == masked)
+
+        // A removal is read as one absent entry.
+        try a.erase(target)
+        try deliver(from: a, to: b)
+        #expect(b.coordinator.model.readCount - readBefore == 2)
+        #expect(b.remoteChanges.last.map { Array($0.groups.keys) } == [target])
+        #expect(b.coordinator.groups[target] == nil)
+        try expectSameCanvas(a, b)
+    }
+
     @Test func concurrentEditsOfOneStrokeEndWithTheSameWinnerEverywhere() throws {
         let (a, b) = try peers()
         let stroke = F.stroke(at: 1, key: F.key(0, peer: "aaaaaa"))

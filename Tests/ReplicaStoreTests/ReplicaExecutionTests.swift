@@ -101,6 +101,45 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
+    /// Readers of a large document re-read only what a commit touched: the commit names the
+    /// paths, and one path can be read without building the document.
+    @Test func aCommitNamesThePathsItWroteLocallyAndFromAPeer() throws {
+        try replica.execute(Statements.insert(), arguments: ["doc": Self.drawing])
+        var commits: [ReplicaCommit] = []
+        let token = replica.onCommit { commits.append($0) }
+        let key = DocumentKey(collection: "drawings", id: "drawing-1")
+        try replica.write { tx in
+            try tx.execute(Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("drawing-1")])
+            try tx.execute(
+                Statements.insert(.updateLocalDiff),
+                arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(["k3": .string("s3")])])])
+        }
+        #expect(commits.count == 1)
+        #expect(commits.last?.changedPaths == [key: [["strokes", "k1"], ["strokes", "k3"]]])
+        #expect(commits.last?.isLocal == true)
+        #expect(replica.value(collection: "drawings", id: "drawing-1", at: ["strokes", "k3"]) == .string("s3"))
+        #expect(replica.value(collection: "drawings", id: "drawing-1", at: ["strokes", "k1"]) == nil)
+        #expect(replica.value(collection: "drawings", id: "drawing-1", at: ["name"]) == .string("Notes"))
+
+        // A peer's change to one entry names that entry.
+        let peerDirectory = try TemporaryDirectory()
+        let peer = try Replica(directory: peerDirectory.path, configuration: clock.configuration(peer: 0xCD))
+        _ = try peer.apply(try replica.changes(collection: "drawings", documentID: nil, since: DocumentVersions()))
+        let before = try replica.versions(collection: "drawings", documentID: nil)
+        try peer.execute(Statements.set(["strokes", "k2"]), arguments: ["id": .string("drawing-1"), "value": .string("s2 by peer")])
+        _ = try replica.apply(try peer.changes(collection: "drawings", documentID: nil, since: before))
+        #expect(commits.count == 2)
+        #expect(commits.last?.changedPaths == [key: [["strokes", "k2"]]])
+        #expect(commits.last?.isLocal == false)
+
+        // Deleting the document names its root: everything in it may have changed.
+        try replica.execute(Statements.delete(), arguments: ["id": .string("drawing-1")])
+        #expect(commits.last?.changedPaths[key]?.contains([]) == true)
+        #expect(!replica.documentExists(collection: "drawings", id: "drawing-1"))
+        #expect(replica.value(collection: "drawings", id: "drawing-1", at: ["strokes", "k2"]) == nil)
+        withExtendedLifetime(token) {}
+    }
+
     @Test func observerFiresOncePerChangingCommitAndStopsWhenCancelled() throws {
         var deliveries: [Int] = []
         let token = try replica.observe(Statements.select(), arguments: ["id": .string("drawing-1")]) {

@@ -17,14 +17,23 @@ public final class ObservationToken {
     }
 }
 
-/// What one commit changed, for the sync layer: the documents, and whether the writes were made
-/// here (a local `write`) or arrived from a peer (`apply`).
+/// What one commit changed: the documents and the paths within them, and whether the writes were
+/// made here (a local `write`) or arrived from a peer (`apply`).
 public struct ReplicaCommit: Equatable, Sendable {
-    public var documents: [DocumentKey]
+    /// Per changed document, the paths of the events the commit wrote or removed. Every change a
+    /// reader can see lies at one of these paths or below it, except that a map above them may
+    /// appear or disappear with its first or last entry. A listed path may show no change at all
+    /// (an event replaced by an equal value), so readers compare.
+    public var changedPaths: [DocumentKey: Set<[String]>]
     public var isLocal: Bool
 
-    public init(documents: [DocumentKey], isLocal: Bool) {
-        self.documents = documents
+    /// The changed documents, by collection and id.
+    public var documents: [DocumentKey] {
+        changedPaths.keys.sorted { ($0.collection, $0.id) < ($1.collection, $1.id) }
+    }
+
+    public init(changedPaths: [DocumentKey: Set<[String]>], isLocal: Bool) {
+        self.changedPaths = changedPaths
         self.isLocal = isLocal
     }
 }

@@ -34,10 +34,10 @@ extension Replica {
     }
 
     /// Finds the observers whose result changed and delivers to them, after the commit.
-    func didCommit(_ changed: [DocumentKey], isLocal: Bool) {
-        guard !changed.isEmpty else { return }
-        let collections = Set(changed.map(\.collection))
-        let changedKeys = Set(changed)
+    func didCommit(_ changedPaths: [DocumentKey: Set<[String]>], isLocal: Bool) {
+        guard !changedPaths.isEmpty else { return }
+        let changedKeys = Set(changedPaths.keys)
+        let collections = Set(changedKeys.map(\.collection))
         for id in observers.keys.sorted() {
             guard let observer = observers[id], collections.contains(observer.select.collection),
                 Self.mayChange(observer, changedKeys),
@@ -50,7 +50,7 @@ extension Replica {
                 if self?.observers[id] != nil { observer.handler(result) }
             }
         }
-        let commit = ReplicaCommit(documents: changed, isLocal: isLocal)
+        let commit = ReplicaCommit(changedPaths: changedPaths, isLocal: isLocal)
         for id in commitHandlers.keys.sorted() {
             pendingDeliveries.append { [weak self] in self?.commitHandlers[id]?(commit) }
         }
