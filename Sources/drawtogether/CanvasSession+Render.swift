@@ -7,6 +7,9 @@ extension CanvasSession {
     var glyphs: ChromeGlyphs { screen.supportsUnicode ? .unicode : .ascii }
 
     func render() {
+        // Switching drawings changes what the peers should show of this one at once (its cursor
+        // leaves their canvas), without waiting for the pointer to move.
+        if let published = sync?.ownPresence, published.drawingID != coordinator.drawingID { publishPresence() }
         let size = screen.size
         var grid: CellGrid
         if TooSmallView.isTooSmall(width: size.width, height: size.height) {
@@ -49,22 +52,33 @@ extension CanvasSession {
 
     /// In sync, syncing, offline, or the last refusal with its reason.
     var syncStatus: SyncStatus {
-        if let error = coordinator.lastFlushError { return .error(reason: "not saved: \(error)") }
-        guard let sync else { return .offline }
-        let status = sync.status
+        Self.syncStatus(
+            flushError: coordinator.lastFlushError.map { "\($0)" }, node: sync?.status,
+            hasUnflushedEdits: !coordinator.unflushedKeys.isEmpty)
+    }
+
+    /// The status bar's sync state. A peer that left leaves "offline"; only a refusal (wrong
+    /// token, other database, protocol error) is an error, in a few words: its full reason was
+    /// shown in the message line when it happened.
+    static func syncStatus(flushError: String?, node status: SyncNodeStatus?, hasUnflushedEdits: Bool)
+        -> SyncStatus
+    {
+        if let flushError { return .error(reason: "not saved: \(flushError)") }
+        guard let status else { return .offline }
         if status.peers.isEmpty {
-            if let refusal = status.lastRefusal { return .error(reason: refusal.reason.message) }
+            if let refusal = status.lastRefusal { return .error(reason: refusal.reason.shortMessage) }
             return .offline
         }
-        if !coordinator.unflushedKeys.isEmpty || status.pendingDeltaCount > 0 || !status.isCaughtUp {
-            return .syncing
-        }
+        if hasUnflushedEdits || status.pendingDeltaCount > 0 || !status.isCaughtUp { return .syncing }
         return .inSync
     }
 
-    /// The other peers' cursors and strokes in progress, as the canvas draws them.
+    /// The cursors and strokes in progress of the other peers looking at this drawing, as the
+    /// canvas draws them (a peer on another drawing is online but not here).
     var presence: [PeerPresence] {
-        peers.values.sorted { $0.peerID < $1.peerID }.map { update in
+        let here = PresenceUpdate.onCanvas(
+            peers.values, drawingID: coordinator.drawingID, excluding: replica.peerID.rawValue)
+        return here.map { update in
             PeerPresence(
                 name: update.displayName, colour: update.colour,
                 cursor: CanvasCell(x: Int(update.cursor.x), y: Int(update.cursor.y)),
@@ -77,7 +91,7 @@ extension CanvasSession {
         guard let sync else { return }
         sync.publish(
             presence: PresenceUpdate(
-                peerID: replica.peerID.rawValue, displayName: displayName,
+                peerID: replica.peerID.rawValue, displayName: displayName, drawingID: coordinator.drawingID,
                 cursor: .init(x: Int32(clamping: editor.cursor.x), y: Int32(clamping: editor.cursor.y)),
                 tool: editor.tool.name, colour: editor.settings.colour,
                 strokeInProgress: editor.inProgressCells.map { .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y)) }))

@@ -14,21 +14,25 @@ extension CanvasSession {
             setNeedsRender()
         }
         node.onEvent = { [unowned self] event in
-            switch event {
-            case .connected(let peer, _, _):
-                show("\(peer.displayName) joined")
-            case .disconnected(let peer, _, _, let reason, let wasEstablished):
-                if SyncNodeEvent.isRefusal(reason) {
-                    show("\(peer): \(reason.message)")
-                } else if wasEstablished {
-                    show("\(peer) left")
-                }
-            case .unreachable:
-                break
-            }
+            if let notice = Self.notice(for: event) { show(notice) }
             setNeedsRender()
         }
         node.onReplicaChanged = { [unowned self] in setNeedsRender() }
         publishPresence()
+    }
+
+    /// The message-line notice for a sync event: who joined, who left, and a refusal with its
+    /// full reason (the status bar keeps only a few words of it).
+    static func notice(for event: SyncNodeEvent) -> String? {
+        switch event {
+        case .connected(let peer, _, _):
+            return "\(peer.displayName) joined"
+        case .disconnected(let peer, _, _, let reason, let wasEstablished):
+            if reason.isRefusal { return "\(peer): \(reason.message)" }
+            // A peer that never got through the handshake never joined, so it cannot leave.
+            return wasEstablished && reason != .localShutdown ? "\(peer) left" : nil
+        case .unreachable:
+            return nil
+        }
     }
 }

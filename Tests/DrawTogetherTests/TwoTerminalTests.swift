@@ -79,4 +79,51 @@ struct TwoTerminalTests {
         #expect(try a.quit() == 0)
         #expect(try b.quit() == 0)
     }
+
+    /// The canvas rows, without the message line and the status bar (where "<name> joined" and
+    /// "<name> left" appear).
+    private func canvasShowsNameTag(_ screen: [String]) -> Bool {
+        screen.dropLast(2).contains { $0.contains("test-") }
+    }
+
+    @Test func whenOnePeerQuitsTheOtherSaysItLeftAndIsOfflineWithoutAnError() throws {
+        let (a, b, _) = try startPair()
+        #expect(try b.quit() == 0)
+        // The status bar changes in the same turn as the disconnection a refusal would come
+        // from, so once it reads "no peers │ offline" no error can follow.
+        let screen = try a.tmux.waitUntil { screen in
+            let bar = screen.last ?? ""
+            return bar.contains("no peers") && bar.contains("offline")
+        }
+        #expect(screen.last?.contains("error") == false, "\(screen.last ?? "")")
+        #expect(screen.dropLast().last?.contains("left") == true, "\(screen.joined(separator: "\n"))")
+        #expect(!screen.joined().contains("closed the connection"))
+        #expect(try a.quit() == 0)
+    }
+
+    @Test func aPeerOnAnotherDrawingIsOnlineButNotOnTheCanvas() throws {
+        let (a, b, _) = try startPair()
+        try b.tmux.mouseMove(x: 20, y: 6)
+        try a.tmux.waitUntil { canvasShowsNameTag($0) }
+        // B opens a new drawing: its cursor leaves A's canvas at once (not after A's 30 s
+        // presence timeout), while A still counts B online.
+        try b.tmux.sendKeys("o")
+        try b.tmux.waitForText("n new")
+        try b.tmux.sendKeys("n")
+        try b.tmux.sendLiteral("sketches")
+        try b.tmux.sendKeys("Enter")
+        try b.tmux.waitUntil { $0.last?.hasPrefix(" sketches") == true }
+        try a.tmux.waitUntil(timeout: .seconds(10)) { screen in
+            !canvasShowsNameTag(screen) && screen.last?.contains("1 peer") == true
+        }
+        // B goes back to drawing-1 through the menu, without moving its pointer: switching
+        // publishes its presence, so A shows its cursor again.
+        try b.tmux.sendKeys("o")
+        try b.tmux.waitForText("n new")
+        try b.tmux.sendKeys("Up", "Enter")
+        try b.tmux.waitUntil { $0.last?.hasPrefix(" drawing-1") == true }
+        try a.tmux.waitUntil(timeout: .seconds(10)) { canvasShowsNameTag($0) }
+        #expect(try a.quit() == 0)
+        #expect(try b.quit() == 0)
+    }
 }

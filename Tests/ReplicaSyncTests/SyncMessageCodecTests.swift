@@ -13,7 +13,7 @@ import TestSupport
         .delta(.init(subscription: subscription, sequence: 42, senderVersions: [1], changes: Array(0..<255))),
         .ack(subscription, sequence: 42, versions: [5, 5]),
         .presence(PresenceUpdate(
-            peerID: 7, displayName: "Bo", cursor: .init(x: -3, y: 12), tool: "pen", colour: 4,
+            peerID: 7, displayName: "Bo", drawingID: "drawing-1", cursor: .init(x: -3, y: 12), tool: "pen", colour: 4,
             strokeInProgress: [.init(x: 1, y: 2), .init(x: 3, y: 4)])),
         .presenceLeft(peerID: 0x0102_0304_0506_0708),
         .keepalive,
@@ -63,9 +63,32 @@ import TestSupport
         }
     }
 
+    @Test func presenceCarriesTheDrawingBeingViewed() throws {
+        let update = PresenceUpdate(
+            peerID: 5, displayName: "Cy", drawingID: "sketches ⣿", cursor: .init(x: 2, y: 3), tool: "line", colour: 9)
+        let frame = SyncMessage.presence(update).frame()
+        // peer id, then the name and the drawing id, each as a 16-bit length and UTF-8.
+        #expect(Array(frame.payload[8..<14]) == [0, 2, 0x43, 0x79, 0, 12])
+        guard case .presence(let decoded) = try SyncMessage(frame: frame) else {
+            Issue.record("not a presence")
+            return
+        }
+        #expect(decoded.drawingID == "sketches ⣿")
+        #expect(decoded == update)
+    }
+
+    @Test func refusesADrawingIDOverTheTextLimit() {
+        // peer id, an empty name, then a drawing id claiming 1025 bytes (and carrying them).
+        let payload = [UInt8](repeating: 0, count: 8) + [0, 0] + [0x04, 0x01] + [UInt8](repeating: 0x61, count: 1025)
+        let frame = Frame(version: SyncMessage.protocolVersion, type: SyncMessage.Kind.presence.rawValue, payload: payload)
+        #expect(throws: SyncProtocolError.fieldTooLarge(field: "presence.drawingID", size: 1025, limit: 1024)) {
+            try SyncMessage(frame: frame)
+        }
+    }
+
     @Test func refusesAPointCountThatCannotFitInTheFrame() {
         var payload = SyncMessage.presence(PresenceUpdate(
-            peerID: 1, displayName: "", cursor: .init(x: 0, y: 0), tool: "", colour: 0)).frame().payload
+            peerID: 1, displayName: "", drawingID: "drawing-1", cursor: .init(x: 0, y: 0), tool: "", colour: 0)).frame().payload
         payload.replaceSubrange((payload.count - 4)..., with: [0, 0, 0xFF, 0xFF])
         #expect(throws: SyncProtocolError.self) {
             try SyncMessage(frame: Frame(version: 1, type: SyncMessage.Kind.presence.rawValue, payload: payload))

@@ -43,7 +43,9 @@ import TestSupport
     }
 
     private static func cursor(of peer: UInt64, x: Int32) -> PresenceUpdate {
-        PresenceUpdate(peerID: peer, displayName: "peer \(peer)", cursor: .init(x: x, y: 2), tool: "pen", colour: 3)
+        PresenceUpdate(
+            peerID: peer, displayName: "peer \(peer)", drawingID: "drawing-1", cursor: .init(x: x, y: 2), tool: "pen",
+            colour: 3)
     }
 
     @Test func aPeerWhoQuitsVanishesFromTheRelaysOtherClientsAtOnce() throws {

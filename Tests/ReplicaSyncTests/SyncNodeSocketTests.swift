@@ -86,7 +86,8 @@ import TestSupport
         })
         var seen: [PresenceUpdate] = []
         b.onPresence = { seen.append($0) }
-        let cursor = PresenceUpdate(peerID: 1, displayName: "peer 1", cursor: .init(x: 3, y: 4), tool: "pen", colour: 2)
+        let cursor = PresenceUpdate(
+            peerID: 1, displayName: "peer 1", drawingID: "drawing-1", cursor: .init(x: 3, y: 4), tool: "pen", colour: 2)
         a.publish(presence: cursor)
         #expect(waitFor { seen.last == cursor })
         relay.shutdown()

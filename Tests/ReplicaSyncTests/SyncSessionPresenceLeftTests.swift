@@ -15,7 +15,7 @@ import TestSupport
     }
 
     private static let cursorOfB = PresenceUpdate(
-        peerID: 3, displayName: "peer 3", cursor: .init(x: 7, y: 1), tool: "pen", colour: 5)
+        peerID: 3, displayName: "peer 3", drawingID: "drawing-1", cursor: .init(x: 7, y: 1), tool: "pen", colour: 5)
 
     /// B publishes to the relay, which forwards it to A; A then shows B.
     private func showBAtA(_ network: SessionNetwork, a: SessionNetwork.Link, b: SessionNetwork.Link) {
@@ -81,7 +81,8 @@ import TestSupport
         let network = SessionNetwork(nodeCount: 2, seed: 43)
         let link = network.connect(0, 1) { a, _ in a.encrypts = true }
         network.runUntilQuiet()
-        let update = PresenceUpdate(peerID: 7, displayName: "p7", cursor: .init(x: 1, y: 1), tool: "pen", colour: 1)
+        let update = PresenceUpdate(
+            peerID: 7, displayName: "p7", drawingID: "drawing-1", cursor: .init(x: 1, y: 1), tool: "pen", colour: 1)
         network.drive(link, side: 0) { $0.publish(presence: update, now: $1) }
         network.runUntilQuiet()
         #expect(link.presence[1][7] == update)

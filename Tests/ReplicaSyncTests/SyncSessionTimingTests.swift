@@ -41,7 +41,7 @@ import TestSupport
         let link = network.connect(0, 1)
         network.runUntilQuiet()
         let update = PresenceUpdate(
-            peerID: 1, displayName: "peer 1", cursor: .init(x: 4, y: 2), tool: "pen", colour: 3,
+            peerID: 1, displayName: "peer 1", drawingID: "drawing-1", cursor: .init(x: 4, y: 2), tool: "pen", colour: 3,
             strokeInProgress: [.init(x: 4, y: 2), .init(x: 5, y: 2)])
         for action in link.sessions[0].publish(presence: update, now: network.now) {
             if case .send(let bytes) = action { link.queues[1].append(bytes) }
@@ -62,7 +62,8 @@ import TestSupport
         let network = SessionNetwork(nodeCount: 2, seed: 24)
         let link = network.connect(0, 1)
         network.runUntilQuiet()
-        let update = PresenceUpdate(peerID: 1, displayName: "p", cursor: .init(x: 0, y: 0), tool: "pen", colour: 1)
+        let update = PresenceUpdate(
+            peerID: 1, displayName: "p", drawingID: "drawing-1", cursor: .init(x: 0, y: 0), tool: "pen", colour: 1)
         for action in link.sessions[0].publish(presence: update, now: network.now) {
             if case .send(let bytes) = action { link.queues[1].append(bytes) }
         }

@@ -15,6 +15,9 @@ public struct PresenceUpdate: Equatable, Sendable {
     /// The peer the presence belongs to (a relay forwards others' presence unchanged).
     public var peerID: UInt64
     public var displayName: String
+    /// The drawing the peer is looking at: cursors and strokes in progress belong to it, and a
+    /// peer on another drawing is online but not on this canvas.
+    public var drawingID: String
     public var cursor: Point
     public var tool: String
     public var colour: UInt8
@@ -22,14 +25,25 @@ public struct PresenceUpdate: Equatable, Sendable {
     public var strokeInProgress: [Point]
 
     public init(
-        peerID: UInt64, displayName: String, cursor: Point, tool: String, colour: UInt8,
+        peerID: UInt64, displayName: String, drawingID: String, cursor: Point, tool: String, colour: UInt8,
         strokeInProgress: [Point] = []
     ) {
         self.peerID = peerID
         self.displayName = displayName
+        self.drawingID = drawingID
         self.cursor = cursor
         self.tool = tool
         self.colour = colour
         self.strokeInProgress = strokeInProgress
+    }
+}
+
+extension PresenceUpdate {
+    /// The presence a canvas showing `drawingID` draws: other peers on that drawing, in peer id
+    /// order (so overlapping name tags stack the same way on every repaint).
+    public static func onCanvas(
+        _ updates: some Sequence<PresenceUpdate>, drawingID: String, excluding ownPeerID: UInt64
+    ) -> [PresenceUpdate] {
+        updates.filter { $0.drawingID == drawingID && $0.peerID != ownPeerID }.sorted { $0.peerID < $1.peerID }
     }
 }

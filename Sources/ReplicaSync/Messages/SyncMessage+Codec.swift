@@ -1,6 +1,7 @@
 /// Payload encoding of each message; decoding is bounded by the frame it came in.
 extension SyncMessage {
-    /// The current protocol version, sent in every frame header. 2 added `presenceLeft`.
+    /// The current protocol version, sent in every frame header. 2 added `presenceLeft` and the
+    /// drawing id in `presence`.
     public static let protocolVersion: UInt8 = 2
     static let nonceSize = 32
     static let publicKeySize = 32
@@ -42,6 +43,7 @@ extension SyncMessage {
         case .presence(let presence):
             writer.write(presence.peerID)
             writer.write(text: presence.displayName)
+            writer.write(text: presence.drawingID)
             writer.write(presence.cursor.x)
             writer.write(presence.cursor.y)
             writer.write(text: presence.tool)
@@ -150,6 +152,7 @@ extension ByteReader {
     mutating func readPresence() throws(SyncProtocolError) -> PresenceUpdate {
         let peerID = try read(UInt64.self, "presence.peerID")
         let displayName = try readText("presence.displayName", limit: SyncMessage.textLimit)
+        let drawingID = try readText("presence.drawingID", limit: SyncMessage.textLimit)
         let cursor = PresenceUpdate.Point(x: try read(Int32.self, "presence.x"), y: try read(Int32.self, "presence.y"))
         let tool = try readText("presence.tool", limit: SyncMessage.textLimit)
         let colour = try readUInt8("presence.colour")
@@ -167,7 +170,7 @@ extension ByteReader {
             points.append(PresenceUpdate.Point(x: try read(Int32.self, "presence.x"), y: try read(Int32.self, "presence.y")))
         }
         return PresenceUpdate(
-            peerID: peerID, displayName: displayName, cursor: cursor, tool: tool, colour: colour,
+            peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool, colour: colour,
             strokeInProgress: points)
     }
 }

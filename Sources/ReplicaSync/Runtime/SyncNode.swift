@@ -25,7 +25,7 @@ public final class SyncNode {
     private var lastSyncAt: SyncInstant?
     private var isShutDown = false
     /// This peer's last published presence, sent to every connection when it is established.
-    private var ownPresence: PresenceUpdate?
+    public private(set) var ownPresence: PresenceUpdate?
     var isStopped: Bool { isShutDown }
 
     /// Called after a remote delta changed the replica (refresh the view).
@@ -192,6 +192,8 @@ public final class SyncNode {
             case .established(let hello):
                 if connection.isDialled { dialTargets[connection.endpoint]?.backoff.reset() }
                 connection.wasEstablished = true
+                // Peers sync now: an earlier refusal no longer describes where sync stands.
+                lastRefusal = nil
                 let peer = SyncNodeStatus.Peer(
                     peerID: hello.peerID, displayName: hello.displayName, transport: connection.endpoint.transport)
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
@@ -252,7 +254,8 @@ public final class SyncNode {
         connection.socket.closeAfterFlushing()
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
-        if reason != .localShutdown && reason != .transportClosed {
+        // A peer that quit, went quiet or dropped is gone, not refusing: the status says offline.
+        if reason.isRefusal {
             let name = connection.session.remote?.displayName ?? connection.endpoint.description
             lastRefusal = SyncNodeStatus.Refusal(reason: reason, at: loop.now, peer: name)
         }

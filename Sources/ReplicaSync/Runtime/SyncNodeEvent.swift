@@ -12,17 +12,9 @@ public enum SyncNodeEvent: Equatable, Sendable {
     /// is dropped instead).
     case unreachable(endpoint: SocketEndpoint, problem: String)
 
-    /// Whether a close reason says the peers cannot sync as configured (wrong token, other
-    /// database, other protocol version, a broken peer), as opposed to a peer merely going away.
+    /// Whether a close reason says the peers cannot sync as configured (see
+    /// `SyncCloseReason.isRefusal`), as opposed to a peer merely going away.
     public static func isRefusal(_ reason: SyncCloseReason) -> Bool {
-        switch reason {
-        case .protocolVersionMismatch, .databaseMismatch, .authenticationFailed, .protocolViolation,
-            .unexpectedMessage, .replicaFailed:
-            return true
-        case .remoteClosed(let code, _):
-            return code != .normal && code != .shuttingDown && code != .timedOut
-        case .timedOut, .transportClosed, .localShutdown:
-            return false
-        }
+        reason.isRefusal
     }
 }

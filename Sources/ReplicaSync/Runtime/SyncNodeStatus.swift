@@ -20,11 +20,19 @@ public struct SyncNodeStatus: Equatable, Sendable {
         public var at: SyncInstant
         /// The peer's name when its hello got through, else the endpoint.
         public var peer: String
+
+        public init(reason: SyncCloseReason, at: SyncInstant, peer: String) {
+            self.reason = reason
+            self.at = at
+            self.peer = peer
+        }
     }
 
     public var peers: [Peer] = []
     public var lastSyncAt: SyncInstant?
     public var pendingDeltaCount = 0
+    /// The last connection refused (`SyncCloseReason.isRefusal`) since a handshake last
+    /// succeeded; peers that merely left do not set it.
     public var lastRefusal: Refusal?
     /// Whether every connected peer has sent its first delta for every subscription.
     public var isCaughtUp = false

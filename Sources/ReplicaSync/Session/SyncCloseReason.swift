@@ -35,12 +35,59 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
         case .replicaFailed(let description):
             return "the local replica failed: \(description)"
         case .remoteClosed(let code, let text):
-            return code == .normal || code == .shuttingDown
-                ? "the peer closed the connection (\(text))" : "the peer refused: \(text)"
+            switch code {
+            // The text of a departure is the peer's own wording ("shutting down"); it adds nothing.
+            case .shuttingDown: return "the peer quit"
+            case .normal:
+                return text.isEmpty ? "the peer closed the connection" : "the peer closed the connection (\(text))"
+            case .timedOut: return "the peer stopped waiting for this one (\(text))"
+            default: return "the peer refused: \(text)"
+            }
         case .transportClosed:
             return "the connection was lost"
         case .localShutdown:
-            return "closed by this peer"
+            return "shutting down"
+        }
+    }
+
+    /// A few words for the status bar, where the full `message` does not fit; the full text goes
+    /// to the message line.
+    public var shortMessage: String {
+        switch self {
+        case .protocolVersionMismatch: "other version"
+        case .databaseMismatch: "other database"
+        case .authenticationFailed: "wrong token"
+        case .protocolViolation, .unexpectedMessage: "protocol error"
+        case .timedOut: "peer went quiet"
+        case .replicaFailed: "replica failed"
+        case .remoteClosed(let code, _):
+            switch code {
+            case .normal, .shuttingDown: "peer left"
+            case .protocolVersionMismatch: "other version"
+            case .databaseMismatch: "other database"
+            case .authenticationFailed: "wrong token"
+            case .protocolViolation: "protocol error"
+            case .timedOut: "peer timed out"
+            case .replicaFailed: "peer's replica failed"
+            }
+        case .transportClosed: "connection lost"
+        case .localShutdown: "shut down"
+        }
+    }
+
+    /// Whether the peers cannot sync as configured (wrong token, other database, other protocol
+    /// version, a broken peer or replica), as opposed to a peer merely going away: quitting (with
+    /// or without a goodbye), going quiet, or giving up on a quiet peer. Only a refusal is worth
+    /// an error in the status bar; a departure leaves the peer "offline".
+    public var isRefusal: Bool {
+        switch self {
+        case .protocolVersionMismatch, .databaseMismatch, .authenticationFailed, .protocolViolation,
+            .unexpectedMessage, .replicaFailed:
+            true
+        case .remoteClosed(let code, _):
+            code != .normal && code != .shuttingDown && code != .timedOut
+        case .timedOut, .transportClosed, .localShutdown:
+            false
         }
     }
 

@@ -59,23 +59,28 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
-    /// full labels, then short labels, then short labels with the name and reason cut.
+    /// full labels, then a short sync label (an error gives way before the fields on the left
+    /// do), then short labels, then short labels with the name and reason cut.
     func layout(width: Int) -> (left: [Field], right: [Field]) {
         let droppable = DroppableField.allCases  // in the order they are given up
         var candidate: (left: [Field], right: [Field]) = ([], [])
+        let steps = [(false, false, false), (false, true, false), (true, true, false), (true, true, true)]
         for dropCount in 0...droppable.count {
             let dropped = Set(droppable.prefix(dropCount))
-            for (compact, shrink) in [(false, false), (true, false), (true, true)] {
-                candidate = fields(dropping: dropped, compact: compact, shrinkingTo: shrink ? width : nil)
+            for (compact, compactSync, shrink) in steps {
+                candidate = fields(
+                    dropping: dropped, compact: compact, compactSync: compactSync, shrinkingTo: shrink ? width : nil)
                 if Self.lineWidth(candidate) <= width { return candidate }
             }
         }
         // Nothing optional is left: cut the name and reason as far as it takes.
-        return fields(dropping: Set(droppable), compact: true, shrinkingTo: width, keepingMinimum: false)
+        return fields(
+            dropping: Set(droppable), compact: true, compactSync: true, shrinkingTo: width, keepingMinimum: false)
     }
 
     private func fields(
-        dropping dropped: Set<DroppableField>, compact: Bool, shrinkingTo width: Int?, keepingMinimum: Bool = true
+        dropping dropped: Set<DroppableField>, compact: Bool, compactSync: Bool, shrinkingTo width: Int?,
+        keepingMinimum: Bool = true
     ) -> (left: [Field], right: [Field])
     {
         var left = [Field(text: drawingName)]
@@ -87,7 +92,7 @@ public struct StatusBarView: Equatable, Sendable {
         if !dropped.contains(.brush) { left.append(Field(text: compact ? "b\(brushSize)" : "brush \(brushSize)")) }
         var right: [Field] = []
         if !dropped.contains(.peers) { right.append(Field(text: peersText(compact: compact))) }
-        right.append(syncField(compact: compact, reason: reasonText))
+        right.append(syncField(compact: compactSync, reason: reasonText))
         guard let width else { return (left, right) }
 
         // Cut the name first, then an error's reason, each down to a readable minimum (or to one
@@ -101,7 +106,7 @@ public struct StatusBarView: Equatable, Sendable {
         if excess > 0, !reason.isEmpty {
             let reasonCut = min(excess, reason.cellWidth - min(reason.cellWidth, keepingMinimum ? 10 : 1))
             let cutReason = reason.truncated(to: reason.cellWidth - reasonCut, ellipsis: glyphs.ellipsis)
-            right[right.count - 1] = syncField(compact: compact, reason: cutReason)
+            right[right.count - 1] = syncField(compact: compactSync, reason: cutReason)
         }
         return (left, right)
     }
