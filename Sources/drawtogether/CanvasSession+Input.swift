@@ -32,6 +32,16 @@ extension CanvasSession {
     }
 
     func handle(_ event: InputEvent) {
+        let size = screen.size
+        let tooSmall = TooSmallView.isTooSmall(width: size.width, height: size.height)
+        // The canvas is not on screen: nothing may change it unseen.
+        guard !tooSmall || TooSmallView.allows(event) else { return }
+        if case .resize = event {
+            editor.resizeScreen(width: size.width, height: size.height)
+            // A stroke in progress ends (and is kept) where the canvas disappears.
+            if tooSmall { apply(.liftPen) }
+            return
+        }
         if menu != nil {
             handleMenu(event)
             return
@@ -43,7 +53,7 @@ extension CanvasSession {
             if showHelp, mouse.kind == .press { showHelp = false }
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case .resize:
-            editor.resizeScreen(width: screen.size.width, height: screen.size.height)
+            break  // handled above, menu or not
         case .character, .enter, .backspace:
             break
         }
@@ -80,7 +90,6 @@ extension CanvasSession {
 
     private func handleMenu(_ event: InputEvent) {
         guard var current = menu else { return }
-        if case .resize = event { editor.resizeScreen(width: screen.size.width, height: screen.size.height) }
         let action = current.handle(event)
         menu = current
         guard let action else { return }
