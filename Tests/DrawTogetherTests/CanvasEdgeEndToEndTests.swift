@@ -59,6 +59,19 @@ struct CanvasEdgeEndToEndTests {
         #expect(!AppInstance.hasInk(export.standardOutput), "\(export.standardOutput)")
     }
 
+    @Test func qQuitsATooSmallTerminalEvenFromTheDrawingsMenusNamePrompt() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path)
+        try app.waitUntilReady()
+        try app.tmux.sendKeys("o")
+        try app.tmux.waitForText("n new")
+        try app.tmux.sendKeys("n")
+        try app.tmux.waitForText("new drawing:")
+        try app.tmux.resize(width: 15, height: 5)
+        try app.tmux.waitForText("needs 20x6")
+        #expect(try app.quit() == 0)
+    }
+
     @Test func theViewComesBackAfterATinyTerminalAndZeroGoesHome() throws {
         let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
         let app = try AppInstance(runtimeDirectory: runtime.path)
