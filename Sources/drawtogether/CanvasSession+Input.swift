@@ -21,7 +21,8 @@ extension CanvasSession {
         if menu != nil {
             // A name prompt switches the decoder to text, so decode one input at a time.
             for input in inputs {
-                decoder.mode = menu?.takesText == true ? .text : .commands
+                // Too small to see the prompt: keys stay commands, so q still quits.
+                decoder.mode = menu?.takesText == true && !screenIsTooSmall ? .text : .commands
                 for event in decoder.decode([input]) { handle(event) }
             }
             decoder.mode = .commands
@@ -31,7 +32,26 @@ extension CanvasSession {
         render()
     }
 
+    /// Whether the screen shows the too-small message instead of the canvas.
+    var screenIsTooSmall: Bool {
+        TooSmallView.isTooSmall(width: screen.size.width, height: screen.size.height)
+    }
+
     func handle(_ event: InputEvent) {
+        let tooSmall = screenIsTooSmall
+        // The canvas is not on screen: nothing may change it unseen, and q quits even from a menu
+        // the user cannot see.
+        guard !tooSmall || TooSmallView.allows(event) else { return }
+        if case .resize = event {
+            editor.resizeScreen(width: screen.size.width, height: screen.size.height)
+            // A stroke in progress ends (and is kept) where the canvas disappears.
+            if tooSmall { apply(.liftPen) }
+            return
+        }
+        if tooSmall, case .command(.quit) = event {
+            quit()
+            return
+        }
         if menu != nil {
             handleMenu(event)
             return
@@ -43,7 +63,7 @@ extension CanvasSession {
             if showHelp, mouse.kind == .press { showHelp = false }
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case .resize:
-            editor.resizeScreen(width: screen.size.width, height: screen.size.height)
+            break  // handled above, menu or not
         case .character, .enter, .backspace:
             break
         }
@@ -80,7 +100,6 @@ extension CanvasSession {
 
     private func handleMenu(_ event: InputEvent) {
         guard var current = menu else { return }
-        if case .resize = event { editor.resizeScreen(width: screen.size.width, height: screen.size.height) }
         let action = current.handle(event)
         menu = current
         guard let action else { return }

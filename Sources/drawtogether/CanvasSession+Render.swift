@@ -38,10 +38,9 @@ extension CanvasSession {
 
     var statusBar: StatusBarView {
         let tool = editor.tool
-        let size = editor.settings.size(for: tool) ?? editor.settings.penWidth
         return StatusBarView(
             drawingName: drawingName, tool: tool, colorNumber: editor.settings.colourSlot,
-            colorValue: editor.settings.colour, brushSize: Int(size.rounded(.up)),
+            colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
             peersOnline: peersOnline, sync: syncStatus, glyphs: glyphs)
     }
 

@@ -73,9 +73,11 @@ import Testing
         #expect(session.editor.cursor == CanvasCell(x: 4, y: 2))
         #expect(session.screen() == ["", " ▄▄▄▄▄", "", "", "", ""])
         #expect(session.grid()[1, 1].attributes.contains(.reverse))
+        // Left twice: the first pan stops at the canvas origin, the second moves nothing.
         session.run(.pan(.left), .pan(.left))
-        #expect(session.editor.viewport.origin == CanvasCell(x: -3, y: 1))
-        #expect(session.screen() == ["", " +     ▄▄▄▄▄", "", "", "", ""])
+        #expect(session.editor.viewport.origin == CanvasCell(x: 0, y: 1))
+        #expect(session.editor.cursor == CanvasCell(x: 1, y: 2))
+        #expect(session.screen() == ["", " +  ▄▄▄▄▄", "", "", "", ""])
     }
 
     @Test func otherGlyphModesRenderTheSameScene() {

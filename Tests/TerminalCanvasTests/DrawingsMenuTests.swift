@@ -61,4 +61,30 @@ import Testing
         #expect(text.contains("Alpha"))
         #expect(text.contains("n new"))
     }
+
+    @Test func deletingTheOpenDrawingSaysWhyNot() {
+        var menu = DrawingsMenu(items: items, currentID: "a")
+        #expect(menu.handle(.character("d")) == nil)
+        #expect(menu.notice == "can't delete the open drawing: open another first")
+        var grid = CellGrid(width: 60, height: 12)
+        menu.paint(into: &grid, glyphs: .unicode)
+        #expect(grid.text.contains("can't delete the open drawing"))
+        #expect(!grid.text.contains("n new"))
+        // The next key takes the notice away and the hints come back.
+        _ = menu.handle(.command(.move(.down)))
+        #expect(menu.notice == nil)
+        grid = CellGrid(width: 60, height: 12)
+        menu.paint(into: &grid, glyphs: .unicode)
+        #expect(grid.text.contains("n new"))
+    }
+
+    @Test func theMenuBoxHasAnUnbrokenFrame() throws {
+        var grid = CellGrid(width: 70, height: 12)
+        DrawingsMenu(items: items, currentID: "b").paint(into: &grid, glyphs: .unicode)
+        let bottom = try #require(grid.rows.first { $0.contains("└") }).drop { $0 == " " }
+        #expect(bottom.hasPrefix("└") && bottom.hasSuffix("┘"))
+        #expect(bottom.dropFirst().dropLast().allSatisfy { $0 == "─" }, "\(bottom)")
+        let top = try #require(grid.rows.first { $0.contains("┌") }).drop { $0 == " " }
+        #expect(top.contains(" drawings "))
+    }
 }

@@ -23,10 +23,17 @@ private func characters(_ text: String) -> [RawInput] {
             ])
     }
 
-    @Test func everyDigitFromOneToNineSelectsThatColourAndZeroIsUnbound() {
+    @Test func everyDigitFromOneToNineSelectsThatColourAndZeroGoesHome() {
         var decoder = InputDecoder()
         let events = decoder.decode(characters("1234567890"))
-        #expect(events == (1...9).map { .command(.selectColor($0)) } + [.character("0")])
+        #expect(events == (1...9).map { .command(.selectColor($0)) } + [.command(.viewHome)])
+    }
+
+    @Test func theHomeKeyGoesHomeHoweverTheTerminalSendsIt() {
+        var decoder = InputDecoder()
+        let events = decoder.decode([.key(.home)] + characters("\u{1B}[H\u{1B}[1~\u{1B}[7~\u{1B}OH\u{1B}[1;5H"))
+        #expect(events == Array(repeating: .command(.viewHome), count: 6))
+        #expect(decoder.decode(characters("\u{1B}[4~\u{1B}[F")).isEmpty)  // End is not Home
     }
 
     @Test func arrowKeysMoveTheCursorAndResizeIsReported() {

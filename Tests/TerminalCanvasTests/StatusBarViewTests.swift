@@ -3,9 +3,12 @@ import Testing
 
 @testable import TerminalCanvas
 
-private func bar(sync: SyncStatus = .syncing, peers: Int = 1, glyphs: ChromeGlyphs = .unicode) -> StatusBarView {
+private func bar(
+    sync: SyncStatus = .syncing, peers: Int = 1, glyphs: ChromeGlyphs = .unicode, tool: ToolKind = .pen,
+    brush: Double? = 2
+) -> StatusBarView {
     StatusBarView(
-        drawingName: "Design notes", tool: .pen, colorNumber: 3, colorValue: 196, brushSize: 2, peersOnline: peers,
+        drawingName: "Design notes", tool: tool, colorNumber: 3, colorValue: 196, brushSize: brush, peersOnline: peers,
         sync: sync, glyphs: glyphs)
 }
 
@@ -81,5 +84,32 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
         #expect(text == " Design notes | pen | # colour 3 | brush 2           1 peer online | syncing...")
         let narrow = paint(bar(glyphs: .ascii), width: 30)
         #expect(narrow.unicodeScalars.allSatisfy { $0.isASCII })
+    }
+
+    @Test func everyPenAndEraserSizeReadsDifferently() {
+        #expect(ToolSettings.penWidths.map { StatusBarView.sizeLabel($0, ascii: false) } == ["¼", "½", "1", "2", "3", "4"])
+        #expect(ToolSettings.eraserSizes.map { StatusBarView.sizeLabel($0, ascii: false) } == ["½", "1", "1½", "2", "3", "4"])
+        #expect(ToolSettings.penWidths.map { StatusBarView.sizeLabel($0, ascii: true) } == ["0.25", "0.5", "1", "2", "3", "4"])
+        #expect(paint(bar(brush: 0.25), width: 80).contains("│ brush ¼ "))
+        #expect(paint(bar(tool: .maskEraser, brush: 1.5), width: 80).contains("│ brush 1½ "))
+        #expect(paint(bar(glyphs: .ascii, brush: 0.25), width: 80).contains("| brush 0.25 "))
+        #expect(paint(bar(brush: 0.5), width: 60).contains("│ b½ "))
+    }
+
+    @Test func theStrokeEraserShowsNoBrushSize() {
+        let text = paint(bar(tool: .strokeEraser, brush: nil), width: 80)
+        #expect(text.hasPrefix(" Design notes │ stroke eraser │ █ colour 3   "))
+        #expect(!text.contains("brush"))
+    }
+
+    @Test func theLongestSizeLabelsStillFitEveryWidth() {
+        for width in TooSmallView.minimumWidth...120 {
+            for size in ToolSettings.penWidths + ToolSettings.eraserSizes {
+                for glyphs in [ChromeGlyphs.unicode, .ascii] {
+                    let text = paint(bar(sync: .offline, glyphs: glyphs, brush: size), width: width)
+                    #expect(text.unicodeScalars.count <= width && text.contains("offline"), "width \(width): \(text)")
+                }
+            }
+        }
     }
 }

@@ -25,4 +25,16 @@ import Testing
         TooSmallView().paint(into: &empty)
         #expect(empty.text.isEmpty)
     }
+
+    @Test func onlyQuittingAndResizingGetThroughWhileTheTerminalIsTooSmall() {
+        #expect(TooSmallView.allows(.resize))
+        #expect(TooSmallView.allows(.command(.quit)))
+        let blocked: [InputEvent] = [
+            .mouse(MouseEvent(.press, x: 2, y: 1)), .mouse(MouseEvent(.drag, x: 5, y: 1)),
+            .mouse(MouseEvent(.release, x: 5, y: 1)), .command(.togglePen), .command(.move(.right)),
+            .command(.undo), .command(.pan(.left)), .command(.openDrawings), .character("d"), .character("y"),
+            .enter, .backspace,
+        ]
+        for event in blocked { #expect(!TooSmallView.allows(event), "\(event)") }
+    }
 }

@@ -14,6 +14,13 @@ public struct ChromeGlyphs: Equatable, Sendable {
     /// The status bar's colour sample, painted in the current colour.
     public var swatch: Unicode.Scalar
 
+    /// Whether every glyph is ASCII: then text in the chrome avoids other characters too (a
+    /// size reads `0.25`, not `¼`).
+    public var isASCII: Bool {
+        [topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical, separator, ellipsis, swatch]
+            .allSatisfy(\.isASCII)
+    }
+
     public static let unicode = ChromeGlyphs(
         topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│",
         separator: "│", ellipsis: "…", swatch: "█")

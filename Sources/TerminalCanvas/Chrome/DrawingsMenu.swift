@@ -36,6 +36,9 @@ public struct DrawingsMenu: Equatable, Sendable {
     private(set) var mode: Mode = .browsing
     /// The drawing open now, marked in the list.
     public var currentID: String
+    /// Why the last key did nothing (deleting the open drawing), shown in place of the key hints
+    /// until the next key.
+    public private(set) var notice: String?
 
     public init(items: [Item], currentID: String) {
         self.items = items
@@ -59,6 +62,7 @@ public struct DrawingsMenu: Equatable, Sendable {
 
     /// Handles one event; returns an action when the user finished choosing.
     public mutating func handle(_ event: InputEvent) -> Action? {
+        notice = nil
         switch mode {
         case .browsing: return browse(event)
         case .naming(let renaming, let text): return name(event, renaming: renaming, text: text)
@@ -80,9 +84,12 @@ public struct DrawingsMenu: Equatable, Sendable {
         case .command(.redo), .character("r"):
             if items.indices.contains(selection) { mode = .naming(renaming: items[selection].id, text: items[selection].name) }
         case .character("d"):
-            if items.indices.contains(selection), items[selection].id != currentID {
-                mode = .confirmingDelete(id: items[selection].id)
+            guard items.indices.contains(selection) else { break }
+            guard items[selection].id != currentID else {
+                notice = "can't delete the open drawing: open another first"
+                break
             }
+            mode = .confirmingDelete(id: items[selection].id)
         default: break
         }
         return nil
@@ -118,7 +125,7 @@ public struct DrawingsMenu: Equatable, Sendable {
         if items.isEmpty { lines.append("  (no drawings)") }
         lines.append("")
         switch mode {
-        case .browsing: lines.append("Enter open  n new  r rename  d delete  Esc close")
+        case .browsing: lines.append(notice ?? "Enter open  n new  r rename  d delete  Esc close")
         case .naming(let renaming, let text): lines.append("\(renaming == nil ? "new drawing" : "rename to"): \(text)_")
         case .confirmingDelete(let id):
             let name = items.first { $0.id == id }?.name ?? id

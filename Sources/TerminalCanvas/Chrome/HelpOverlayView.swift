@@ -61,11 +61,12 @@ public struct HelpOverlayView: Equatable, Sendable {
             grid[left, y] = Cell(glyphs.vertical)
             grid[right, y] = Cell(glyphs.vertical)
         }
-        // Labels sit on the frame, one rule character in from the corner, when they fit whole.
-        if title.cellWidth + 2 <= width - 4 {
+        // Labels sit on the frame, one rule character in from the corner, when they fit whole; an
+        // empty one leaves the rule unbroken.
+        if !title.isEmpty, title.cellWidth + 2 <= width - 4 {
             grid.put(" \(title) ", x: left + 2, y: top, attributes: .bold)
         }
-        if footer.cellWidth + 2 <= width - 4 {
+        if !footer.isEmpty, footer.cellWidth + 2 <= width - 4 {
             grid.put(" \(footer) ", x: right - 2 - (footer.cellWidth + 2) + 1, y: bottom)
         }
     }

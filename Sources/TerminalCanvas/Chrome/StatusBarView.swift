@@ -12,13 +12,15 @@ public struct StatusBarView: Equatable, Sendable {
     public var colorNumber: Int
     /// The entry's xterm-256 colour, painted on the swatch (nil: the terminal's default).
     public var colorValue: UInt8?
-    public var brushSize: Int
+    /// The current tool's size in cells (pen width or eraser diameter); nil for a tool without
+    /// one (the stroke eraser), which leaves the field out.
+    public var brushSize: Double?
     public var peersOnline: Int
     public var sync: SyncStatus
     public var glyphs: ChromeGlyphs
 
     public init(
-        drawingName: String, tool: ToolKind, colorNumber: Int, colorValue: UInt8?, brushSize: Int,
+        drawingName: String, tool: ToolKind, colorNumber: Int, colorValue: UInt8?, brushSize: Double?,
         peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode
     ) {
         self.drawingName = drawingName
@@ -89,7 +91,10 @@ public struct StatusBarView: Equatable, Sendable {
             let label = compact ? "\(colorNumber)" : "colour \(colorNumber)"
             left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
         }
-        if !dropped.contains(.brush) { left.append(Field(text: compact ? "b\(brushSize)" : "brush \(brushSize)")) }
+        if !dropped.contains(.brush), let brushSize {
+            let size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
+            left.append(Field(text: compact ? "b\(size)" : "brush \(size)"))
+        }
         var right: [Field] = []
         if !dropped.contains(.peers) { right.append(Field(text: peersText(compact: compact))) }
         right.append(syncField(compact: compactSync, reason: reasonText))
@@ -109,6 +114,24 @@ public struct StatusBarView: Equatable, Sendable {
             right[right.count - 1] = syncField(compact: compactSync, reason: cutReason)
         }
         return (left, right)
+    }
+
+    /// A size as the user reads it: whole cells as digits, quarters and halves as vulgar
+    /// fractions (`¼`, `½`, `1½`), or as decimals (`0.25`) in ASCII. Never rounded, so each
+    /// of the six sizes reads differently.
+    public static func sizeLabel(_ size: Double, ascii: Bool) -> String {
+        let whole = size.rounded(.down)
+        let fraction = size - whole
+        if fraction == 0, let cells = Int(exactly: whole) { return "\(cells)" }
+        let glyph: String? =
+            switch fraction {
+            case 0.25: "¼"
+            case 0.5: "½"
+            case 0.75: "¾"
+            default: nil
+            }
+        guard !ascii, let glyph, let cells = Int(exactly: whole) else { return "\(size)" }
+        return cells == 0 ? glyph : "\(cells)\(glyph)"
     }
 
     private var reasonText: String {

@@ -10,6 +10,16 @@ public struct TooSmallView: Equatable, Sendable {
         width < minimumWidth || height < minimumHeight
     }
 
+    /// Whether the app acts on an event while this view is shown: only quitting and resizes.
+    /// The user cannot see the canvas, so nothing may edit it (a drag, the keyboard pen, the
+    /// drawings menu's keys) or move it out from under them.
+    public static func allows(_ event: InputEvent) -> Bool {
+        switch event {
+        case .resize, .command(.quit): true
+        case .command, .character, .enter, .backspace, .mouse: false
+        }
+    }
+
     public var glyphs: ChromeGlyphs
 
     public init(glyphs: ChromeGlyphs = .unicode) {

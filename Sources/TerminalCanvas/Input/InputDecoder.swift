@@ -95,6 +95,7 @@ public struct InputDecoder: Sendable {
         case .singleShift:
             sequence = .none
             if let direction = Self.cursorKey(code) { return [.command(.move(direction))] }
+            if code == 0x48 { return [.command(.viewHome)] }  // ESC O H: Home in application mode
             return [.command(.escape)] + feed(0x4F) + feed(code)  // Esc, then a plain "O"
         case .controlSequence(var parameters, var overflowed):
             switch code {
@@ -114,6 +115,7 @@ public struct InputDecoder: Sendable {
                 if parameters.allSatisfy({ (0x30...0x3B).contains($0) }), let direction = Self.cursorKey(code) {
                     return [.command(.move(direction))]
                 }
+                if Self.isHomeKey(parameters: parameters, final: code) { return [.command(.viewHome)] }
                 return []  // a sequence we do not use, or a malformed one: swallowed whole
             default:
                 // Not part of any sequence: drop what was collected and read this one afresh.
@@ -130,6 +132,16 @@ public struct InputDecoder: Sendable {
         case 0x43: .right
         case 0x44: .left
         default: nil
+        }
+    }
+
+    /// Home as terminals send it when terminfo did not turn it into a key code: `ESC [ H` (with
+    /// modifiers, `ESC [ 1 ; 5 H`), or `ESC [ 1 ~` / `ESC [ 7 ~`.
+    private static func isHomeKey(parameters: [UInt32], final: UInt32) -> Bool {
+        switch final {
+        case 0x48: return parameters.allSatisfy { (0x30...0x3B).contains($0) }
+        case 0x7E: return parameters == [0x31] || parameters == [0x37]
+        default: return false
         }
     }
 
@@ -171,6 +183,7 @@ public struct InputDecoder: Sendable {
         case "q": .quit
         case "g": .toggleGlyphs
         case "o": .openDrawings
+        case "0": .viewHome
         default:
             if let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII {
                 .selectColor(digit)
@@ -190,7 +203,8 @@ public struct InputDecoder: Sendable {
         case .backspace: [.backspace]
         case .resize: [.resize]
         case .function(1): [.command(.toggleHelp)]
-        case .delete, .home, .end, .pageUp, .pageDown, .function, .other: []
+        case .home: [.command(.viewHome)]
+        case .delete, .end, .pageUp, .pageDown, .function, .other: []
         }
     }
 }

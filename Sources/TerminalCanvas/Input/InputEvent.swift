@@ -18,6 +18,8 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case move(Direction)
     /// `H J K L`: move the view over the canvas.
     case pan(Direction)
+    /// `0` and Home: the view back to the canvas origin.
+    case viewHome
     /// Space: pen down / pen up.
     case togglePen
     /// `p`, `e`, `x`.

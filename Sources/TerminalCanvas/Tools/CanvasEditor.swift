@@ -22,6 +22,9 @@ public struct CanvasEditor: Sendable {
     /// The glyph mode on screen: the stroke eraser removes what is visible in it.
     public var glyphMode: GlyphMode
     var active: (gesture: ToolGesture, source: ToolGesture.Source)?
+    /// The button went down off the canvas (on the status bar): its drags draw nothing, so a
+    /// press there never starts a stroke, not even when the drag then moves onto the canvas.
+    var pointerHeldOffCanvas = false
 
     /// An editor with the pen selected and the cursor at `cursor` (the middle of the screen when
     /// nil).
@@ -34,8 +37,8 @@ public struct CanvasEditor: Sendable {
         self.viewport = viewport
         self.glyphMode = glyphMode
         undoStack = UndoStack(limit: undoLimit)
-        self.cursor =
-            cursor ?? viewport.origin.offset(dx: viewport.screenWidth / 2, dy: viewport.canvasRows / 2)
+        self.cursor = CanvasViewport.clamped(
+            cursor ?? viewport.origin.offset(dx: viewport.screenWidth / 2, dy: viewport.canvasRows / 2))
         self.viewport.keepVisible(self.cursor)
     }
 
@@ -62,6 +65,9 @@ public struct CanvasEditor: Sendable {
         case .pointer(let event):
             return EditorFeedback(
                 documentChanged: handle(event, in: &document, nowMilliseconds: nowMilliseconds))
+        case .pressOffCanvas:
+            pointerHeldOffCanvas = true
+            return EditorFeedback(documentChanged: finishGesture(in: &document))
         case .moveCursor(let dx, let dy):
             return EditorFeedback(
                 documentChanged: moveCursor(
@@ -82,7 +88,10 @@ public struct CanvasEditor: Sendable {
             }
             return .none
         case .growSize, .shrinkSize:
-            _ = settings.changeSize(for: tool, by: command == .growSize ? 1 : -1)
+            let growing = command == .growSize
+            guard settings.changeSize(for: tool, by: growing ? 1 : -1) else {
+                return EditorFeedback(message: sizeLimitMessage(growing: growing))
+            }
             return .none
         case .undo, .redo:
             // An action still in progress is finished first, so undo takes back what the user sees.
@@ -94,34 +103,57 @@ public struct CanvasEditor: Sendable {
             return EditorFeedback(documentChanged: finished || restored, message: outcome.message)
         case .pan(let direction):
             let step = viewport.panStep(direction)
-            viewport.pan(dx: step.dx, dy: step.dy)
-            return EditorFeedback(
-                documentChanged: moveCursor(
-                    to: cursor.offset(dx: step.dx, dy: step.dy), in: &document, now: nowMilliseconds))
+            return pan(dx: step.dx, dy: step.dy, in: &document, now: nowMilliseconds)
+        case .viewHome:
+            return pan(dx: -viewport.origin.x, dy: -viewport.origin.y, in: &document, now: nowMilliseconds)
         }
     }
 
-    /// The terminal changed size: the view keeps its origin but still shows the cursor.
+    /// Moves the view (never past the canvas origin) and the cursor along by as much as the view
+    /// really moved, so the cursor keeps its place on screen.
+    private mutating func pan(dx: Int, dy: Int, in document: inout CanvasDocument, now: Int64) -> EditorFeedback {
+        let moved = viewport.pan(dx: dx, dy: dy)
+        return EditorFeedback(
+            documentChanged: moveCursor(to: cursor.offset(dx: moved.dx, dy: moved.dy), in: &document, now: now))
+    }
+
+    /// Why `[` or `]` changed nothing, so the key press is not met with silence.
+    private func sizeLimitMessage(growing: Bool) -> String {
+        guard let size = settings.size(for: tool) else {
+            return "the stroke eraser removes whole strokes: it has no size"
+        }
+        let label = StatusBarView.sizeLabel(size, ascii: true)
+        return growing ? "\(tool.name) size \(label) is the largest" : "\(tool.name) size \(label) is the smallest"
+    }
+
     /// Forgets undo and redo history (another drawing was opened) and drops a gesture in progress.
     public mutating func resetUndo() {
         undoStack = UndoStack(limit: undoStack.limit)
         active = nil
     }
 
+    /// The terminal changed size: the view goes back to where the user put it, scrolled only as
+    /// far as it takes to show the cursor.
     public mutating func resizeScreen(width: Int, height: Int) {
-        viewport.resize(screenWidth: width, screenHeight: height)
-        viewport.keepVisible(cursor)
+        viewport.resize(screenWidth: width, screenHeight: height, keeping: cursor)
     }
 
     /// Mouse reports. A drag with no gesture running means the press was lost (terminals drop
     /// them), so it starts one; a hover during a pointer gesture means the release was lost, so
-    /// it ends it. While the keyboard pen is down, hovering does not move the cursor.
+    /// it ends it. While the keyboard pen is down, hovering does not move the cursor. After a
+    /// press off the canvas, drags do nothing until the button comes up.
     private mutating func handle(
         _ event: PointerEvent, in document: inout CanvasDocument, nowMilliseconds: Int64
     )
         -> Bool
     {
-        let cell = event.cell
+        let cell = CanvasViewport.clamped(event.cell)
+        if pointerHeldOffCanvas {
+            switch event {
+            case .drag: return false
+            case .press, .release, .hover: pointerHeldOffCanvas = false
+            }
+        }
         switch event {
         case .press:
             let finished = finishGesture(in: &document)
@@ -154,10 +186,12 @@ public struct CanvasEditor: Sendable {
         }
     }
 
-    /// Moves the cursor (keeping it on screen) and carries a running gesture along.
-    private mutating func moveCursor(to cell: CanvasCell, in document: inout CanvasDocument, now: Int64)
+    /// Moves the cursor (keeping it on screen, and off negative coordinates, which the view never
+    /// shows) and carries a running gesture along.
+    private mutating func moveCursor(to target: CanvasCell, in document: inout CanvasDocument, now: Int64)
         -> Bool
     {
+        let cell = CanvasViewport.clamped(target)
         cursor = cell
         viewport.keepVisible(cell)
         return extendGesture(to: cell, in: &document, now: now)

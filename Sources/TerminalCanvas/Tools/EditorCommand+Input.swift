@@ -12,14 +12,33 @@ extension EditorCommand {
         case .selectColor(let slot): self = .selectColour(slot: slot)
         case .undo: self = .undo
         case .redo: self = .redo
+        case .viewHome: self = .viewHome
         case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape: return nil
         }
     }
 
-    /// A left-button mouse report on the screen as a pointer event on the canvas; nil for reports
-    /// on the status row, the wheel, and hover (which only moves presence).
+    /// A left-button mouse report on the screen as a pointer event on the canvas; nil for the
+    /// wheel.
+    ///
+    /// Only a press must land on the canvas: one on the status row becomes `pressOffCanvas`, so
+    /// it starts nothing. A drag, release or hover off the canvas (on the status row, or out of
+    /// the window as some terminals report while the button is held) goes to the nearest canvas
+    /// cell, so a stroke released there still ends; with no canvas area at all, a release still
+    /// lifts the pen.
     public init?(_ mouse: MouseEvent, viewport: CanvasViewport) {
-        guard let cell = viewport.canvasCell(atScreenX: mouse.x, y: mouse.y) else { return nil }
+        if mouse.kind == .press {
+            guard let cell = viewport.canvasCell(atScreenX: mouse.x, y: mouse.y) else {
+                self = .pressOffCanvas
+                return
+            }
+            self = .pointer(.press(cell))
+            return
+        }
+        guard let cell = viewport.nearestCanvasCell(toScreenX: mouse.x, y: mouse.y) else {
+            guard mouse.kind == .release else { return nil }
+            self = .liftPen
+            return
+        }
         switch mouse.kind {
         case .press: self = .pointer(.press(cell))
         case .drag: self = .pointer(.drag(cell))
