@@ -113,11 +113,15 @@ struct Configuration: Equatable, Sendable {
     /// A warning for each `DRAWTOGETHER_` name that nothing reads: in `.env` by line, then in
     /// the environment by name. Other names are left alone (a `.env` is often shared with other
     /// tools).
-    static func unknownVariables(environment: [String: String], dotEnv: (path: String, file: DotEnv)?) -> [String] {
+    static func unknownVariables(
+        environment: [String: String], dotEnv: (path: String, file: DotEnv)?
+    ) -> [String] {
         let known = "known: " + (Variable.settings + Variable.environmentOnly).joined(separator: ", ")
         var warnings: [String] = []
         if let dotEnv {
-            let entries = dotEnv.file.entries.filter { $0.key.hasPrefix(Variable.prefix) && !Variable.settings.contains($0.key) }
+            let entries = dotEnv.file.entries.filter {
+                $0.key.hasPrefix(Variable.prefix) && !Variable.settings.contains($0.key)
+            }
             for (name, entry) in entries.sorted(by: { $0.value.line < $1.value.line }) {
                 let place = "\(name) in \(dotEnv.path) line \(entry.line)"
                 warnings.append(
@@ -130,7 +134,8 @@ struct Configuration: Equatable, Sendable {
             $0.hasPrefix(Variable.prefix) && !(Variable.settings + Variable.environmentOnly).contains($0)
         }
         for name in unknown.sorted() {
-            warnings.append("\(name) in the environment is not a setting drawtogether knows and is ignored (\(known))")
+            warnings.append(
+                "\(name) in the environment is not a setting drawtogether knows and is ignored (\(known))")
         }
         return warnings
     }

@@ -15,7 +15,8 @@ enum ExportCommand {
                 let list = known.isEmpty ? "the replica has no drawings yet" : "drawings: " + known.joined(separator: ", ")
                 return "no drawing '\(name)' in the replica (\(list)); 'drawtogether list' shows them"
             case .cannotWrite(let path, let reason):
-                return "cannot write \(path): \(reason); choose another file with -o, or leave -o out to print it"
+                return "cannot write \(path): \(reason); choose another file with -o, "
+                    + "or leave -o out to print it"
             }
         }
     }

@@ -19,7 +19,8 @@ enum FileSystemFailure {
     static func message(_ error: any Error) -> String? {
         let nsError = error as NSError
         guard nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain else { return nil }
-        let path = nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
+        let path =
+            nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
         guard let path else { return "a file operation failed: \(reason(error))" }
         return "cannot use \(path): \(reason(error)); check that path and its permissions"
     }

@@ -19,7 +19,8 @@ enum StoreAccessError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .cannotCreate(let directory, let blocker, let problem):
             let at = blocker == directory ? "" : " (at \(blocker))"
-            return "cannot create the replica directory \(directory)\(at): \(Self.explain(problem, at: blocker))"
+            return
+                "cannot create the replica directory \(directory)\(at): \(Self.explain(problem, at: blocker))"
         case .cannotRead(let path, let problem):
             return "cannot read the store at \(path): \(Self.explain(problem, at: path))"
         }

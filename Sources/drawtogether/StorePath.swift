@@ -63,7 +63,9 @@ enum StorePath {
             case .missing:
                 return nil
             case .directory:
-                if !isLast, access(path, X_OK) != 0 { return .cannotRead(path: path, problem: .system(errno: errno)) }
+                if !isLast, access(path, X_OK) != 0 {
+                    return .cannotRead(path: path, problem: .system(errno: errno))
+                }
             case .other:
                 if !isLast { return .cannotRead(path: path, problem: .notADirectory) }
             case .unreachable(let code):

@@ -32,15 +32,21 @@ import Testing
 
     func run(_ arguments: [String], store: TemporaryDirectory) throws -> ProcessResult {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DRAWTOGETHER_") }
-        return try runProcess(binary, arguments + ["--store", store.path], environment: environment, currentDirectory: store.path)
+        return try runProcess(
+            binary, arguments + ["--store", store.path], environment: environment, currentDirectory: store.path)
     }
 
     /// A line drawn with the keyboard from `from` to `to`.
-    static func line(_ from: (Double, Double), _ to: (Double, Double), at milliseconds: Int64) throws -> StrokeGroup {
+    static func line(_ from: (Double, Double), _ to: (Double, Double), at milliseconds: Int64) throws
+        -> StrokeGroup
+    {
         let key = try #require(StrokeKey(creationMilliseconds: milliseconds, peerSuffix: "a1b2c3"))
-        let path = [StrokePoint(x: from.0, y: from.1, timeOffsetMilliseconds: 0), StrokePoint(x: to.0, y: to.1, timeOffsetMilliseconds: 10)]
-        let stroke = try #require(
-            Stroke(key: key, ink: Ink(tool: .pen, colour: 15, width: 0.25), path: path, createdAtMilliseconds: milliseconds))
+        let path = [
+            StrokePoint(x: from.0, y: from.1, timeOffsetMilliseconds: 0),
+            StrokePoint(x: to.0, y: to.1, timeOffsetMilliseconds: 10),
+        ]
+        let ink = Ink(tool: .pen, colour: 15, width: 0.25)
+        let stroke = try #require(Stroke(key: key, ink: ink, path: path, createdAtMilliseconds: milliseconds))
         return try #require(StrokeGroup(key: key, pieces: [stroke]))
     }
 
@@ -63,7 +69,8 @@ import Testing
         for format in ["text", "ansi"] {
             let result = try run(["export", "panned", "--format", format], store: store)
             #expect(result.status == 0)
-            #expect(result.standardOutput == DrawingExporter.export(groups, as: DrawingExportFormat(rawValue: format) ?? .text))
+            let expected = DrawingExporter.export(groups, as: DrawingExportFormat(rawValue: format) ?? .text)
+            #expect(result.standardOutput == expected)
             #expect(
                 result.standardError
                     == "drawtogether: warning: 2 strokes lie left of or above the canvas origin (0,0), where \(format) "

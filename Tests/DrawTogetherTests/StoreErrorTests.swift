@@ -10,7 +10,9 @@ import Testing
     let binary = BuiltProducts.executable("drawtogether")
     static let insert = ["query", "INSERT INTO drawings DOCUMENTS (:d)", "--args", #"{"d": {"_id": "a"}}"#]
 
-    func run(_ arguments: [String], in directory: TemporaryDirectory, asNobody: Bool = false) throws -> ProcessResult {
+    func run(_ arguments: [String], in directory: TemporaryDirectory, asNobody: Bool = false) throws
+        -> ProcessResult
+    {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DRAWTOGETHER_") }
         // Root reads everything whatever the permissions, so the permission test drops to nobody.
         if asNobody && geteuid() == 0 {
@@ -34,15 +36,21 @@ import Testing
         let directory = try TemporaryDirectory()
         let file = directory.path + "/store"
         try "not a directory".write(toFile: file, atomically: true, encoding: .utf8)
-        for arguments in [["list"], ["export", "a", "--format", "text"], ["query", "SELECT * FROM drawings"]] {
+        for arguments in [
+            ["list"], ["export", "a", "--format", "text"], ["query", "SELECT * FROM drawings"],
+        ] {
             let result = try run(arguments + ["--store", file], in: directory)
             expectOneCleanLine(result)
-            #expect(result.standardError.contains("cannot read the store at \(file): it is a file, not a directory"))
+            #expect(
+                result.standardError.contains(
+                    "cannot read the store at \(file): it is a file, not a directory"))
             #expect(!result.standardError.contains("no replica"))
         }
         let write = try run(Self.insert + ["--store", file], in: directory)
         expectOneCleanLine(write)
-        #expect(write.standardError.contains("cannot create the replica directory \(file)/default/replica-1 (at \(file))"))
+        #expect(
+            write.standardError.contains(
+                "cannot create the replica directory \(file)/default/replica-1 (at \(file))"))
         #expect(write.standardError.contains("move the file away, or choose another store with --store"))
     }
 
@@ -52,7 +60,8 @@ import Testing
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         let list = try run(["list", "--store", file + "/store"], in: directory)
         expectOneCleanLine(list)
-        #expect(list.standardError.contains("cannot read the store at \(file): it is a file, not a directory"))
+        #expect(
+            list.standardError.contains("cannot read the store at \(file): it is a file, not a directory"))
     }
 
     @Test func onlyAStoreThatDoesNotExistHasNoReplicaYet() throws {
@@ -90,7 +99,12 @@ import Testing
                 for index in 0..<300 {
                     _ = try transaction.execute(
                         "INSERT INTO drawings DOCUMENTS (:d)",
-                        arguments: ["d": .object(["_id": .string("d\(index)"), "name": .string(String(repeating: "x", count: 400))])])
+                        arguments: [
+                            "d": .object([
+                                "_id": .string("d\(index)"),
+                                "name": .string(String(repeating: "x", count: 400)),
+                            ])
+                        ])
                 }
             }
         }
@@ -104,7 +118,9 @@ import Testing
             handle.write(Data(repeating: 0xA5, count: 4096))
         }
         try handle.close()
-        let commands = [["list"], ["export", "d1", "--format", "text"], ["query", "SELECT * FROM drawings"], Self.insert]
+        let commands = [
+            ["list"], ["export", "d1", "--format", "text"], ["query", "SELECT * FROM drawings"], Self.insert,
+        ]
         for arguments in commands {
             let result = try run(arguments + ["--store", directory.path + "/store"], in: directory)
             expectOneCleanLine(result)

@@ -26,7 +26,9 @@ import Testing
     @Test func anEnvironmentOnlyNameInTheEnvFileSaysWhereItBelongs() throws {
         #expect(
             try warnings(dotEnv: "DRAWTOGETHER_SYNC_TIMEOUT=3\n")
-                == ["DRAWTOGETHER_SYNC_TIMEOUT in /w/.env line 1 is ignored: it is read from the environment only"])
+                == [
+                    "DRAWTOGETHER_SYNC_TIMEOUT in /w/.env line 1 is ignored: it is read from the environment only"
+                ])
     }
 
     @Test func aMisspeltNameInTheEnvironmentIsNamedButKnownOnesAreNot() throws {
@@ -36,7 +38,9 @@ import Testing
         ])
         #expect(heard.count == 1)
         #expect(heard.first?.hasPrefix("DRAWTOGETHER_STOER in the environment is not a setting") == true)
-        #expect(try warnings(environment: ["DRAWTOGETHER_DATABASE_ID": "d"], dotEnv: "DRAWTOGETHER_STORE=/s\n") == [])
+        #expect(
+            try warnings(environment: ["DRAWTOGETHER_DATABASE_ID": "d"], dotEnv: "DRAWTOGETHER_STORE=/s\n")
+                == [])
     }
 
     @Test func theAppPrintsTheWarningOnStandardErrorAndCarriesOn() throws {
@@ -49,8 +53,12 @@ import Testing
             environment: environment, currentDirectory: directory.path)
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines.first?.hasPrefix("drawtogether: warning: DRAWTOGETHER_TOKN in \(directory.path)/.env line 1") == true)
-        #expect(lines.dropFirst().first?.hasPrefix("drawtogether: warning: DRAWTOGETHER_COLOUR in the environment") == true)
+        #expect(
+            lines.first?.hasPrefix(
+                "drawtogether: warning: DRAWTOGETHER_TOKN in \(directory.path)/.env line 1") == true)
+        #expect(
+            lines.dropFirst().first?.hasPrefix(
+                "drawtogether: warning: DRAWTOGETHER_COLOUR in the environment") == true)
         #expect(lines.last?.contains("there is no replica") == true)
     }
 }

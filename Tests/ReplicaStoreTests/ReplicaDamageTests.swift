@@ -1,7 +1,8 @@
 import Foundation
-@testable import ReplicaStore
 import TestSupport
 import Testing
+
+@testable import ReplicaStore
 
 /// A replica file whose header is intact but whose pages in the middle are overwritten (a bad
 /// disk, a copy cut short and patched): SQLite reports `SQLITE_CORRUPT` only when a statement

@@ -200,7 +200,8 @@ extension Substring {
     /// Every pen colour of Resources/palette.txt stands out from the default background by at
     /// least the 3:1 contrast WCAG asks of graphics (white on the old white paper was 1:1).
     @Test func everyPaletteColourIsLegibleOnTheDefaultBackground() throws {
-        let palette = try String(contentsOf: ExportSampleDrawingTests.resource("palette.txt"), encoding: .utf8)
+        let palette = try String(
+            contentsOf: ExportSampleDrawingTests.resource("palette.txt"), encoding: .utf8)
         let colours = palette.split(separator: "\n").compactMap { line -> UInt8? in
             let fields = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 .split(separator: " ", omittingEmptySubsequences: true)
