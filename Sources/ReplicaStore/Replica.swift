@@ -26,7 +26,10 @@ public final class Replica {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw ReplicaError.cannotOpenStore(directory: directory, reason: "\(error.localizedDescription)")
+            throw ReplicaError.cannotOpenStore(
+                directory: directory,
+                reason: "cannot create it (\(Self.fileSystemReason(error))); check the permissions of the folders "
+                    + "above it, or choose another store with --store")
         }
         let lock = try StoreLock(directory: directory)
         try self.init(directory: directory, configuration: configuration, lock: lock)
@@ -59,6 +62,16 @@ public final class Replica {
         subscriptions = try database.loadSubscriptions()
     }
 
+    /// Foundation's file errors describe themselves as `Error Domain=NSCocoaErrorDomain Code=513
+    /// ...`; the POSIX error under them says it in words ("Permission denied", "Not a directory").
+    private static func fileSystemReason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(truncatingIfNeeded: underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+
     /// The state SQLite has committed: every event, and the clock as of the last commit.
     private static func loadCommittedState(
         _ database: ReplicaDatabase, peerID: PeerID, configuration: ReplicaConfiguration
@@ -80,6 +93,11 @@ public final class Replica {
     func restoreCommittedState(after failure: any Error) throws -> Never {
         do {
             state = try Self.loadCommittedState(database, peerID: peerID, configuration: configuration)
+        } catch let error as ReplicaError {
+            // A damaged file fails the reload too; that says more than the failed transaction.
+            if case .damaged = error { throw error }
+            throw ReplicaError.cannotOpenStore(
+                directory: directory, reason: "reloading after a failed transaction (\(failure)) failed: \(error)")
         } catch {
             throw ReplicaError.cannotOpenStore(
                 directory: directory, reason: "reloading after a failed transaction (\(failure)) failed: \(error)")

@@ -2,8 +2,10 @@
 public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another process holds the writer's lock on the store directory.
     case storeInUse(directory: String, holderPID: Int32?)
-    /// The file exists but is not a replica database (or is damaged).
+    /// The file exists but is not a replica database (or its header is damaged).
     case notAReplica(path: String, reason: String)
+    /// The replica database is ours but SQLite found a damaged page in it (`SQLITE_CORRUPT`).
+    case damaged(path: String, detail: String)
     /// The database was written by a newer version of the program.
     case unsupportedSchemaVersion(path: String, found: Int32, supported: Int32)
     /// The store directory or its lock file could not be created or opened.
@@ -29,6 +31,12 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "or choose another store with --store."
         case .notAReplica(let path, let reason):
             return "\(path) is not a DrawTogether replica (\(reason)). Move it away or choose another store."
+        case .damaged(let path, let detail):
+            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                .joined(separator: "/")
+            return "The replica file \(path) is damaged (\(detail)). Move its directory "
+                + "\(directory.isEmpty ? "." : directory) away and start again: a new replica is made, "
+                + "which gets the drawings back from its peers; or restore the directory from a copy."
         case .unsupportedSchemaVersion(let path, let found, let supported):
             return "\(path) has schema version \(found), but this program knows versions up to "
                 + "\(supported). Use a newer drawtogether."

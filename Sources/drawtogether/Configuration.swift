@@ -25,6 +25,11 @@ struct Configuration: Equatable, Sendable {
         static let databaseID = "DRAWTOGETHER_DATABASE_ID"
         static let serverURL = "DRAWTOGETHER_SERVER_URL"
         static let token = "DRAWTOGETHER_TOKEN"
+        /// The settings above, which the environment and `.env` both give.
+        static let settings = [store, databaseID, serverURL, token]
+        /// Read from the environment only (by `sync` and by the resource lookup).
+        static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
+        static let prefix = "DRAWTOGETHER_"
     }
 
     /// Reads a text file: its contents, nil if it does not exist, or a thrown error if it exists
@@ -36,14 +41,18 @@ struct Configuration: Equatable, Sendable {
     /// - Parameters:
     ///   - workingDirectory: where `./.env` is looked for and relative paths are anchored.
     ///   - readFile: see `ReadFile`; `Configuration.readFileFromDisk` in production.
+    ///   - warn: hears one line for each `DRAWTOGETHER_` name this program does not read (a
+    ///     misspelt `DRAWTOGETHER_TOKN` would otherwise be ignored without a word).
     static func resolve(
         options: CommandLineOptions,
         environment: [String: String],
         workingDirectory: String,
-        readFile: ReadFile
+        readFile: ReadFile,
+        warn: (String) -> Void = { _ in }
     ) throws(ConfigurationError) -> Configuration {
-        let settings = Settings(
-            environment: environment, dotEnv: try loadDotEnv(options.envFile, workingDirectory, readFile))
+        let dotEnv = try loadDotEnv(options.envFile, workingDirectory, readFile)
+        unknownVariables(environment: environment, dotEnv: dotEnv).forEach(warn)
+        let settings = Settings(environment: environment, dotEnv: dotEnv)
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
 
         let store: String
@@ -101,6 +110,36 @@ struct Configuration: Equatable, Sendable {
 
     // MARK: Pieces
 
+    /// A warning for each `DRAWTOGETHER_` name that nothing reads: in `.env` by line, then in
+    /// the environment by name. Other names are left alone (a `.env` is often shared with other
+    /// tools).
+    static func unknownVariables(
+        environment: [String: String], dotEnv: (path: String, file: DotEnv)?
+    ) -> [String] {
+        let known = "known: " + (Variable.settings + Variable.environmentOnly).joined(separator: ", ")
+        var warnings: [String] = []
+        if let dotEnv {
+            let entries = dotEnv.file.entries.filter {
+                $0.key.hasPrefix(Variable.prefix) && !Variable.settings.contains($0.key)
+            }
+            for (name, entry) in entries.sorted(by: { $0.value.line < $1.value.line }) {
+                let place = "\(name) in \(dotEnv.path) line \(entry.line)"
+                warnings.append(
+                    Variable.environmentOnly.contains(name)
+                        ? "\(place) is ignored: it is read from the environment only"
+                        : "\(place) is not a setting drawtogether knows and is ignored (\(known))")
+            }
+        }
+        let unknown = environment.keys.filter {
+            $0.hasPrefix(Variable.prefix) && !(Variable.settings + Variable.environmentOnly).contains($0)
+        }
+        for name in unknown.sorted() {
+            warnings.append(
+                "\(name) in the environment is not a setting drawtogether knows and is ignored (\(known))")
+        }
+        return warnings
+    }
+
     private static func loadDotEnv(
         _ explicitPath: String?, _ workingDirectory: String, _ readFile: ReadFile
     ) throws(ConfigurationError) -> (path: String, file: DotEnv)? {
@@ -109,7 +148,7 @@ struct Configuration: Equatable, Sendable {
         do {
             text = try readFile(path)
         } catch {
-            throw .envFileUnreadable(path: path, reason: "\(error)")
+            throw .envFileUnreadable(path: path, reason: FileSystemFailure.reason(error))
         }
         guard let text else {
             // `./.env` is optional; a file the user named is not.

@@ -17,7 +17,7 @@ enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
         case .envFileNotFound(let path):
             return "the env file \(path) does not exist; fix the path given to --env-file"
         case .envFileUnreadable(let path, let reason):
-            return "cannot read \(path): \(reason)"
+            return "cannot read \(path): \(reason); fix it, or name another file with --env-file"
         case .envFileSyntax(let path, let error):
             return "\(path) \(error)"
         case .badServerURL(let value, let source, let problem):

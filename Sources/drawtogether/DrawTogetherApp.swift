@@ -28,7 +28,8 @@ enum DrawTogetherApp {
                 options: parsed.options,
                 environment: ProcessInfo.processInfo.environment,
                 workingDirectory: FileManager.default.currentDirectoryPath,
-                readFile: Configuration.readFileFromDisk)
+                readFile: Configuration.readFileFromDisk,
+                warn: { printError("drawtogether: warning: \($0)") })
         } catch {
             printError("drawtogether: \(error)")
             return 2
@@ -58,7 +59,7 @@ enum DrawTogetherApp {
                 return 0
             }
         } catch {
-            printError("drawtogether: \(error)")
+            printError("drawtogether: \(FileSystemFailure.message(error) ?? "\(error)")")
             return 1
         }
     }

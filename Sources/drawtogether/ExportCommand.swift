@@ -15,7 +15,8 @@ enum ExportCommand {
                 let list = known.isEmpty ? "the replica has no drawings yet" : "drawings: " + known.joined(separator: ", ")
                 return "no drawing '\(name)' in the replica (\(list)); 'drawtogether list' shows them"
             case .cannotWrite(let path, let reason):
-                return "cannot write \(path): \(reason)"
+                return "cannot write \(path): \(reason); choose another file with -o, "
+                    + "or leave -o out to print it"
             }
         }
     }
@@ -33,12 +34,19 @@ enum ExportCommand {
         let update = model.update(fromStrokesMap: document["strokes"]?.objectValue ?? [:])
         for problem in update.problems { printError("drawtogether: warning: \(problem)") }
         let exportFormat = DrawingExportFormat(rawValue: format.rawValue) ?? .text
-        let text = DrawingExporter.export(model.drawing(), as: exportFormat)
+        let groups = model.drawing()
+        let text = DrawingExporter.export(groups, as: exportFormat)
+        if exportFormat == .text || exportFormat == .ansi,
+            let warning = OriginClipping(of: groups).warning(format: exportFormat.rawValue)
+        {
+            // Text starts at the canvas origin by design; say so rather than drop ink silently.
+            printError("drawtogether: warning: \(warning)")
+        }
         if let output {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                throw ExportError.cannotWrite(path: output, reason: error.localizedDescription)
+                throw ExportError.cannotWrite(path: output, reason: FileSystemFailure.reason(error))
             }
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))

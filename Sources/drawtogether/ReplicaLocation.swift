@@ -30,7 +30,7 @@ struct ReplicaLocation {
         var lastInUse: (any Error)?
         for slot in 1...Self.maximumSlots {
             let directory = slotDirectory(slot)
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try StorePath.createDirectories(directory)
             do {
                 return try Replica(directory: directory, configuration: configuration)
             } catch ReplicaError.storeInUse(let directory, let holder) {
@@ -46,17 +46,27 @@ struct ReplicaLocation {
     func openPrimaryForWriting(configuration: ReplicaConfiguration = .init()) throws -> Replica {
         if let explicit = explicitReplica { return try Replica(directory: explicit, configuration: configuration) }
         let directory = slotDirectory(1)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try StorePath.createDirectories(directory)
         return try Replica(directory: directory, configuration: configuration)
     }
 
-    /// Opens the replica for reading, even while another process writes it.
+    /// Opens the replica for reading, even while another process writes it. "No replica yet" is
+    /// said only when there truly is none: a store that cannot be read says why.
     func openForReading() throws -> Replica {
         if let explicit = explicitReplica { return try Replica.openReadOnly(directory: explicit) }
-        for slot in 1...Self.maximumSlots
-        where FileManager.default.fileExists(atPath: slotDirectory(slot) + "/" + Self.databaseFileName) {
-            return try Replica.openReadOnly(directory: slotDirectory(slot))
+        for slot in 1...Self.maximumSlots {
+            let file = slotDirectory(slot) + "/" + Self.databaseFileName
+            switch StorePath.status(file) {
+            case .missing:
+                continue
+            case .directory, .other:
+                return try Replica.openReadOnly(directory: slotDirectory(slot))
+            case .unreachable(let code):
+                throw StorePath.problem(reaching: file)
+                    ?? StoreAccessError.cannotRead(path: file, problem: .system(errno: code))
+            }
         }
+        if let problem = StorePath.problem(reaching: slotDirectory(1)) { throw problem }
         throw LocationError.noReplica(storeDirectory: storeDirectory, databaseID: databaseID)
     }
 

@@ -6,6 +6,9 @@ import Foundation
 /// `bin/` (an installed copy); the nearest `Resources/` above the binary (under `swift run` the
 /// binary lives in `.build/<triple>/debug/`, inside the package).
 struct ResourceDirectory {
+    /// The environment variable that points at the resources.
+    static let variable = "DRAWTOGETHER_RESOURCES"
+
     let url: URL
 
     enum LookupError: Error, CustomStringConvertible {
@@ -26,7 +29,7 @@ struct ResourceDirectory {
         executablePath: String = CommandLine.arguments[0]
     ) throws -> ResourceDirectory {
         var candidates: [URL] = []
-        if let override = environment["DRAWTOGETHER_RESOURCES"], !override.isEmpty {
+        if let override = environment[variable], !override.isEmpty {
             candidates.append(URL(fileURLWithPath: override, isDirectory: true))
         }
         let executable = URL(fileURLWithPath: Self.resolvedExecutable(executablePath))

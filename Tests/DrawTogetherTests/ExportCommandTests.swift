@@ -12,8 +12,13 @@ import Testing
 
     /// A store whose replica holds the sample drawing as "sample" (named "Sample house").
     func storeWithSample() throws -> (TemporaryDirectory, [StrokeGroup]) {
-        let store = try TemporaryDirectory()
         let groups = try DrawingJSON.decode(String(contentsOf: Self.sampleURL, encoding: .utf8))
+        return (try store(holding: groups, id: "sample", name: "Sample house"), groups)
+    }
+
+    /// A store whose replica holds one drawing of these groups.
+    func store(holding groups: [StrokeGroup], id: String, name: String) throws -> TemporaryDirectory {
+        let store = try TemporaryDirectory()
         let directory = store.path + "/default/replica-1"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let replica = try Replica(directory: directory)
@@ -21,15 +26,28 @@ import Testing
         for group in groups { strokes[group.key.rawValue] = .string(StrokeModel.encode(group).value) }
         try replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc)",
-            arguments: ["doc": .object(["_id": .string("sample"), "name": .string("Sample house"), "strokes": .object(strokes)])])
-        return (store, groups)
+            arguments: ["doc": .object(["_id": .string(id), "name": .string(name), "strokes": .object(strokes)])])
+        return store
     }
 
     func run(_ arguments: [String], store: TemporaryDirectory) throws -> ProcessResult {
-        var environment = ProcessInfo.processInfo.environment
-        environment["DRAWTOGETHER_STORE"] = nil
-        environment["DRAWTOGETHER_DATABASE_ID"] = nil
-        return try runProcess(binary, arguments + ["--store", store.path], environment: environment, currentDirectory: store.path)
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DRAWTOGETHER_") }
+        return try runProcess(
+            binary, arguments + ["--store", store.path], environment: environment, currentDirectory: store.path)
+    }
+
+    /// A line drawn with the keyboard from `from` to `to`.
+    static func line(_ from: (Double, Double), _ to: (Double, Double), at milliseconds: Int64) throws
+        -> StrokeGroup
+    {
+        let key = try #require(StrokeKey(creationMilliseconds: milliseconds, peerSuffix: "a1b2c3"))
+        let path = [
+            StrokePoint(x: from.0, y: from.1, timeOffsetMilliseconds: 0),
+            StrokePoint(x: to.0, y: to.1, timeOffsetMilliseconds: 10),
+        ]
+        let ink = Ink(tool: .pen, colour: 15, width: 0.25)
+        let stroke = try #require(Stroke(key: key, ink: ink, path: path, createdAtMilliseconds: milliseconds))
+        return try #require(StrokeGroup(key: key, pieces: [stroke]))
     }
 
     @Test func textExportIsTheRasterOfTheStoredDrawing() throws {
@@ -38,6 +56,31 @@ import Testing
         #expect(result.status == 0)
         #expect(result.standardOutput == DrawingExporter.export(groups, as: .text))
         #expect(result.standardOutput.contains("█") || result.standardOutput.contains("▀"))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func textAndANSIExportWarnAboutInkLeftOfOrAboveTheOrigin() throws {
+        let groups = [
+            try Self.line((1, 1), (8, 1), at: 1_774_455_614_000),
+            try Self.line((-9, 2), (-2, 2), at: 1_774_455_615_000),
+            try Self.line((3, -5), (3, 4), at: 1_774_455_616_000),
+        ]
+        let store = try store(holding: groups, id: "panned", name: "Panned")
+        for format in ["text", "ansi"] {
+            let result = try run(["export", "panned", "--format", format], store: store)
+            #expect(result.status == 0)
+            let expected = DrawingExporter.export(groups, as: DrawingExportFormat(rawValue: format) ?? .text)
+            #expect(result.standardOutput == expected)
+            #expect(
+                result.standardError
+                    == "drawtogether: warning: 2 strokes lie left of or above the canvas origin (0,0), where \(format) "
+                    + "export starts, and are left out (1 wholly, 1 partly); --format svg or --format json includes them\n")
+        }
+        for format in ["svg", "json"] {
+            let result = try run(["export", "panned", "--format", format], store: store)
+            #expect(result.status == 0)
+            #expect(result.standardError.isEmpty)
+        }
     }
 
     @Test func aDrawingCanBeNamedByItsName() throws {
@@ -62,6 +105,8 @@ import Testing
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("<svg"))
         #expect(result.standardOutput.contains(XtermPalette.hex(groups[0].pieces[0].ink.colour)))
+        // On a dark terminal's background, where the white default pen shows.
+        #expect(result.standardOutput.contains(##"fill="#1c1c1c"/>"##))
     }
 
     @Test func anUnknownDrawingNamesTheOnesThatExist() throws {

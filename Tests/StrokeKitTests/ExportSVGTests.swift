@@ -1,3 +1,4 @@
+import Foundation
 import StrokeKit
 import TestSupport
 import Testing
@@ -187,13 +188,44 @@ extension Substring {
         #expect(tight.contains(##"width="56" height="16" viewBox="16 16 56 16""##))
     }
 
-    @Test func theBackgroundIsWhiteUnlessAskedOtherwise() {
+    @Test func theBackgroundIsATerminalNearBlackUnlessAskedOtherwise() {
         let line = Fixtures.group([Fixtures.stroke([(2, 1), (8, 1)])])
-        #expect(SVGExporter.export([line]).contains(##"height="60" fill="#ffffff"/>"##))
-        let dark = SVGExporter.export([line], options: SVGExportOptions(background: 16))
-        #expect(dark.contains(##"fill="#000000"/>"##))
+        #expect(SVGExporter.export([line]).contains(##"height="60" fill="#1c1c1c"/>"##))
+        let paper = SVGExporter.export([line], options: SVGExportOptions(background: 15))
+        #expect(paper.contains(##"height="60" fill="#ffffff"/>"##))
         let clear = SVGExporter.export([line], options: SVGExportOptions(background: nil))
         #expect(!clear.contains("<rect"))
+    }
+
+    /// Every pen colour of Resources/palette.txt stands out from the default background by at
+    /// least the 3:1 contrast WCAG asks of graphics (white on the old white paper was 1:1).
+    @Test func everyPaletteColourIsLegibleOnTheDefaultBackground() throws {
+        let palette = try String(
+            contentsOf: ExportSampleDrawingTests.resource("palette.txt"), encoding: .utf8)
+        let colours = palette.split(separator: "\n").compactMap { line -> UInt8? in
+            let fields = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                .split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count == 4 ? UInt8(fields[2]) : nil
+        }
+        #expect(colours.count == 9)
+        let background = XtermPalette.rgb(SVGExportOptions().background ?? 15)
+        for colour in colours {
+            #expect(Self.contrast(XtermPalette.rgb(colour), background) >= 3, "colour \(colour)")
+        }
+        #expect(Self.contrast(XtermPalette.rgb(15), XtermPalette.rgb(15)) < 3)
+    }
+
+    /// The WCAG contrast ratio of two sRGB colours, from 1 (the same) to 21 (black and white).
+    static func contrast(_ a: XtermPalette.RGB, _ b: XtermPalette.RGB) -> Double {
+        func luminance(_ colour: XtermPalette.RGB) -> Double {
+            func linear(_ channel: UInt8) -> Double {
+                let value = Double(channel) / 255
+                return value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+            }
+            return 0.2126 * linear(colour.red) + 0.7152 * linear(colour.green) + 0.0722 * linear(colour.blue)
+        }
+        let (lighter, darker) = (max(luminance(a), luminance(b)), min(luminance(a), luminance(b)))
+        return (lighter + 0.05) / (darker + 0.05)
     }
 
     @Test func textIsEscaped() {

@@ -4,9 +4,14 @@ import Testing
 
 @Suite struct ExportSampleDrawingTests {
     /// Resources/sample-drawing.json in the source tree (this file is Tests/StrokeKitTests/…).
-    static let sampleURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Resources/sample-drawing.json")
+    static let sampleURL = resource("sample-drawing.json")
+
+    /// A file of Resources/ in the source tree.
+    static func resource(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Resources/" + name)
+    }
 
     func sample() throws -> (text: String, groups: [StrokeGroup]) {
         let text = try String(contentsOf: Self.sampleURL, encoding: .utf8)
@@ -43,6 +48,7 @@ import Testing
     @Test func theSampleIsAPictureWithEveryColourAndMask() throws {
         let groups = try sample().groups
         let svg = SVGExporter.export(groups, options: SVGExportOptions(title: "Sample"))
+        #expect(svg.contains(##"fill="#1c1c1c"/>"##))
         let check = XMLCheck(svg)
         #expect(check.problems == [])
         #expect(check.elements.filter { $0 == "polyline" || $0 == "circle" }.count >= groups.count)

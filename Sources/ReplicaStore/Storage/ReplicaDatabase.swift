@@ -42,8 +42,10 @@ final class ReplicaDatabase {
             try checkAndMigrate(readOnly: readOnly)
         } catch let error as SQLiteError {
             switch error.code & 0xFF {
-            case SQLITE_NOTADB, SQLITE_CORRUPT:
+            case SQLITE_NOTADB:
                 throw ReplicaError.notAReplica(path: path, reason: "damaged or not a database: \(error.message)")
+            case SQLITE_CORRUPT:
+                throw ReplicaError.damaged(path: path, detail: error.message)
             case SQLITE_CANTOPEN:
                 throw ReplicaError.cannotOpenStore(directory: directory, reason: "cannot open \(path): \(error.message)")
             default:
@@ -95,7 +97,7 @@ final class ReplicaDatabase {
             guard row.count == 3, let collection = row[0].text, let document = row[1].text, let record = row[2].blob,
                 let event = try? DocumentEvent(decoding: record)
             else {
-                throw ReplicaError.notAReplica(path: path, reason: "an event record is damaged")
+                throw ReplicaError.damaged(path: path, detail: "an event record cannot be decoded")
             }
             state.load(event, into: DocumentKey(collection: collection, id: document))
         }

@@ -34,7 +34,7 @@ final class SQLiteConnection {
 
     func prepare(_ sql: String) throws -> SQLiteStatement {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql) }
-        return try SQLiteStatement(connection: handle, sql: sql)
+        return try SQLiteStatement(connection: handle, sql: sql, path: path)
     }
 
     /// Runs one statement with bound values and returns its rows.

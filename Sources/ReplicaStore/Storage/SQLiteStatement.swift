@@ -5,16 +5,20 @@ final class SQLiteStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
     let sql: String
+    /// The database file, so that a damaged one is named in the error.
+    let path: String
 
-    init(connection: OpaquePointer, sql: String) throws {
+    init(connection: OpaquePointer, sql: String, path: String) throws {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+                .classified(path: path)
         }
         self.handle = statement
         self.connection = connection
         self.sql = sql
+        self.path = path
     }
 
     deinit {
@@ -65,7 +69,16 @@ final class SQLiteStatement {
         }
     }
 
-    private func failure(_ code: Int32) -> SQLiteError {
-        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+    private func failure(_ code: Int32) -> any Error {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql).classified(path: path)
+    }
+}
+
+extension SQLiteError {
+    /// A damaged page (`SQLITE_CORRUPT`, found only when a statement reads it, so possibly long
+    /// after the open) becomes `ReplicaError.damaged` naming the file and what to do; the SQL
+    /// that ran into it would tell the user nothing. Everything else stays as it is.
+    func classified(path: String) -> any Error {
+        code & 0xFF == SQLITE_CORRUPT ? ReplicaError.damaged(path: path, detail: message) : self
     }
 }

@@ -11,7 +11,10 @@ final class StoreLock {
         let path = directory + "/" + Self.fileName
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw ReplicaError.cannotOpenStore(directory: directory, reason: "cannot open \(path): \(Self.errorText(errno))")
+            throw ReplicaError.cannotOpenStore(
+                directory: directory,
+                reason: "cannot open \(path): \(Self.errorText(errno)); check the directory's permissions, "
+                    + "or choose another store with --store")
         }
         guard Self.lock(descriptor) else {
             let failure = errno

@@ -14,14 +14,18 @@ public struct SVGExportOptions: Hashable, Sendable {
     public var margin: Int {
         didSet { margin = max(0, margin) }
     }
-    /// The xterm-256 palette index of the background, or nil for a transparent one. White (15)
-    /// by default: a picture meant for a browser or a printed page.
+    /// The xterm-256 palette index of the background, or nil for a transparent one. By default
+    /// the near-black grey 234 (#1c1c1c) of a dark terminal: the pen palette is chosen for one
+    /// (its first colour, the default pen, is white), so on white paper it would vanish.
     public var background: UInt8?
     /// The document's `<title>` (a browser shows it as the tab name), e.g. the drawing's name.
     public var title: String?
 
+    /// The palette index of the default background (#1c1c1c).
+    public static let defaultBackground: UInt8 = 234
+
     public init(
-        cellWidth: Int = 10, cellHeight: Int = 20, margin: Int = 1, background: UInt8? = 15,
+        cellWidth: Int = 10, cellHeight: Int = 20, margin: Int = 1, background: UInt8? = defaultBackground,
         title: String? = nil
     ) {
         self.cellWidth = max(1, cellWidth)

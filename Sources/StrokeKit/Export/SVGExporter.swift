@@ -6,7 +6,9 @@
 /// just as on the screen. Groups are drawn in key order (a later key on top), pieces in group
 /// order, each as a polyline with round caps and joins (a single point as a dot), its transform
 /// applied. A piece with a mask references an SVG `<mask>`: a white rectangle with the eraser
-/// sweeps drawn over it in black at twice their radius, so erased ink is really hidden.
+/// sweeps drawn over it in black at twice their radius, so erased ink is really hidden. The
+/// picture sits on a dark terminal's background (see `SVGExportOptions.background`), so the
+/// palette reads as it did on the screen.
 public enum SVGExporter {
     /// The SVG document text, ending in a line feed. An empty drawing is a blank picture of one
     /// cell plus the margin.
