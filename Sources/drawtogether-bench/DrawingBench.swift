@@ -60,7 +60,7 @@ struct DrawingBench {
             coordinator.edit([group.key: .some(group)], now: Int64(round) * 1_000)
             added.add(try BenchClock.measure { try coordinator.flush() }.seconds)
         }
-        let note = "edit, diff, one transaction, the coordinator's own observer rebuilding its map"
+        let note = "edit, diff, one transaction, the coordinator reading back the entry it wrote"
         report.add(
             "drawing.flush.one_changed", changed.median * 1e3, "ms",
             [

@@ -8,8 +8,8 @@ import TerminalCanvas
 /// Two peers, each on its own thread with its own event loop, replica and coordinator, connected
 /// by a real socket (Unix, then TCP on loopback, which the session encrypts), both holding the
 /// same N-stroke drawing. Per new stroke: from just before A's coordinator flush until B's
-/// coordinator observer has taken the change and B's canvas document is rebuilt from it (what
-/// the app does before it renders).
+/// coordinator has taken the change and B's canvas document is updated from it (what the app
+/// does before it renders).
 struct EndToEndBench {
     static let drawingID = "bench-e2e"
 
@@ -109,7 +109,7 @@ struct EndToEndBench {
                     )
                 ))
         } else {
-            details.append(("note", .text("A's flush to B's observer and rebuilt canvas document")))
+            details.append(("note", .text("A's flush to B's coordinator and updated canvas document")))
         }
         report.add("e2e.\(transport).p50", latencies.median * 1e3, "ms", details)
         report.add(
