@@ -19,6 +19,9 @@ final class PeerWiring {
     let node: SyncNode
     /// What this process dials: each `--peer`, then the `--server` relay.
     let dialTargets: [SocketEndpoint]
+    /// `--listen`, bound before anything else, so an address in use fails before a replica is
+    /// opened or created; served from `start`.
+    private let listener: ListeningSocket?
     private let configuration: Configuration
 
     convenience init(configuration: Configuration, role: Role, displayName: String) throws {
@@ -28,6 +31,7 @@ final class PeerWiring {
     /// `displayName` gets this replica's peer id, for names that show which replica is which.
     init(configuration: Configuration, role: Role, displayName: (PeerID) -> String) throws {
         self.configuration = configuration
+        listener = try configuration.listen.map { try ListeningSocket(binding: Self.endpoint($0)) }
         loop = try EventLoop()
         replica = try configuration.replicaLocation.openForWriting()
         try replica.addSubscription(ReplicaSyncAdapter.drawings)
@@ -45,8 +49,8 @@ final class PeerWiring {
     /// Starts listening and dialling; returns the addresses listened on (a port 0 resolved).
     func start(discovery: Bool) throws -> [SocketEndpoint] {
         var listening: [SocketEndpoint] = []
-        if let listen = configuration.listen {
-            listening.append(try node.listen(on: Self.endpoint(listen)))
+        if let listener {
+            listening.append(try node.listen(on: listener))
         }
         for target in dialTargets { node.connect(to: target) }
         if discovery {

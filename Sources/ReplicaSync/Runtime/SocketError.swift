@@ -16,6 +16,7 @@ public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation) failed: \(String(cString: strerror(code)))"
+        let hint = code == EADDRINUSE ? " (another process listens there: stop it, or choose another address)" : ""
+        return "\(operation) failed: \(String(cString: strerror(code)))\(hint)"
     }
 }

@@ -59,9 +59,17 @@ public final class SyncNode {
     /// Listens on an endpoint; returns the bound endpoint (TCP port 0 becomes the real port).
     @discardableResult
     public func listen(on endpoint: SocketEndpoint) throws -> SocketEndpoint {
-        let descriptor = try Socket.listen(on: endpoint)
-        var bound = endpoint
-        if case .tcp(let host, _) = endpoint, let port = Socket.boundPort(descriptor) { bound = .tcp(host: host, port: port) }
+        try listen(on: ListeningSocket(binding: endpoint))
+    }
+
+    /// Serves a socket bound beforehand; returns its endpoint. A socket already served (by this
+    /// node or another) is refused.
+    @discardableResult
+    public func listen(on socket: ListeningSocket) throws -> SocketEndpoint {
+        guard let descriptor = socket.take() else {
+            throw SocketError(operation: "serving \(socket.endpoint) a second time", code: EBADF)
+        }
+        let bound = socket.endpoint
         listeners[descriptor] = bound
         loop.register(descriptor) { [unowned self] in
             while let accepted = Socket.accept(descriptor) {
