@@ -60,6 +60,9 @@ extension CanvasSession {
         case .command(let key):
             handle(key)
         case .mouse(let mouse):
+            if showHelp, mouse.kind == .scrollUp || mouse.kind == .scrollDown {
+                if scrollHelp(by: mouse.kind == .scrollDown ? 1 : -1) { return }
+            }
             if showHelp, mouse.kind == .press { showHelp = false }
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case .resize:
@@ -70,11 +73,18 @@ extension CanvasSession {
     }
 
     private func handle(_ key: KeyCommand) {
+        // A help taller than the terminal scrolls with the up and down keys while it is open.
+        if showHelp, case .move(let direction) = key, direction == .up || direction == .down,
+            scrollHelp(by: direction == .down ? 1 : -1)
+        {
+            return
+        }
         switch key {
         case .quit:
             quit()
         case .toggleHelp:
             showHelp.toggle()
+            helpFirstLine = 0
         case .escape:
             showHelp = false
         case .toggleGlyphs:
@@ -89,6 +99,15 @@ extension CanvasSession {
         default:
             if let command = EditorCommand(key) { apply(command) }
         }
+    }
+
+    /// Scrolls the open help by `lines`; false when it fits the terminal and cannot scroll (the
+    /// key then does what it does without the help).
+    private func scrollHelp(by lines: Int) -> Bool {
+        let last = helpOverlay.lastFirstLine(gridHeight: screen.size.height)
+        guard last > 0 else { return false }
+        helpFirstLine = min(max(helpFirstLine + lines, 0), last)
+        return true
     }
 
     func apply(_ command: EditorCommand) {

@@ -23,7 +23,7 @@ extension CanvasSession {
                 let width = min(text.unicodeScalars.count, grid.width)
                 grid.put(String(text.unicodeScalars.prefix(width)), x: grid.width - width, y: size.height - 2, attributes: .reverse)
             }
-            if showHelp { HelpOverlayView(text: keysHelp, glyphs: glyphs).paint(into: &grid) }
+            if showHelp { helpOverlay.paint(into: &grid) }
             menu?.paint(into: &grid, glyphs: glyphs)
         }
         screen.draw(grid)
@@ -34,6 +34,10 @@ extension CanvasSession {
                 self?.setNeedsRender()
             }
         }
+    }
+
+    var helpOverlay: HelpOverlayView {
+        HelpOverlayView(text: keysHelp, glyphs: glyphs, firstLine: helpFirstLine)
     }
 
     var statusBar: StatusBarView {

@@ -27,6 +27,8 @@ final class CanvasSession {
     var editor: CanvasEditor
     var decoder = InputDecoder()
     var showHelp = false
+    /// The first line of the help shown, when it is taller than the terminal.
+    var helpFirstLine = 0
     var menu: DrawingsMenu?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?

@@ -43,6 +43,32 @@ struct TerminalEndToEndTests {
         #expect(Array(rows[11].unicodeScalars).count >= 46)
     }
 
+    /// In a terminal shorter than the key list, the help scrolls with the arrow keys (and j k)
+    /// down to its last line, and the cursor does not move meanwhile.
+    @Test func aHelpTallerThanTheTerminalScrollsToItsLastLine() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path, width: 60, height: 12)
+        try app.waitUntilReady()
+        try app.tmux.sendKeys("?")
+        try app.tmux.waitUntil { screen in
+            let text = screen.joined(separator: "\n")
+            return text.contains("mouse drag") && text.contains("scroll") && !text.contains("quit")
+        }
+        for _ in 0..<30 { try app.tmux.sendKeys("j") }
+        try app.tmux.waitUntil { screen in
+            let text = screen.joined(separator: "\n")
+            return text.contains("quit") && !text.contains("mouse drag")
+        }
+        try app.tmux.sendKeys("Up")
+        try app.tmux.waitUntil { screen in screen.joined(separator: "\n").contains("↑") }
+        try app.tmux.sendKeys("Escape")
+        _ = try app.tmux.waitUntil { screen in !screen.joined().contains("scroll") }
+        // The keys scrolled the help, not the cursor: a pen stroke starts where it was, mid-screen.
+        try app.tmux.sendKeys("Space", "l", "l", "Space")
+        try app.tmux.waitUntil { screen in (30...32).allSatisfy { app.hasInk(x: $0, y: 5, in: screen) } }
+        #expect(try app.quit() == 0)
+    }
+
     @Test func theHelpOverlayListsEveryKey() throws {
         let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
         let app = try AppInstance(runtimeDirectory: runtime.path)

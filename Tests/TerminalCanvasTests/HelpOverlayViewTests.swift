@@ -21,18 +21,40 @@ import Testing
                 """)
     }
 
-    @Test func aShortTerminalShowsAsManyLinesAsFitAndSaysThereIsMore() {
-        var grid = CellGrid(width: 20, height: 6)
+    @Test func aShortTerminalShowsAsManyLinesAsFitWithAnArrowWhereThereIsMore() {
+        var grid = CellGrid(width: 31, height: 6)
         HelpOverlayView(text: "one\ntwo\nthree\nfour\nfive\nsix").paint(into: &grid)
         #expect(
             grid.text == """
-                ┌─ Keys ───────────┐
-                │ one              │
-                │ two              │
-                │ three            │
-                │ …                │
-                └──────────────────┘
+                ┌─ Keys ──────────────────────┐
+                │ one                         │
+                │ two                         │
+                │ three                       │
+                │ four                        │
+                └─ ↑ ↓ scroll · Esc closes ──↓┘
                 """)
+    }
+
+    @Test func scrollingShowsLaterLinesWithArrowsBothWaysAndStopsAtTheEnd() {
+        let view = HelpOverlayView(text: "one\ntwo\nthree\nfour\nfive\nsix", glyphs: .ascii, firstLine: 1)
+        #expect(view.lastFirstLine(gridHeight: 6) == 2)
+        #expect(view.lastFirstLine(gridHeight: 8) == 0)
+        var grid = CellGrid(width: 34, height: 6)
+        view.paint(into: &grid)
+        #expect(
+            grid.text == """
+                +- Keys ------------------------^+
+                | two                            |
+                | three                          |
+                | four                           |
+                | five                           |
+                +- up/down scroll, Esc closes --v+
+                """)
+        var end = CellGrid(width: 34, height: 6)
+        HelpOverlayView(text: view.text, glyphs: .ascii, firstLine: 99).paint(into: &end)
+        #expect(end.rows[4] == "| six                            |")
+        #expect(end.rows[5].hasSuffix("-+"))
+        #expect(end.rows[0].hasSuffix("^+"))
     }
 
     @Test func longLinesAreCutAtTheFrame() {

@@ -13,19 +13,22 @@ public struct ChromeGlyphs: Equatable, Sendable {
     public var ellipsis: Unicode.Scalar
     /// The status bar's colour sample, painted in the current colour.
     public var swatch: Unicode.Scalar
+    /// On an overlay's frame: there are more lines above / below.
+    public var moreAbove: Unicode.Scalar
+    public var moreBelow: Unicode.Scalar
 
     /// Whether every glyph is ASCII: then text in the chrome avoids other characters too (a
     /// size reads `0.25`, not `¼`).
     public var isASCII: Bool {
-        [topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical, separator, ellipsis, swatch]
+        [topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical, separator, ellipsis, swatch, moreAbove, moreBelow]
             .allSatisfy(\.isASCII)
     }
 
     public static let unicode = ChromeGlyphs(
         topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│",
-        separator: "│", ellipsis: "…", swatch: "█")
+        separator: "│", ellipsis: "…", swatch: "█", moreAbove: "↑", moreBelow: "↓")
 
     public static let ascii = ChromeGlyphs(
         topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|",
-        separator: "|", ellipsis: "~", swatch: "#")
+        separator: "|", ellipsis: "~", swatch: "#", moreAbove: "^", moreBelow: "v")
 }

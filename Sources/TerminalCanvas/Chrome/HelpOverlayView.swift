@@ -9,14 +9,24 @@ public struct HelpOverlayView: Equatable, Sendable {
     public var title: String
     public var footer: String
     public var glyphs: ChromeGlyphs
+    /// The first line shown when the text is taller than the screen (the reader scrolls with the
+    /// arrow keys); kept within range when painting.
+    public var firstLine: Int
 
     public init(
-        text: String, title: String = "Keys", footer: String = "? or Esc closes", glyphs: ChromeGlyphs = .unicode
+        text: String, title: String = "Keys", footer: String = "? or Esc closes", glyphs: ChromeGlyphs = .unicode,
+        firstLine: Int = 0
     ) {
         self.text = text
         self.title = title
         self.footer = footer
         self.glyphs = glyphs
+        self.firstLine = firstLine
+    }
+
+    /// The largest useful `firstLine` on a screen `gridHeight` rows tall: 0 when the text fits.
+    public func lastFirstLine(gridHeight: Int) -> Int {
+        max(0, lines.count - max(1, gridHeight - 2))
     }
 
     /// The text's lines, without the trailing empty ones a file usually ends with.
@@ -27,10 +37,14 @@ public struct HelpOverlayView: Equatable, Sendable {
     }
 
     /// Paints the box over whatever is in the grid, shrunk to fit: long lines are cut, and when
-    /// rows run out the last visible one says there is more.
+    /// rows run out it shows the lines from `firstLine` on, with arrows on the frame where there
+    /// is more and a footer saying how to scroll.
     public func paint(into grid: inout CellGrid) {
         let lines = lines
-        let contentWidth = max(lines.map(\.cellWidth).max() ?? 0, title.cellWidth + 2, footer.cellWidth + 2)
+        let scrolls = lines.count + 2 > grid.height
+        // Wide enough for the footer in use, which for a scrolling box leaves room for an arrow.
+        let footerWidth = scrolls ? scrollFooter.cellWidth + 4 : footer.cellWidth + 2
+        let contentWidth = max(lines.map(\.cellWidth).max() ?? 0, title.cellWidth + 2, footerWidth)
         let width = min(contentWidth + 4, grid.width)
         let height = min(lines.count + 2, grid.height)
         guard width >= 4, height >= 3 else { return }
@@ -39,19 +53,29 @@ public struct HelpOverlayView: Equatable, Sendable {
         let innerWidth = width - 4
         let innerHeight = height - 2
 
-        drawFrame(into: &grid, left: left, top: top, width: width, height: height)
+        let first = min(max(firstLine, 0), lastFirstLine(gridHeight: grid.height))
+        drawFrame(
+            into: &grid, left: left, top: top, width: width, height: height,
+            footer: scrolls ? scrollFooter : footer, footerInset: scrolls ? 4 : 2)
+        // The arrows sit next to the right-hand corners, where the footer leaves room for them.
+        if first > 0 { grid[left + width - 2, top] = Cell(glyphs.moreAbove, attributes: .bold) }
+        if first + innerHeight < lines.count {
+            grid[left + width - 2, top + height - 1] = Cell(glyphs.moreBelow, attributes: .bold)
+        }
         for row in 0..<innerHeight {
-            var line = lines[row]
-            if row == innerHeight - 1, innerHeight < lines.count {
-                line = String(glyphs.ellipsis)
-            }
+            let line = lines[first + row]
             let y = top + 1 + row
             grid.put(String(repeating: " ", count: width - 2), x: left + 1, y: y)
             grid.put(line.truncated(to: innerWidth, ellipsis: glyphs.ellipsis), x: left + 2, y: y)
         }
     }
 
-    private func drawFrame(into grid: inout CellGrid, left: Int, top: Int, width: Int, height: Int) {
+    /// The footer while the text does not fit: how to see the rest.
+    var scrollFooter: String { glyphs.isASCII ? "up/down scroll, Esc closes" : "↑ ↓ scroll · Esc closes" }
+
+    private func drawFrame(
+        into grid: inout CellGrid, left: Int, top: Int, width: Int, height: Int, footer: String, footerInset: Int
+    ) {
         let bottom = top + height - 1
         let right = left + width - 1
         let rule = String(repeating: Character(glyphs.horizontal), count: width - 2)
@@ -66,8 +90,8 @@ public struct HelpOverlayView: Equatable, Sendable {
         if !title.isEmpty, title.cellWidth + 2 <= width - 4 {
             grid.put(" \(title) ", x: left + 2, y: top, attributes: .bold)
         }
-        if !footer.isEmpty, footer.cellWidth + 2 <= width - 4 {
-            grid.put(" \(footer) ", x: right - 2 - (footer.cellWidth + 2) + 1, y: bottom)
+        if !footer.isEmpty, footer.cellWidth + 2 <= width - 2 - footerInset {
+            grid.put(" \(footer) ", x: right - footerInset - (footer.cellWidth + 2) + 1, y: bottom)
         }
     }
 }
