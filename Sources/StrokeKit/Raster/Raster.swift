@@ -1,7 +1,8 @@
 /// Stroke groups to a grid of character cells.
 ///
 /// Groups are drawn in key order, so a later key is on top; a cell takes the colour of the
-/// topmost stroke that inks any of its samples (a terminal cell has one foreground colour).
+/// topmost pen stroke that inks any of its samples (a terminal cell has one foreground colour).
+/// Marker strokes are an underlay that never hides pen ink: see `layered(pen:marker:mode:)`.
 public enum Raster {
     /// The cells of `viewport`, with blank cells where there is no ink.
     public static func render(_ groups: [StrokeGroup], viewport: Viewport, mode: GlyphMode) -> CellGrid {
@@ -13,21 +14,33 @@ public enum Raster {
 
         let columns = (viewport.x * lattice.columnsPerCell)..<((viewport.x + width) * lattice.columnsPerCell)
         let rows = (viewport.y * lattice.rowsPerCell)..<((viewport.y + height) * lattice.rowsPerCell)
-        var bits = [UInt8](repeating: 0, count: width * height)
-        var colours = [UInt8?](repeating: nil, count: width * height)
+        var penBits = [UInt8](repeating: 0, count: width * height)
+        var penColours = [UInt8](repeating: 0, count: width * height)
+        // A marker's samples only decide whether the cell is highlighted, so a colour is enough.
+        var markerColours = [UInt8?](repeating: nil, count: width * height)
         let sampler = InkSampler(lattice: lattice)
         for stroke in strokesInZOrder(groups) {
+            let isMarker = stroke.ink.tool == .marker
             sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { column, row in
                 let place = lattice.cell(ofColumn: column, row: row)
                 let index = (place.y - viewport.y) * width + (place.x - viewport.x)
-                bits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
-                colours[index] = stroke.ink.colour
+                if isMarker {
+                    markerColours[index] = stroke.ink.colour
+                } else {
+                    penBits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
+                    penColours[index] = stroke.ink.colour
+                }
                 return true
             }
         }
         for y in 0..<height {
-            for x in 0..<width where bits[y * width + x] != 0 {
-                grid[x, y] = Cell(mode.glyph(bits: bits[y * width + x]), foreground: colours[y * width + x])
+            for x in 0..<width {
+                let index = y * width + x
+                let bits = penBits[index]
+                let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
+                if let cell = layered(pen: pen, marker: markerColours[index], mode: mode) {
+                    grid[x, y] = cell
+                }
             }
         }
         return grid
@@ -40,8 +53,8 @@ public enum Raster {
         render(groups, viewport: Viewport(x: origin.x, y: origin.y, width: width, height: height), mode: mode)
     }
 
-    /// The smallest rectangle of cells holding every visible sample in `mode`; nil when nothing
-    /// is visible.
+    /// The smallest rectangle of cells holding every visible sample (pen or marker) in `mode`;
+    /// nil when nothing is visible.
     public static func extent(of groups: [StrokeGroup], mode: GlyphMode = .block) -> CellRect? {
         let lattice = mode.lattice
         let sampler = InkSampler(lattice: lattice)
@@ -57,8 +70,8 @@ public enum Raster {
         return bounds
     }
 
-    /// The key of the topmost group with visible ink in a canvas cell (in `mode`'s lattice), or
-    /// nil: what a stroke eraser or a picker under the cursor acts on.
+    /// The key of the topmost group with visible ink (pen or marker) in a canvas cell (in
+    /// `mode`'s lattice), or nil: what a stroke eraser or a picker under the cursor acts on.
     public static func topmostKey(in groups: [StrokeGroup], atCellX x: Int, y: Int, mode: GlyphMode)
         -> StrokeKey?
     {
