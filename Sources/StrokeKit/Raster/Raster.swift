@@ -70,8 +70,11 @@ public enum Raster {
         return bounds
     }
 
-    /// The key of the topmost group with visible ink (pen or marker) in a canvas cell (in
-    /// `mode`'s lattice), or nil: what a stroke eraser or a picker under the cursor acts on.
+    /// The key of the topmost group with visible ink in a canvas cell (in `mode`'s lattice), or
+    /// nil: what a stroke eraser or a picker under the cursor acts on.
+    ///
+    /// Topmost as the screen shows it: markers lie under every pen, so the topmost pen with ink
+    /// in the cell comes first, and only a cell without pen ink gives its topmost marker.
     public static func topmostKey(in groups: [StrokeGroup], atCellX x: Int, y: Int, mode: GlyphMode)
         -> StrokeKey?
     {
@@ -79,9 +82,12 @@ public enum Raster {
         let sampler = InkSampler(lattice: lattice)
         let columns = (x * lattice.columnsPerCell)..<((x + 1) * lattice.columnsPerCell)
         let rows = (y * lattice.rowsPerCell)..<((y + 1) * lattice.rowsPerCell)
-        return strokesInZOrder(groups).reversed().first { stroke in
+        let topFirst = strokesInZOrder(groups).reversed()
+        func inks(_ stroke: Stroke) -> Bool {
             !sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
-        }?.key
+        }
+        let pen = topFirst.first { $0.ink.tool != .marker && inks($0) }
+        return (pen ?? topFirst.first { $0.ink.tool == .marker && inks($0) })?.key
     }
 
     /// Every piece, bottom first: groups by key, pieces in group order.
