@@ -24,8 +24,10 @@ struct MarkerEndToEndTests {
         try app.tmux.sendKeys("m")
         try app.tmux.waitUntil { screen in screen.last?.contains("marker") == true }
         try app.drag([(10, 3), (20, 3), (30, 3)])
+        // The cursor stays where the button came up, on (30, 3), and shows `+` there.
         let screen = try app.tmux.waitUntil { screen in
-            (21...30).allSatisfy { Self.scalar(x: $0, y: 3, in: screen) == Self.shade }
+            (21...29).allSatisfy { Self.scalar(x: $0, y: 3, in: screen) == Self.shade }
+                && Self.scalar(x: 30, y: 3, in: screen) == "+"
         }
         // Where the pen's line is, its ink shows, not the highlight drawn after it.
         #expect((10...20).allSatisfy { app.hasInk(x: $0, y: 3, in: screen) })

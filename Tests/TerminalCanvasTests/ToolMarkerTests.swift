@@ -38,6 +38,16 @@ import Testing
         #expect(grid[8, 2] == Cell("░", foreground: Self.yellow, background: Self.yellow))
     }
 
+    @Test func theCursorOnAHighlightedCellStaysVisible() {
+        var session = CanvasSession(groups: [line])
+        session.run(.selectColour(slot: Self.yellowSlot), .selectTool(.marker))
+        session.mouseStroke([(1, 2), (8, 2)])
+        // Reverse video of a shade in yellow on yellow would be the same cell: it shows `+`.
+        #expect(session.grid()[8, 2] == Cell("+", foreground: Self.yellow, attributes: .reverse))
+        session.run(.moveCursor(dx: -5, dy: 0))
+        #expect(session.grid()[3, 2] == Cell("▄", foreground: 33, background: Self.yellow, attributes: .reverse))
+    }
+
     @Test func theStrokeInProgressIsAlreadyAMarker() throws {
         var session = CanvasSession()
         session.run(.selectTool(.marker))
