@@ -85,7 +85,8 @@ extension CanvasSession {
             PeerPresence(
                 name: update.displayName, colour: update.colour,
                 cursor: CanvasCell(x: Int(update.cursor.x), y: Int(update.cursor.y)),
-                strokeInProgress: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) })
+                strokeInProgress: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
+                inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen)
         }
     }
 

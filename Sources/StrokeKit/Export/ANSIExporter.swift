@@ -2,11 +2,13 @@
 public enum ANSIExporter {
     static let escape = "\u{1B}["
 
-    /// Each inked cell is preceded by `ESC[38;5;Nm` only when its colour differs from the
-    /// previous inked cell's on that line (spaces do not show a foreground, so they never need
-    /// one); a line that set a colour ends with `ESC[0m` before its line feed. Every line thus
-    /// starts in the terminal's default colours, so a pager, `grep` or `head` never bleeds colour
-    /// from one line into the next or into the prompt.
+    /// A cell's colours are set with one `ESC[…m` only when they differ from what the line
+    /// already has: the foreground (`38;5;N`, or `39` for the default) only before a glyph,
+    /// since a space shows none; the background (`48;5;N`, or `49`) before any cell, spaces
+    /// included, since a marker's band shows in its background. A line that set a colour ends
+    /// with `ESC[0m` before its line feed. Every line thus starts in the terminal's default
+    /// colours, so a pager, `grep` or `head` never bleeds colour from one line into the next or
+    /// into the prompt.
     public static func export(_ groups: [StrokeGroup], mode: GlyphMode = .block) -> String {
         var output = ""
         DrawingExporter.forEachBand(of: groups, mode: mode) { band in
@@ -17,19 +19,30 @@ public enum ANSIExporter {
 
     /// One row with its escapes, reset and line feed.
     private static func line(_ y: Int, of grid: CellGrid) -> String {
-        var lastInked = -1
-        for x in 0..<grid.width where grid[x, y].glyph != " " { lastInked = x }
-        var current: UInt8?
+        var lastShown = -1
+        for x in 0..<grid.width where grid[x, y].glyph != " " || grid[x, y].background != nil {
+            lastShown = x
+        }
+        var foreground: UInt8?
+        var background: UInt8?
         var line = String.UnicodeScalarView()
-        for x in 0..<(lastInked + 1) {
+        for x in 0..<(lastShown + 1) {
             let cell = grid[x, y]
-            if cell.glyph != " " && cell.foreground != current {
-                let code = cell.foreground.map { "38;5;\($0)" } ?? "39"
-                line.append(contentsOf: (escape + code + "m").unicodeScalars)
-                current = cell.foreground
+            var codes: [String] = []
+            if cell.glyph != " " && cell.foreground != foreground {
+                codes.append(cell.foreground.map { "38;5;\($0)" } ?? "39")
+                foreground = cell.foreground
+            }
+            if cell.background != background {
+                codes.append(cell.background.map { "48;5;\($0)" } ?? "49")
+                background = cell.background
+            }
+            if !codes.isEmpty {
+                line.append(contentsOf: (escape + codes.joined(separator: ";") + "m").unicodeScalars)
             }
             line.append(cell.glyph)
         }
-        return String(line) + (current != nil ? escape + "0m" : "") + "\n"
+        let reset = foreground != nil || background != nil ? escape + "0m" : ""
+        return String(line) + reset + "\n"
     }
 }

@@ -3,12 +3,13 @@
 /// Geometry stays in canvas cells inside one `scale(cellWidth cellHeight)` group, so the picture
 /// has the terminal's proportions: a stroke's width is measured in cells in both directions
 /// (as the raster measures it), which makes a horizontal line twice as thick as a vertical one,
-/// just as on the screen. Groups are drawn in key order (a later key on top), pieces in group
-/// order, each as a polyline with round caps and joins (a single point as a dot), its transform
-/// applied. A piece with a mask references an SVG `<mask>`: a white rectangle with the eraser
-/// sweeps drawn over it in black at twice their radius, so erased ink is really hidden. The
-/// picture sits on a dark terminal's background (see `SVGExportOptions.background`), so the
-/// palette reads as it did on the screen.
+/// just as on the screen. Every marker is drawn first, translucent (`markerOpacity`), then every
+/// pen, so markers stay under the ink as on the screen; within each layer groups are drawn in key
+/// order (a later key on top), pieces in group order, each as a polyline with round caps and
+/// joins (a single point as a dot), its transform applied. A piece with a mask references an SVG
+/// `<mask>`: a white rectangle with the eraser sweeps drawn over it in black at twice their
+/// radius, so erased ink is really hidden. The picture sits on a dark terminal's background (see
+/// `SVGExportOptions.background`), so the palette reads as it did on the screen.
 public enum SVGExporter {
     /// The SVG document text, ending in a line feed. An empty drawing is a blank picture of one
     /// cell plus the margin.
@@ -39,20 +40,25 @@ public enum SVGExporter {
             #"  <g transform="scale(\#(cw) \#(ch))" fill="none" stroke-linecap="round" "#
                 + #"stroke-linejoin="round">"#)
         var maskCount = 0
-        for group in ordered {
-            lines.append("    <g>")
-            lines.append("      <desc>\(XMLText.escape(group.key.rawValue))</desc>")
-            for piece in group.pieces {
-                var maskReference = ""
-                if !piece.mask.isEmpty {
-                    maskCount += 1
-                    let id = "m\(maskCount)"
-                    lines += maskElement(for: piece, id: id).map { "      " + $0 }
-                    maskReference = #" mask="url(#\#(id))""#
+        // Markers are an underlay, as on the screen: every marker first, then every pen.
+        for layer in [InkTool.marker, .pen] {
+            for group in ordered {
+                let pieces = group.pieces.filter { ($0.ink.tool == .marker) == (layer == .marker) }
+                guard !pieces.isEmpty else { continue }
+                lines.append("    <g>")
+                lines.append("      <desc>\(XMLText.escape(group.key.rawValue))</desc>")
+                for piece in pieces {
+                    var maskReference = ""
+                    if !piece.mask.isEmpty {
+                        maskCount += 1
+                        let id = "m\(maskCount)"
+                        lines += maskElement(for: piece, id: id).map { "      " + $0 }
+                        maskReference = #" mask="url(#\#(id))""#
+                    }
+                    lines.append("      " + pieceElement(piece, extraAttributes: maskReference))
                 }
-                lines.append("      " + pieceElement(piece, extraAttributes: maskReference))
+                lines.append("    </g>")
             }
-            lines.append("    </g>")
         }
         lines.append("  </g>")
         lines.append("</svg>")
@@ -62,18 +68,26 @@ public enum SVGExporter {
     /// A polyline through the points, or a filled circle when they are all one point (a
     /// zero-length polyline draws nothing in some renderers).
     private static func line(
-        through points: [(x: Double, y: Double)], width: Double, colour: String, extraAttributes: String
+        through points: [(x: Double, y: Double)], width: Double, colour: String, opacity: String? = nil,
+        extraAttributes: String
     ) -> String {
         let first = points[0]
         if points.allSatisfy({ $0.x == first.x && $0.y == first.y }) {
+            let fillOpacity = opacity.map { #" fill-opacity="\#($0)""# } ?? ""
             return #"<circle cx="\#(ExportNumber.format(first.x))" cy="\#(ExportNumber.format(first.y))" "#
-                + #"r="\#(ExportNumber.format(width / 2))" fill="\#(colour)"\#(extraAttributes)/>"#
+                + #"r="\#(ExportNumber.format(width / 2))" fill="\#(colour)""#
+                + #"\#(fillOpacity)\#(extraAttributes)/>"#
         }
         let list = points.map { "\(ExportNumber.format($0.x)),\(ExportNumber.format($0.y))" }
             .joined(separator: " ")
+        let strokeOpacity = opacity.map { #" stroke-opacity="\#($0)""# } ?? ""
         return #"<polyline points="\#(list)" stroke="\#(colour)" "#
-            + #"stroke-width="\#(ExportNumber.format(width))"\#(extraAttributes)/>"#
+            + #"stroke-width="\#(ExportNumber.format(width))"\#(strokeOpacity)\#(extraAttributes)/>"#
     }
+
+    /// How much of what lies under a marker shows through it: enough to read as a highlighter
+    /// over the dark background, little enough that overlapping markers still blend.
+    static let markerOpacity = "0.4"
 
     private static func placed(_ points: [CanvasPoint], by transform: StrokeTransform) -> [(
         x: Double, y: Double
@@ -84,7 +98,8 @@ public enum SVGExporter {
     private static func pieceElement(_ piece: Stroke, extraAttributes: String) -> String {
         line(
             through: placed(piece.path.map(\.point), by: piece.transform), width: piece.ink.width,
-            colour: XtermPalette.hex(piece.ink.colour), extraAttributes: extraAttributes)
+            colour: XtermPalette.hex(piece.ink.colour),
+            opacity: piece.ink.tool == .marker ? markerOpacity : nil, extraAttributes: extraAttributes)
     }
 
     /// The `<mask>` of a piece, in the same (canvas cell) coordinates as the piece. Its region

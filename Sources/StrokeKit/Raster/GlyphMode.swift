@@ -5,12 +5,23 @@ public enum GlyphMode: String, CaseIterable, Hashable, Sendable {
     /// Braille dots from U+2800: 2x4 samples per cell.
     case braille
     /// `'` (top half), `.` (bottom half) and `#` (both), for terminals without UTF-8: 1x2 samples.
+    /// A marker alone shows `:` (see `markerGlyph`).
     case ascii
 
     var lattice: SampleLattice {
         switch self {
         case .block, .ascii: .halfBlock
         case .braille: .braille
+        }
+    }
+
+    /// The glyph of a cell that a marker highlights and no pen inks: a light shade `░` (U+2591)
+    /// in block and braille modes, `:` in ASCII (the pen's ASCII glyphs are `'` `.` `#`, and the
+    /// cursor shows `+` on a blank cell).
+    public var markerGlyph: Unicode.Scalar {
+        switch self {
+        case .block, .braille: "\u{2591}"
+        case .ascii: ":"
         }
     }
 

@@ -1,7 +1,8 @@
 /// Stroke groups to a grid of character cells.
 ///
 /// Groups are drawn in key order, so a later key is on top; a cell takes the colour of the
-/// topmost stroke that inks any of its samples (a terminal cell has one foreground colour).
+/// topmost pen stroke that inks any of its samples (a terminal cell has one foreground colour).
+/// Marker strokes are an underlay that never hides pen ink: see `layered(pen:marker:mode:)`.
 public enum Raster {
     /// The cells of `viewport`, with blank cells where there is no ink.
     public static func render(_ groups: [StrokeGroup], viewport: Viewport, mode: GlyphMode) -> CellGrid {
@@ -13,21 +14,33 @@ public enum Raster {
 
         let columns = (viewport.x * lattice.columnsPerCell)..<((viewport.x + width) * lattice.columnsPerCell)
         let rows = (viewport.y * lattice.rowsPerCell)..<((viewport.y + height) * lattice.rowsPerCell)
-        var bits = [UInt8](repeating: 0, count: width * height)
-        var colours = [UInt8?](repeating: nil, count: width * height)
+        var penBits = [UInt8](repeating: 0, count: width * height)
+        var penColours = [UInt8](repeating: 0, count: width * height)
+        // A marker's samples only decide whether the cell is highlighted, so a colour is enough.
+        var markerColours = [UInt8?](repeating: nil, count: width * height)
         let sampler = InkSampler(lattice: lattice)
         for stroke in strokesInZOrder(groups) {
+            let isMarker = stroke.ink.tool == .marker
             sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { column, row in
                 let place = lattice.cell(ofColumn: column, row: row)
                 let index = (place.y - viewport.y) * width + (place.x - viewport.x)
-                bits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
-                colours[index] = stroke.ink.colour
+                if isMarker {
+                    markerColours[index] = stroke.ink.colour
+                } else {
+                    penBits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
+                    penColours[index] = stroke.ink.colour
+                }
                 return true
             }
         }
         for y in 0..<height {
-            for x in 0..<width where bits[y * width + x] != 0 {
-                grid[x, y] = Cell(mode.glyph(bits: bits[y * width + x]), foreground: colours[y * width + x])
+            for x in 0..<width {
+                let index = y * width + x
+                let bits = penBits[index]
+                let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
+                if let cell = layered(pen: pen, marker: markerColours[index], mode: mode) {
+                    grid[x, y] = cell
+                }
             }
         }
         return grid
@@ -40,8 +53,8 @@ public enum Raster {
         render(groups, viewport: Viewport(x: origin.x, y: origin.y, width: width, height: height), mode: mode)
     }
 
-    /// The smallest rectangle of cells holding every visible sample in `mode`; nil when nothing
-    /// is visible.
+    /// The smallest rectangle of cells holding every visible sample (pen or marker) in `mode`;
+    /// nil when nothing is visible.
     public static func extent(of groups: [StrokeGroup], mode: GlyphMode = .block) -> CellRect? {
         let lattice = mode.lattice
         let sampler = InkSampler(lattice: lattice)
@@ -59,6 +72,9 @@ public enum Raster {
 
     /// The key of the topmost group with visible ink in a canvas cell (in `mode`'s lattice), or
     /// nil: what a stroke eraser or a picker under the cursor acts on.
+    ///
+    /// Topmost as the screen shows it: markers lie under every pen, so the topmost pen with ink
+    /// in the cell comes first, and only a cell without pen ink gives its topmost marker.
     public static func topmostKey(in groups: [StrokeGroup], atCellX x: Int, y: Int, mode: GlyphMode)
         -> StrokeKey?
     {
@@ -66,9 +82,12 @@ public enum Raster {
         let sampler = InkSampler(lattice: lattice)
         let columns = (x * lattice.columnsPerCell)..<((x + 1) * lattice.columnsPerCell)
         let rows = (y * lattice.rowsPerCell)..<((y + 1) * lattice.rowsPerCell)
-        return strokesInZOrder(groups).reversed().first { stroke in
+        let topFirst = strokesInZOrder(groups).reversed()
+        func inks(_ stroke: Stroke) -> Bool {
             !sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
-        }?.key
+        }
+        let pen = topFirst.first { $0.ink.tool != .marker && inks($0) }
+        return (pen ?? topFirst.first { $0.ink.tool == .marker && inks($0) })?.key
     }
 
     /// Every piece, bottom first: groups by key, pieces in group order.

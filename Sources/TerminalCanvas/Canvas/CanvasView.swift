@@ -7,7 +7,8 @@ import StrokeKit
 /// view paints. Layers, bottom first: committed groups in key order; strokes in progress (this
 /// peer's, then other peers', rasterised together with the groups so half-cells combine); peers'
 /// cursors as a reverse-video cell in their colour with their name tag to the right (to the left
-/// when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell shows `+`.
+/// when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell (or one
+/// only a marker highlights) shows `+`.
 public struct CanvasView: Sendable {
     public var mode: GlyphMode
 
@@ -36,7 +37,7 @@ public struct CanvasView: Sendable {
         }
         for peer in peers {
             guard let place = viewport.screenPosition(of: peer.cursor) else { continue }
-            Self.mark(&grid, x: place.x, y: place.y, colour: peer.colour)
+            mark(&grid, x: place.x, y: place.y, colour: peer.colour)
             let tag = peer.tag
             let right = place.x + 1
             let tagX =
@@ -44,7 +45,7 @@ public struct CanvasView: Sendable {
             grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: .bold)
         }
         if let cursor, let place = viewport.screenPosition(of: cursor) {
-            Self.mark(&grid, x: place.x, y: place.y, colour: nil)
+            mark(&grid, x: place.x, y: place.y, colour: nil)
         }
         return grid
     }
@@ -59,9 +60,15 @@ public struct CanvasView: Sendable {
     }
 
     /// Turns a cell into a cursor: reverse video, in `colour` when given, `+` if it was blank.
-    private static func mark(_ grid: inout CellGrid, x: Int, y: Int, colour: UInt8?) {
+    /// A cell only a marker highlights counts as blank: its shade is drawn in the band's colour on
+    /// the same colour, which reverse video would leave unchanged, so the cursor would vanish.
+    private func mark(_ grid: inout CellGrid, x: Int, y: Int, colour: UInt8?) {
         var cell = grid[x, y]
-        if cell.glyph == " " { cell.glyph = cursorGlyph }
+        if cell.glyph == mode.markerGlyph && cell.background != nil {
+            cell.glyph = Self.cursorGlyph
+            cell.background = nil
+        }
+        if cell.glyph == " " { cell.glyph = Self.cursorGlyph }
         if let colour { cell.foreground = colour }
         cell.attributes.insert(.reverse)
         grid[x, y] = cell
@@ -78,7 +85,7 @@ public struct CanvasView: Sendable {
             guard
                 let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix),
                 let stroke = Stroke(
-                    key: key, ink: Ink(tool: .pen, colour: peer.colour),
+                    key: key, ink: Ink(tool: peer.inkTool, colour: peer.colour),
                     path: peer.strokeInProgress.map { StrokePoint($0.centre) }, createdAtMilliseconds: 0)
             else { return nil }
             return StrokeGroup(key: key, pieces: [stroke])

@@ -1,3 +1,5 @@
+import StrokeKit
+
 /// Another peer as the canvas shows it: a cursor in the peer's colour with its name beside it,
 /// and the stroke it is drawing but has not committed yet.
 public struct PeerPresence: Hashable, Sendable {
@@ -7,12 +9,19 @@ public struct PeerPresence: Hashable, Sendable {
     public var cursor: CanvasCell
     /// The cells of the stroke in progress, in drawing order; empty when the peer is not drawing.
     public var strokeInProgress: [CanvasCell]
+    /// What the stroke in progress is drawn with (a marker shows under the ink, as it will once
+    /// committed). Presence carries no width, so it is drawn at the tool's default width.
+    public var inkTool: InkTool
 
-    public init(name: String, colour: UInt8, cursor: CanvasCell, strokeInProgress: [CanvasCell] = []) {
+    public init(
+        name: String, colour: UInt8, cursor: CanvasCell, strokeInProgress: [CanvasCell] = [],
+        inkTool: InkTool = .pen
+    ) {
         self.name = name
         self.colour = colour
         self.cursor = cursor
         self.strokeInProgress = strokeInProgress
+        self.inkTool = inkTool
     }
 
     /// The longest name tag drawn next to a cursor.

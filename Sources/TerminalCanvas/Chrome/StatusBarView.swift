@@ -12,8 +12,8 @@ public struct StatusBarView: Equatable, Sendable {
     public var colorNumber: Int
     /// The entry's xterm-256 colour, painted on the swatch (nil: the terminal's default).
     public var colorValue: UInt8?
-    /// The current tool's size in cells (pen width or eraser diameter); nil for a tool without
-    /// one (the stroke eraser), which leaves the field out.
+    /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
+    /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
     public var peersOnline: Int
     public var sync: SyncStatus

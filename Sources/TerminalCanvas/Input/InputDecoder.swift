@@ -173,6 +173,7 @@ public struct InputDecoder: Sendable {
         case "L": .pan(.right)
         case " ": .togglePen
         case "p": .selectTool(.pen)
+        case "m": .selectTool(.marker)
         case "e": .selectTool(.maskEraser)
         case "x": .selectTool(.strokeEraser)
         case "[": .shrinkBrush

@@ -22,7 +22,7 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case viewHome
     /// Space: pen down / pen up.
     case togglePen
-    /// `p`, `e`, `x`.
+    /// `p`, `m`, `e`, `x`.
     case selectTool(ToolKind)
     /// `[`.
     case shrinkBrush

@@ -1,15 +1,16 @@
 import StrokeKit
 
 extension CanvasEditor {
-    /// Pen down at `cell` with the current tool; true when that already edited the document
-    /// (an eraser's first dab).
+    /// Pen down at `cell` with the current tool (the marker draws like the pen, with its own
+    /// ink); true when that already edited the document (an eraser's first dab).
     mutating func beginGesture(
         _ source: ToolGesture.Source, at cell: CanvasCell, in document: inout CanvasDocument, now: Int64
     ) -> Bool {
         switch tool {
-        case .pen:
+        case .pen, .marker:
             let key = keyClock.nextKey(nowMilliseconds: now)
-            let pen = PenStroke(key: key, ink: settings.ink, at: cell, nowMilliseconds: now)
+            let ink = tool == .marker ? settings.markerInk : settings.ink
+            let pen = PenStroke(key: key, ink: ink, at: cell, nowMilliseconds: now)
             active = (.drawing(pen), source)
             return false
         case .maskEraser:

@@ -1,6 +1,6 @@
 /// What the user asked the canvas to do, after key codes and mouse reports were decoded.
 ///
-/// The app maps keys to commands (`p` `e` `x` tools, `[` `]` size, `1`–`9` colour, arrows or
+/// The app maps keys to commands (`p` `m` `e` `x` tools, `[` `]` size, `1`–`9` colour, arrows or
 /// hjkl `moveCursor`, space `togglePen`, `u` `r`, H J K L `pan`, `0` `viewHome`); the editor never sees a key code.
 public enum EditorCommand: Hashable, Sendable {
     case pointer(PointerEvent)

@@ -1,7 +1,7 @@
 import StrokeKit
 
-/// The pen's stroke while the pen is down: started at a cell, extended cell by cell, committed
-/// as a new group when the pen comes up.
+/// The pen's (or the marker's) stroke while the pen is down: started at a cell, extended cell by
+/// cell, committed as a new group when the pen comes up.
 ///
 /// Every point is the centre of a cell. A move to a cell more than one away is filled in with the
 /// cells on the line between (`CellLine`), so consecutive points are always neighbouring cells and

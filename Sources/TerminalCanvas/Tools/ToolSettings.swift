@@ -1,36 +1,45 @@
 import StrokeKit
 
-/// The pen's colour and width and the eraser's size, as the number keys and `[` `]` set them.
+/// The colour, the pen's and the marker's widths and the eraser's size, as the number keys and
+/// `[` `]` set them.
 public struct ToolSettings: Hashable, Sendable {
     /// xterm-256 colour indices for keys 1, 2, 3, ...; never empty.
     public let palette: [UInt8]
-    /// The selected colour key, 1-based.
+    /// The selected colour key, 1-based; the pen and the marker share it.
     public private(set) var colourSlot: Int = 1
     public private(set) var penWidthLevel: Int
+    public private(set) var markerWidthLevel: Int
     public private(set) var eraserSizeLevel: Int
 
     /// Pen widths in cells, thinnest first; the first is the pen's default.
     public static let penWidths: [Double] = [InkTool.pen.defaultWidth, 0.5, 1, 2, 3, 4]
+    /// Marker widths in whole cells, thinnest first; the first is the marker's default. A
+    /// marker fills the cells it covers, so a fraction of a cell would look like one cell.
+    public static let markerWidths: [Double] = [InkTool.marker.defaultWidth, 2, 3, 4]
     /// Eraser brush diameters in cells, smallest first.
     public static let eraserSizes: [Double] = [0.5, 1, 1.5, 2, 3, 4]
     /// The colour used when the palette given is empty (xterm white).
     public static let fallbackColour: UInt8 = 15
 
-    /// Settings for a palette (an empty one becomes white alone); the thinnest pen, a one-cell
-    /// eraser.
+    /// Settings for a palette (an empty one becomes white alone); the thinnest pen and marker, a
+    /// one-cell eraser.
     public init(palette: [UInt8]) {
         self.palette = palette.isEmpty ? [Self.fallbackColour] : palette
         penWidthLevel = 0
+        markerWidthLevel = 0
         eraserSizeLevel = 1
     }
 
     public var colour: UInt8 { palette[colourSlot - 1] }
     public var penWidth: Double { Self.penWidths[penWidthLevel] }
+    public var markerWidth: Double { Self.markerWidths[markerWidthLevel] }
     /// The eraser brush's diameter in cells.
     public var eraserSize: Double { Self.eraserSizes[eraserSizeLevel] }
 
     /// The ink of the next pen stroke.
     public var ink: Ink { Ink(tool: .pen, colour: colour, width: penWidth) }
+    /// The ink of the next marker stroke.
+    public var markerInk: Ink { Ink(tool: .marker, colour: colour, width: markerWidth) }
     /// The mask eraser's brush: a disc of `eraserSize` across.
     public var eraserBrush: EraserBrush { EraserBrush(radius: eraserSize / 2) }
 
@@ -45,17 +54,16 @@ public struct ToolSettings: Hashable, Sendable {
     /// One size step up (`]`) or down (`[`) for a tool, stopping at the ends; false when already
     /// there or when the tool has no size.
     public mutating func changeSize(for tool: ToolKind, by steps: Int) -> Bool {
+        func step(_ level: inout Int, count: Int) -> Bool {
+            let next = min(max(level + steps, 0), count - 1)
+            defer { level = next }
+            return next != level
+        }
         switch tool {
-        case .pen:
-            let level = min(max(penWidthLevel + steps, 0), Self.penWidths.count - 1)
-            defer { penWidthLevel = level }
-            return level != penWidthLevel
-        case .maskEraser:
-            let level = min(max(eraserSizeLevel + steps, 0), Self.eraserSizes.count - 1)
-            defer { eraserSizeLevel = level }
-            return level != eraserSizeLevel
-        case .strokeEraser:
-            return false
+        case .pen: return step(&penWidthLevel, count: Self.penWidths.count)
+        case .marker: return step(&markerWidthLevel, count: Self.markerWidths.count)
+        case .maskEraser: return step(&eraserSizeLevel, count: Self.eraserSizes.count)
+        case .strokeEraser: return false
         }
     }
 
@@ -63,6 +71,7 @@ public struct ToolSettings: Hashable, Sendable {
     public func size(for tool: ToolKind) -> Double? {
         switch tool {
         case .pen: penWidth
+        case .marker: markerWidth
         case .maskEraser: eraserSize
         case .strokeEraser: nil
         }
