@@ -101,6 +101,26 @@ struct DrawingBench {
                 "render.raster.\(mode.rawValue)", raster.median * 1e3, "ms",
                 [("note", .text("StrokeKit Raster.render of the 200x60 viewport"))])
         }
+        measurePresenceFrames(document, viewport: viewport)
+    }
+
+    /// What a frame costs while a peer draws (presence arrives many times a second): the drawing
+    /// is unchanged, so its layer comes from the cache and only the peer's stroke is added.
+    private func measurePresenceFrames(_ document: CanvasDocument, viewport: CanvasViewport) {
+        let cache = CanvasLayerCache()
+        let view = CanvasView(mode: .block)
+        var frames = DurationSample()
+        for step in 0..<max(repetitions, 20) {
+            let cells = (0...(step % 40)).map { CanvasCell(x: 20 + $0 * 3, y: 10 + $0 % 30) }
+            let peer = PeerPresence(name: "peer", colour: 46, cursor: cells[cells.count - 1], strokeInProgress: cells)
+            frames.add(BenchClock.measure { view.render(document, viewport: viewport, peers: [peer], cache: cache) }.seconds)
+        }
+        report.add(
+            "render.presence_frame.block", frames.median * 1e3, "ms",
+            [
+                ("p90_ms", .number(frames.percentile(90) * 1e3)), ("layer_reused", .number(Double(cache.hits))),
+                ("note", .text("a peer's stroke in progress over the unchanged drawing, layer cached")),
+            ])
     }
 
     /// In a fresh process: open the replica, start the coordinator (which reads the drawing),

@@ -16,7 +16,8 @@ extension CanvasSession {
             grid = CellGrid(width: size.width, height: size.height)
             TooSmallView(glyphs: glyphs).paint(into: &grid)
         } else {
-            grid = CanvasView(mode: editor.glyphMode).render(editor, document: document, peers: presence)
+            grid = CanvasView(mode: editor.glyphMode).render(
+                editor, document: document, peers: presence, cache: layerCache)
             statusBar.paint(into: &grid, row: size.height - 1)
             if let message {
                 let text = " " + message + " "

@@ -27,6 +27,8 @@ final class CanvasSession {
     var editor: CanvasEditor
     var decoder = InputDecoder()
     var showHelp = false
+    /// The drawing's raster layer, reused by frames that only move cursors or strokes in progress.
+    let layerCache = CanvasLayerCache()
     /// The first line of the help shown, when it is taller than the terminal.
     var helpFirstLine = 0
     var menu: DrawingsMenu?

@@ -6,44 +6,7 @@
 public enum Raster {
     /// The cells of `viewport`, with blank cells where there is no ink.
     public static func render(_ groups: [StrokeGroup], viewport: Viewport, mode: GlyphMode) -> CellGrid {
-        let lattice = mode.lattice
-        let width = viewport.width
-        let height = viewport.height
-        var grid = CellGrid(width: width, height: height)
-        guard width > 0, height > 0 else { return grid }
-
-        let columns = (viewport.x * lattice.columnsPerCell)..<((viewport.x + width) * lattice.columnsPerCell)
-        let rows = (viewport.y * lattice.rowsPerCell)..<((viewport.y + height) * lattice.rowsPerCell)
-        var penBits = [UInt8](repeating: 0, count: width * height)
-        var penColours = [UInt8](repeating: 0, count: width * height)
-        // A marker's samples only decide whether the cell is highlighted, so a colour is enough.
-        var markerColours = [UInt8?](repeating: nil, count: width * height)
-        let sampler = InkSampler(lattice: lattice)
-        for stroke in strokesInZOrder(groups) {
-            let isMarker = stroke.ink.tool == .marker
-            sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { column, row in
-                let place = lattice.cell(ofColumn: column, row: row)
-                let index = (place.y - viewport.y) * width + (place.x - viewport.x)
-                if isMarker {
-                    markerColours[index] = stroke.ink.colour
-                } else {
-                    penBits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
-                    penColours[index] = stroke.ink.colour
-                }
-                return true
-            }
-        }
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let bits = penBits[index]
-                let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
-                if let cell = layered(pen: pen, marker: markerColours[index], mode: mode) {
-                    grid[x, y] = cell
-                }
-            }
-        }
-        return grid
+        RasterLayer(groups, viewport: viewport, mode: mode).grid
     }
 
     /// `render(_:viewport:mode:)` with the viewport spelled out.

@@ -1,4 +1,8 @@
 import StrokeKit
+import Synchronization
+
+/// Hands out revision numbers no two document states share, across every copy.
+private let revisions = Atomic<UInt64>(0)
 
 /// The drawing as the canvas edits it: stroke groups by key, plus the set of keys changed by local
 /// edits since the coordinator last took them.
@@ -15,6 +19,9 @@ public struct CanvasDocument: Equatable, Sendable {
     private var orderedKeys: [StrokeKey] = []
     /// Keys edited locally and not yet taken by the coordinator.
     public private(set) var changedKeys: Set<StrokeKey> = []
+    /// Changes whenever the groups do, to a number no other state of any document has had: two
+    /// documents with the same revision hold the same groups (a cached rendering can rely on it).
+    public private(set) var revision: UInt64 = CanvasDocument.nextRevision()
 
     /// A document holding `groups` with nothing marked changed. Of two groups with one key, the
     /// later one is kept.
@@ -86,6 +93,7 @@ public struct CanvasDocument: Equatable, Sendable {
         }
         groupsByKey = next
         orderedKeys = next.keys.sorted()
+        revision = Self.nextRevision()
     }
 
     /// Takes in only what changed in the replica (per key the new group, or nil when it is gone),
@@ -104,6 +112,7 @@ public struct CanvasDocument: Equatable, Sendable {
     private mutating func store(_ group: StrokeGroup?, for key: StrokeKey) {
         let wasPresent = groupsByKey[key] != nil
         groupsByKey[key] = group
+        revision = Self.nextRevision()
         guard wasPresent != (group != nil) else { return }
         let index = Self.insertionIndex(of: key, in: orderedKeys)
         if group != nil {
@@ -111,6 +120,10 @@ public struct CanvasDocument: Equatable, Sendable {
         } else if index < orderedKeys.count, orderedKeys[index] == key {
             orderedKeys.remove(at: index)
         }
+    }
+
+    private static func nextRevision() -> UInt64 {
+        revisions.add(1, ordering: .relaxed).newValue
     }
 
     /// The first index in sorted `keys` whose key is not below `key`.

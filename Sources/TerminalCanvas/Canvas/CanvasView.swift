@@ -5,7 +5,8 @@ import StrokeKit
 ///
 /// The grid is the whole screen; its last row is left blank for the status bar, which another
 /// view paints. Layers, bottom first: committed groups in key order; strokes in progress (this
-/// peer's, then other peers', rasterised together with the groups so half-cells combine); peers'
+/// peer's, then other peers', added to the groups' raster layer so half-cells combine, and always
+/// above the drawing while they are drawn); peers'
 /// cursors as a reverse-video cell in their colour with their name tag to the right (to the left
 /// when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell (or one
 /// only a marker highlights) shows `+`.
@@ -19,17 +20,21 @@ public struct CanvasView: Sendable {
         self.mode = mode
     }
 
-    /// The screen for a viewport.
+    /// The screen for a viewport. With a `cache`, the drawing is rasterised only when it, the
+    /// view or the mode changed; strokes in progress are added on top of it every frame.
     public func render(
         _ document: CanvasDocument, viewport: CanvasViewport, inProgress: Stroke? = nil,
-        peers: [PeerPresence] = [], cursor: CanvasCell? = nil
+        peers: [PeerPresence] = [], cursor: CanvasCell? = nil, cache: CanvasLayerCache? = nil
     ) -> CellGrid {
-        var groups = document.groups
+        var layer =
+            cache?.layer(for: document, viewport: viewport.visible, mode: mode)
+            ?? RasterLayer(document.groups, viewport: viewport.visible, mode: mode)
+        var overlay: [StrokeGroup] = []
         if let inProgress, let group = StrokeGroup(key: inProgress.key, pieces: [inProgress]) {
-            groups.append(group)
+            overlay.append(group)
         }
-        groups += Self.overlayGroups(for: peers)
-        let canvas = Raster.render(groups, viewport: viewport.visible, mode: mode)
+        layer.add(overlay + Self.overlayGroups(for: peers))
+        let canvas = layer.grid
 
         var grid = CellGrid(width: viewport.screenWidth, height: viewport.screenHeight)
         for y in 0..<canvas.height {
@@ -51,12 +56,12 @@ public struct CanvasView: Sendable {
     }
 
     /// The screen for an editor's state: its viewport, stroke in progress and cursor.
-    public func render(_ editor: CanvasEditor, document: CanvasDocument, peers: [PeerPresence] = [])
-        -> CellGrid
-    {
+    public func render(
+        _ editor: CanvasEditor, document: CanvasDocument, peers: [PeerPresence] = [], cache: CanvasLayerCache? = nil
+    ) -> CellGrid {
         render(
             document, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
-            cursor: editor.cursor)
+            cursor: editor.cursor, cache: cache)
     }
 
     /// Turns a cell into a cursor: reverse video, in `colour` when given, `+` if it was blank.

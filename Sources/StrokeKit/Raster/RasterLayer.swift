@@ -1,0 +1,69 @@
+/// The ink of a viewport before it becomes cells: per cell the pen samples that are inked and
+/// the colour of the topmost pen there, and the colour of the topmost marker.
+///
+/// `Raster.render` is a layer made and turned into cells at once. Keeping the layer lets a caller
+/// add strokes on top later — the strokes other peers are drawing, the one being drawn here —
+/// without rasterising the drawing again: their samples combine with the drawing's in each cell
+/// (half blocks and braille dots merge) exactly as if everything had been rendered together.
+public struct RasterLayer: Equatable, Sendable {
+    public let viewport: Viewport
+    public let mode: GlyphMode
+    private var penBits: [UInt8]
+    private var penColours: [UInt8]
+    /// A marker's samples only decide whether the cell is highlighted, so a colour is enough.
+    private var markerColours: [UInt8?]
+
+    /// The layer of `groups`, drawn in key order.
+    public init(_ groups: [StrokeGroup], viewport: Viewport, mode: GlyphMode) {
+        self.viewport = viewport
+        self.mode = mode
+        let count = max(viewport.width, 0) * max(viewport.height, 0)
+        penBits = [UInt8](repeating: 0, count: count)
+        penColours = [UInt8](repeating: 0, count: count)
+        markerColours = [UInt8?](repeating: nil, count: count)
+        add(groups)
+    }
+
+    /// Draws `groups` over what the layer holds (in key order among themselves): the caller
+    /// passes groups that belong above every group already in it.
+    public mutating func add(_ groups: [StrokeGroup]) {
+        let width = viewport.width
+        guard width > 0, viewport.height > 0, !groups.isEmpty else { return }
+        let lattice = mode.lattice
+        let columns = (viewport.x * lattice.columnsPerCell)..<((viewport.x + width) * lattice.columnsPerCell)
+        let rows = (viewport.y * lattice.rowsPerCell)..<((viewport.y + viewport.height) * lattice.rowsPerCell)
+        let sampler = InkSampler(lattice: lattice)
+        for stroke in Raster.strokesInZOrder(groups) {
+            let isMarker = stroke.ink.tool == .marker
+            sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { column, row in
+                let place = lattice.cell(ofColumn: column, row: row)
+                let index = (place.y - viewport.y) * width + (place.x - viewport.x)
+                if isMarker {
+                    markerColours[index] = stroke.ink.colour
+                } else {
+                    penBits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
+                    penColours[index] = stroke.ink.colour
+                }
+                return true
+            }
+        }
+    }
+
+    /// The cells, blank where there is no ink.
+    public var grid: CellGrid {
+        let width = max(viewport.width, 0)
+        let height = max(viewport.height, 0)
+        var grid = CellGrid(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let bits = penBits[index]
+                let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
+                if let cell = Raster.layered(pen: pen, marker: markerColours[index], mode: mode) {
+                    grid[x, y] = cell
+                }
+            }
+        }
+        return grid
+    }
+}

@@ -1,0 +1,76 @@
+import StrokeKit
+import TerminalCanvas
+import Testing
+
+/// Frames that only move cursors or strokes in progress reuse the drawing's raster layer, and
+/// look exactly as frames rendered from scratch.
+@Suite struct CanvasLayerCacheTests {
+    let view = CanvasView(mode: .block)
+
+    func drawing(_ count: Int) -> CanvasDocument {
+        CanvasDocument(
+            groups: (0..<count).map { index in
+                CanvasFixtures.group(
+                    through: [(index % 10, index % 5), (index % 10 + 3, index % 5 + 1)], at: 1_000_000 + Int64(index),
+                    colour: UInt8(index % 200))
+            })
+    }
+
+    func peer(at x: Int, drawing cells: [(Int, Int)] = []) -> PeerPresence {
+        PeerPresence(
+            name: "ana", colour: 46, cursor: CanvasCell(x: x, y: 2),
+            strokeInProgress: cells.map { CanvasCell(x: $0.0, y: $0.1) })
+    }
+
+    @Test func aFrameThatOnlyMovesAPeerReusesTheLayerAndLooksTheSame() {
+        let cache = CanvasLayerCache()
+        let document = drawing(30)
+        let viewport = CanvasViewport(screenWidth: 16, screenHeight: 7)
+        for (step, x) in [2, 5, 9, 12].enumerated() {
+            let peers = [peer(at: x, drawing: (0...x).map { ($0, 3) })]
+            let cached = view.render(document, viewport: viewport, peers: peers, cursor: CanvasCell(x: 1, y: 1), cache: cache)
+            let fresh = view.render(document, viewport: viewport, peers: peers, cursor: CanvasCell(x: 1, y: 1))
+            #expect(cached == fresh)
+            #expect(cache.misses == 1)
+            #expect(cache.hits == step)
+        }
+    }
+
+    @Test func anEditAPanOrAnotherGlyphModeRasterisesTheDrawingAgain() {
+        let cache = CanvasLayerCache()
+        var document = drawing(10)
+        var viewport = CanvasViewport(screenWidth: 16, screenHeight: 7)
+        _ = view.render(document, viewport: viewport, cache: cache)
+        #expect(cache.misses == 1)
+
+        document.insert(CanvasFixtures.group(through: [(0, 0), (8, 0)], at: 2_000_000, colour: 9))
+        let edited = view.render(document, viewport: viewport, cache: cache)
+        #expect(cache.misses == 2)
+        #expect(edited == view.render(document, viewport: viewport))
+
+        _ = viewport.pan(dx: 2, dy: 0)
+        let panned = view.render(document, viewport: viewport, cache: cache)
+        #expect(cache.misses == 3)
+        #expect(panned == view.render(document, viewport: viewport))
+
+        let braille = CanvasView(mode: .braille)
+        #expect(braille.render(document, viewport: viewport, cache: cache) == braille.render(document, viewport: viewport))
+        #expect(cache.misses == 4)
+        #expect(cache.hits == 0)
+    }
+
+    @Test func copiesOfADocumentEditedApartNeverShareARevision() {
+        let original = drawing(3)
+        var first = original
+        var second = original
+        #expect(first.revision == second.revision)
+        first.insert(CanvasFixtures.group(through: [(0, 0), (1, 0)], at: 3_000_000))
+        second.insert(CanvasFixtures.group(through: [(5, 5), (6, 5)], at: 3_000_000))
+        #expect(first.revision != second.revision)
+        #expect(first.revision != original.revision && second.revision != original.revision)
+        // An edit that changes nothing keeps the revision (and the cached layer).
+        let before = first.revision
+        first.insert(first.groups[0])
+        #expect(first.revision == before)
+    }
+}
