@@ -87,7 +87,8 @@ extension CanvasSession {
                 name: update.displayName, colour: update.colour,
                 cursor: CanvasCell(x: Int(update.cursor.x), y: Int(update.cursor.y)),
                 strokeInProgress: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
-                inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen)
+                inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
+                width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil)
         }
     }
 
@@ -99,6 +100,7 @@ extension CanvasSession {
                 peerID: replica.peerID.rawValue, displayName: displayName, drawingID: coordinator.drawingID,
                 cursor: .init(x: Int32(clamping: editor.cursor.x), y: Int32(clamping: editor.cursor.y)),
                 tool: editor.tool.name, colour: editor.settings.colour,
-                strokeInProgress: editor.inProgressCells.map { .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y)) }))
+                strokeInProgress: editor.inProgressCells.map { .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y)) },
+                widthSixteenths: UInt16(clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded()))))
     }
 }

@@ -14,7 +14,7 @@ import TestSupport
         .ack(subscription, sequence: 42, versions: [5, 5]),
         .presence(PresenceUpdate(
             peerID: 7, displayName: "Bo", drawingID: "drawing-1", cursor: .init(x: -3, y: 12), tool: "pen", colour: 4,
-            strokeInProgress: [.init(x: 1, y: 2), .init(x: 3, y: 4)])),
+            strokeInProgress: [.init(x: 1, y: 2), .init(x: 3, y: 4)], widthSixteenths: 32)),
         .presenceLeft(peerID: 0x0102_0304_0506_0708),
         .keepalive,
         .goodbye(.authenticationFailed, "wrong token"),
@@ -75,6 +75,22 @@ import TestSupport
         }
         #expect(decoded.drawingID == "sketches ⣿")
         #expect(decoded == update)
+    }
+
+    @Test func presenceCarriesTheWidthOfTheStrokeInProgressAfterTheColour() throws {
+        let update = PresenceUpdate(
+            peerID: 5, displayName: "", drawingID: "", cursor: .init(x: 0, y: 0), tool: "marker", colour: 9,
+            strokeInProgress: [.init(x: 1, y: 1)], widthSixteenths: 48)
+        let frame = SyncMessage.presence(update).frame()
+        // peer id 8, two empty texts 2 + 2, cursor 8, "marker" 2 + 6, colour 1: then the width.
+        let widthAt = 8 + 2 + 2 + 8 + 8 + 1
+        #expect(Array(frame.payload[(widthAt - 1)..<(widthAt + 2)]) == [9, 0, 48])
+        #expect(try SyncMessage(frame: frame) == .presence(update))
+        // Cut inside the width: refused with the field's name.
+        let cut = Frame(version: frame.version, type: frame.type, payload: Array(frame.payload[..<(widthAt + 1)]))
+        #expect(throws: SyncProtocolError.truncatedField(field: "presence.width", needed: 2, available: 1)) {
+            try SyncMessage(frame: cut)
+        }
     }
 
     @Test func refusesADrawingIDOverTheTextLimit() {

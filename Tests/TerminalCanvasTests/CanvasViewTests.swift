@@ -87,3 +87,21 @@ import Testing
         #expect(session.screen() == ["       +", " .....", "", ""])
     }
 }
+
+@Suite struct CanvasViewPeerWidthTests {
+    /// A peer's stroke in progress is drawn as wide as the peer draws it, not at the tool's
+    /// default, so it does not change width when it is committed.
+    @Test func aPeersStrokeInProgressIsDrawnAtItsWidth() {
+        let cells = (2...9).map { CanvasCell(x: $0, y: 3) }
+        func rowsWithInk(width: Double?) -> [Int] {
+            let peer = PeerPresence(
+                name: "ana", colour: 46, cursor: CanvasCell(x: 0, y: 0), strokeInProgress: cells, inkTool: .marker,
+                width: width)
+            let grid = CanvasView(mode: .block).render(
+                CanvasDocument(), viewport: CanvasViewport(screenWidth: 12, screenHeight: 8), peers: [peer])
+            return (0..<7).filter { y in (2...9).contains { x in grid[x, y].background == 46 } }
+        }
+        #expect(rowsWithInk(width: nil) == [3])
+        #expect(rowsWithInk(width: 3) == [2, 3, 4])
+    }
+}

@@ -23,10 +23,13 @@ public struct PresenceUpdate: Equatable, Sendable {
     public var colour: UInt8
     /// Points of the stroke being drawn, not yet committed.
     public var strokeInProgress: [Point]
+    /// The width of the stroke being drawn, in sixteenths of a cell (the stroke model's grid);
+    /// 0 when there is none or it is not known, and the tool's default width is drawn.
+    public var widthSixteenths: UInt16
 
     public init(
         peerID: UInt64, displayName: String, drawingID: String, cursor: Point, tool: String, colour: UInt8,
-        strokeInProgress: [Point] = []
+        strokeInProgress: [Point] = [], widthSixteenths: UInt16 = 0
     ) {
         self.peerID = peerID
         self.displayName = displayName
@@ -35,6 +38,7 @@ public struct PresenceUpdate: Equatable, Sendable {
         self.tool = tool
         self.colour = colour
         self.strokeInProgress = strokeInProgress
+        self.widthSixteenths = widthSixteenths
     }
 }
 

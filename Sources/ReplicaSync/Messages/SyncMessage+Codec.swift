@@ -48,6 +48,7 @@ extension SyncMessage {
             writer.write(presence.cursor.y)
             writer.write(text: presence.tool)
             writer.write(presence.colour)
+            writer.write(presence.widthSixteenths)
             writer.write(UInt32(clamping: presence.strokeInProgress.count))
             for point in presence.strokeInProgress {
                 writer.write(point.x)
@@ -156,6 +157,7 @@ extension ByteReader {
         let cursor = PresenceUpdate.Point(x: try read(Int32.self, "presence.x"), y: try read(Int32.self, "presence.y"))
         let tool = try readText("presence.tool", limit: SyncMessage.textLimit)
         let colour = try readUInt8("presence.colour")
+        let width = try read(UInt16.self, "presence.width")
         let count = Int(try read(UInt32.self, "presence.pointCount"))
         // Each point is 8 bytes: a count that cannot fit in the frame is refused before reserving.
         guard count <= SyncMessage.maxStrokePoints else {
@@ -171,6 +173,6 @@ extension ByteReader {
         }
         return PresenceUpdate(
             peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool, colour: colour,
-            strokeInProgress: points)
+            strokeInProgress: points, widthSixteenths: width)
     }
 }

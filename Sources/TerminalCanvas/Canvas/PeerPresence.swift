@@ -10,18 +10,21 @@ public struct PeerPresence: Hashable, Sendable {
     /// The cells of the stroke in progress, in drawing order; empty when the peer is not drawing.
     public var strokeInProgress: [CanvasCell]
     /// What the stroke in progress is drawn with (a marker shows under the ink, as it will once
-    /// committed). Presence carries no width, so it is drawn at the tool's default width.
+    /// committed).
     public var inkTool: InkTool
+    /// The width of the stroke in progress in cells; nil draws the tool's default width.
+    public var width: Double?
 
     public init(
         name: String, colour: UInt8, cursor: CanvasCell, strokeInProgress: [CanvasCell] = [],
-        inkTool: InkTool = .pen
+        inkTool: InkTool = .pen, width: Double? = nil
     ) {
         self.name = name
         self.colour = colour
         self.cursor = cursor
         self.strokeInProgress = strokeInProgress
         self.inkTool = inkTool
+        self.width = width
     }
 
     /// The longest name tag drawn next to a cursor.
