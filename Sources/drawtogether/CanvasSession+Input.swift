@@ -156,6 +156,7 @@ extension CanvasSession {
         coordinator.close()
         coordinator = DrawingSyncCoordinator(replica: replica, drawingID: id)
         drawingName = drawings.find(id)?.name ?? id
+        drawingDeleted = false
         document = CanvasDocument(groups: coordinator.drawing)
         attachCoordinator()
         for key in coordinator.groups.keys { editor.keyClock.observe(key) }

@@ -44,7 +44,7 @@ extension CanvasSession {
     var statusBar: StatusBarView {
         let tool = editor.tool
         return StatusBarView(
-            drawingName: drawingName, tool: tool, colorNumber: editor.settings.colourSlot,
+            drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool, colorNumber: editor.settings.colourSlot,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
             peersOnline: peersOnline, sync: syncStatus, glyphs: glyphs)
     }

@@ -23,6 +23,8 @@ final class CanvasSession {
 
     var coordinator: DrawingSyncCoordinator
     var drawingName: String
+    /// The open drawing was deleted on another peer (drawing on it brings it back).
+    var drawingDeleted = false
     var document: CanvasDocument
     var editor: CanvasEditor
     var decoder = InputDecoder()
@@ -68,6 +70,7 @@ final class CanvasSession {
             glyphMode: screen.supportsUnicode ? .block : .ascii)
         observeOwnKeys()
         attachCoordinator()
+        drawings.onChange = { [unowned self] entries in drawingsChanged(entries) }
     }
 
     /// Runs until the user quits or a termination signal arrives; returns the exit code.
@@ -128,6 +131,20 @@ final class CanvasSession {
             observeOwnKeys()
             setNeedsRender()
         }
+    }
+
+    /// The list of drawings changed, here or on a peer: the open drawing's name follows a rename,
+    /// a deletion is said once and shown in the status bar, and an open menu lists what is there.
+    func drawingsChanged(_ entries: [DrawingList.Entry]) {
+        if let entry = entries.first(where: { $0.id == coordinator.drawingID }) {
+            drawingName = entry.name
+            drawingDeleted = false
+        } else if !drawingDeleted {
+            drawingDeleted = true
+            show("'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back")
+        }
+        menu?.update(items: entries.map { .init(id: $0.id, name: $0.name) })
+        setNeedsRender()
     }
 
     /// Hands the keys the editor changed to the coordinator and (re)arms the flush deadline.

@@ -101,6 +101,46 @@ struct TwoTerminalTests {
         #expect(try a.quit() == 0)
     }
 
+    /// A drawing renamed on one peer shows its new name on the other's status bar, and one
+    /// deleted there while the other has it open says so instead of silently emptying.
+    @Test func aRenameOrDeleteOnOnePeerShowsOnTheOther() throws {
+        let (a, b, _) = try startPair()
+        // B creates "sketches" (and is on it); A opens it from its own menu once it synced.
+        try b.tmux.sendKeys("o")
+        try b.tmux.waitForText("n new")
+        try b.tmux.sendKeys("n")
+        try b.tmux.sendLiteral("sketches")
+        try b.tmux.sendKeys("Enter")
+        try b.tmux.waitUntil { $0.last?.hasPrefix(" sketches") == true }
+        try a.tmux.sendKeys("o")
+        try a.tmux.waitUntil { screen in screen.contains { $0.contains("sketches") } }
+        try a.tmux.sendKeys("Down", "Enter")
+        try a.tmux.waitUntil { $0.last?.hasPrefix(" sketches") == true }
+        // B goes back to drawing-1, then renames "sketches" from its menu.
+        try b.tmux.sendKeys("o")
+        try b.tmux.waitForText("n new")
+        try b.tmux.sendKeys("Up", "Enter")
+        try b.tmux.waitUntil { $0.last?.hasPrefix(" drawing-1") == true }
+        try b.tmux.sendKeys("o")
+        try b.tmux.waitForText("n new")
+        try b.tmux.sendKeys("Down", "r")
+        try b.tmux.sendLiteral(" v2")
+        try b.tmux.sendKeys("Enter")
+        try a.tmux.waitUntil { $0.last?.hasPrefix(" sketches v2") == true }
+        // B deletes it (still selected in its menu) and confirms.
+        try b.tmux.sendKeys("d")
+        try b.tmux.waitForText("for everyone? y / n")
+        try b.tmux.sendKeys("y")
+        try a.tmux.waitUntil { screen in
+            screen.last?.contains("(deleted)") == true && screen.joined().contains("was deleted on another peer")
+        }
+        #expect(try a.quit() == 0)
+        // B's menu is still open: q there closes the menu, a second q quits.
+        try b.tmux.sendKeys("q")
+        try b.tmux.waitUntil { screen in !screen.joined().contains("n new") }
+        #expect(try b.quit() == 0)
+    }
+
     @Test func aPeerOnAnotherDrawingIsOnlineButNotOnTheCanvas() throws {
         let (a, b, _) = try startPair()
         try b.tmux.mouseMove(x: 20, y: 6)
