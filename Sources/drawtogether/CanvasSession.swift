@@ -151,10 +151,22 @@ final class CanvasSession {
     func pushEdits() {
         let keys = document.takeChangedKeys()
         guard !keys.isEmpty else { return }
+        if drawingDeleted { restoreDeletedDrawing() }
         var edits: [StrokeKey: StrokeGroup?] = [:]
         for key in keys { edits[key] = .some(document[key]) }
         coordinator.edit(edits, now: loop.now.milliseconds)
         scheduleFlush()
+    }
+
+    /// Drawing on a drawing a peer deleted brings it back, under the name it had (the strokes
+    /// alone would bring back a document without one).
+    private func restoreDeletedDrawing() {
+        do {
+            try drawings.create(id: coordinator.drawingID, name: drawingName)
+            show("'\(drawingName)' is back")
+        } catch {
+            show("could not bring '\(drawingName)' back: \(error)")
+        }
     }
 
     func scheduleFlush() {
