@@ -93,11 +93,12 @@ final class CanvasSession {
         return exitCode
     }
 
-    /// Ctrl-Z: saves what is pending (a suspended job may never be resumed), gives the terminal
-    /// back to the shell, stops, and on `fg` takes the terminal again and repaints it.
+    /// Ctrl-Z: gives the terminal back to the shell, saves what is pending (a suspended job may
+    /// never be resumed), stops, and on `fg` takes the terminal again and repaints it. The
+    /// terminal comes first: a shell may already be taking it back (see `ignoringBackgroundStops`).
     func suspendToShell(_ suspend: SuspendSignal) {
+        suspend.ignoringBackgroundStops { screen.suspend() }
         flushNow()
-        screen.suspend()
         suspend.stopProcess()
         if screen.resume() { handle(.resize) }
         render()

@@ -44,6 +44,18 @@ public final class SuspendSignal {
         !pipe.drain().isEmpty
     }
 
+    /// Runs `body` (which sets the terminal's modes) even if this process is no longer in the
+    /// terminal's foreground. Run under a wrapper script, the shell sees the job stop as soon as
+    /// the wrapper stops on Ctrl-Z and takes the terminal back while the app is still giving it
+    /// up; setting modes from the background would then stop the app half way (SIGTTOU).
+    public func ignoringBackgroundStops(_ body: () -> Void) {
+        var ignore = SignalPipe.action(SIG_IGN)
+        var previous = sigaction()
+        _ = sigaction(SIGTTOU, &ignore, &previous)
+        body()
+        _ = sigaction(SIGTTOU, &previous, nil)
+    }
+
     /// Stops the process as an uncaught SIGTSTP would, and returns when it is continued.
     ///
     /// With no job-control shell above us (an orphaned process group) the kernel discards the
