@@ -17,7 +17,7 @@ final class AppInstance {
     /// prompt, so Ctrl-Z stops it as a job and `fg` continues it, as in a user's terminal.
     init(drawing: String = "drawing-1", runtimeDirectory: String, sharing sharedStore: TemporaryDirectory? = nil,
          extraArguments: [String] = [], width: Int = 80, height: Int = 24, environment: [String: String] = [:],
-         jobControlShell: Bool = false) throws {
+         jobControlShell: Bool = false, wrapped: Bool = false) throws {
         store = try sharedStore ?? TemporaryDirectory(prefix: "drawtogether-e2e")
         self.runtimeDirectory = runtimeDirectory
         self.jobControlShell = jobControlShell
@@ -40,8 +40,10 @@ final class AppInstance {
             ["/bin/bash", "--norc", "--noprofile", "-i"], width: width, height: height,
             environment: variables.merging(["PS1": "$ "]) { _, new in new }, currentDirectory: store.path)
         try tmux.waitUntil { screen in screen.contains { $0.hasPrefix("$") } }
-        // The app itself is the job, as when a person types the command.
-        try tmux.sendLiteral(command.map(Self.shellQuoted).joined(separator: " "))
+        // The app itself is the job, as when a person types the command; or, `wrapped`, a shell
+        // script that runs it (and so stops first on Ctrl-Z).
+        let job = wrapped ? ["/bin/sh", "-c", "\"$0\" \"$@\"; exit $?"] + command : command
+        try tmux.sendLiteral(job.map(Self.shellQuoted).joined(separator: " "))
         try tmux.sendKeys("Enter")
     }
 

@@ -176,6 +176,30 @@ struct TerminalEndToEndTests {
         #expect(try app.quit() == 0)
     }
 
+    /// Under a wrapper script the shell takes the terminal back as soon as the wrapper stops,
+    /// while the app is still giving it up; Ctrl-Z and `fg` must still work, every time.
+    @Test func ctrlZAndFgWorkUnderAWrapperScript() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let app = try AppInstance(runtimeDirectory: runtime.path, jobControlShell: true, wrapped: true)
+        try app.waitUntilReady()
+        for round in 0..<3 {
+            try app.tmux.sendKeys("C-z")
+            try app.tmux.waitUntil { _ in
+                try app.tmux.display("#{alternate_on} #{mouse_button_flag} #{mouse_any_flag}") == "0 0 0"
+            }
+            try app.tmux.sendLiteral("fg")
+            try app.tmux.sendKeys("Enter")
+            try app.tmux.waitUntil { screen in
+                let modes = try app.tmux.display("#{alternate_on} #{mouse_any_flag}")
+                return screen.last?.contains("pen") == true && modes == "1 1"
+            }
+            // Drawing works after each resume: the app is running, not stopped half way.
+            try app.drag([(10, 3 + round * 2), (20, 3 + round * 2)])
+            try app.tmux.waitUntil { screen in app.hasInk(x: 15, y: 3 + round * 2, in: screen) }
+        }
+        #expect(try app.quit() == 0)
+    }
+
     /// Ctrl-Z gives the shell a clean terminal (no alternate screen, no mouse reports) after
     /// saving what was drawn; `fg` brings the canvas back at the terminal's new size, and the
     /// mouse draws again.
