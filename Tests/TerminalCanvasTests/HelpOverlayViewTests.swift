@@ -72,7 +72,7 @@ import Testing
         var grid = CellGrid(width: 80, height: 24)
         HelpOverlayView(text: text).paint(into: &grid)
         #expect(!grid.text.contains("│ …"))
-        #expect(grid.text.contains("q                 quit"))
+        #expect(grid.text.contains("q                 quit (Ctrl-Z suspends; fg resumes)"))
         #expect(grid.text.contains("? or Esc closes"))
     }
 }
