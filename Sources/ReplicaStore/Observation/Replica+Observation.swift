@@ -39,11 +39,32 @@ extension Replica {
         let changedKeys = Set(changedPaths.keys)
         let collections = Set(changedKeys.map(\.collection))
         for id in observers.keys.sorted() {
-            guard let observer = observers[id], collections.contains(observer.select.collection),
-                Self.mayChange(observer, changedKeys),
-                let result = try? state.select(observer.select, arguments: observer.arguments),
-                result != observer.lastResult
+            guard var observer = observers[id], collections.contains(observer.select.collection),
+                Self.mayChange(observer, changedKeys)
             else { continue }
+            let result: QueryResult
+            if let paths = Self.changedPaths(of: observer, in: changedPaths) {
+                // Patched in place: the stored copy is released first so it is not shared.
+                observers[id]?.lastResult = QueryResult()
+                var patched = observer.lastResult
+                observer.lastResult = QueryResult()
+                let outcome = state.patch(&patched, of: observer.select, arguments: observer.arguments, changedPaths: paths)
+                observers[id]?.lastResult = patched
+                if outcome == false { continue }
+                if outcome == true {
+                    result = patched
+                } else {
+                    guard let fresh = try? state.select(observer.select, arguments: observer.arguments),
+                        fresh != patched
+                    else { continue }
+                    result = fresh
+                }
+            } else {
+                guard let fresh = try? state.select(observer.select, arguments: observer.arguments),
+                    fresh != observer.lastResult
+                else { continue }
+                result = fresh
+            }
             observers[id]?.lastResult = result
             pendingDeliveries.append { [weak self] in
                 // Skipped if cancelled by an earlier handler in this same drain.
@@ -65,6 +86,15 @@ extension Replica {
             let id = try? ReplicaState.documentID(filter, observer.arguments)
         else { return true }
         return changed.contains(DocumentKey(collection: observer.select.collection, id: id))
+    }
+
+    /// The paths a commit changed in an observer's one document (a query for one `_id`); nil
+    /// for a query over the collection.
+    static func changedPaths(of observer: Observer, in changes: [DocumentKey: Set<[String]>]) -> Set<[String]>? {
+        guard let filter = observer.select.filter,
+            let id = try? ReplicaState.documentID(filter, observer.arguments)
+        else { return nil }
+        return changes[DocumentKey(collection: observer.select.collection, id: id)]
     }
 
     /// Runs deliveries in order; a handler that commits again queues more behind the current ones
