@@ -20,7 +20,7 @@ struct DrawingBench {
         let groups = sample.groups(strokes)
         do {
             let replica = try Replica(directory: path, configuration: ReplicaConfiguration(peerID: PeerID(1)))
-            let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
+            let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
             coordinator.edit(Dictionary(uniqueKeysWithValues: groups.map { ($0.key, .some($0)) }), now: 0)
             let initial = try BenchClock.measure { try coordinator.flush() }.seconds
             let valueBytes = coordinator.model.synced.values.reduce(0) { $0 + $1.value.utf8.count }
@@ -60,7 +60,7 @@ struct DrawingBench {
             coordinator.edit([group.key: .some(group)], now: Int64(round) * 1_000)
             added.add(try BenchClock.measure { try coordinator.flush() }.seconds)
         }
-        let note = "edit, diff, one transaction, the coordinator reading back the entry it wrote"
+        let note = "edit, diff, one transaction, the coordinator's observer patched with the entry it wrote"
         report.add(
             "drawing.flush.one_changed", changed.median * 1e3, "ms",
             [
@@ -129,7 +129,7 @@ struct DrawingBench {
         let start = BenchClock.now()
         let replica = try Replica(directory: path)
         let opened = BenchClock.now()
-        let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
+        let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
         let observed = BenchClock.now()
         let document = CanvasDocument(groups: coordinator.drawing)
         let grid = CanvasView(mode: .block).render(

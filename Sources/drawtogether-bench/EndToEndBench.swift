@@ -51,7 +51,7 @@ struct EndToEndBench {
         let node = SyncNode(
             loop: loopA, replica: adapter, configuration: Self.session(adapter, name: "bench peer A"))
         adapter.forwardLocalCommits(to: node)
-        let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
+        let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
         defer {
             node.shutdown()
             loopA.run(until: { false }, timeout: .milliseconds(200))
@@ -121,7 +121,7 @@ struct EndToEndBench {
     static func prepare(strokes: Int, pathA: String, pathB: String) throws {
         let a = try Replica(
             directory: pathA, configuration: ReplicaConfiguration(peerID: PeerID(0xA000_0000_0000_0001)))
-        let coordinator = DrawingSyncCoordinator(replica: a, drawingID: drawingID)
+        let coordinator = try DrawingSyncCoordinator(replica: a, drawingID: drawingID)
         var sample = SampleDrawing(seed: 0xE2E, peer: "bencha")
         coordinator.edit(
             Dictionary(uniqueKeysWithValues: sample.groups(strokes).map { ($0.key, .some($0)) }), now: 0)
@@ -152,7 +152,7 @@ struct EndToEndBench {
             let node = SyncNode(
                 loop: loop, replica: adapter, configuration: session(adapter, name: "bench peer B"))
             adapter.forwardLocalCommits(to: node)
-            let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
+            let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
             var document = CanvasDocument(groups: coordinator.drawing)
             coordinator.onRemoteChange = { [unowned coordinator] change in
                 document.applyFromReplica(change.groups, keepingLocal: coordinator.unflushedKeys)

@@ -154,7 +154,7 @@ extension CanvasSession {
     func switchDrawing(to id: String) throws {
         flushNow()
         coordinator.close()
-        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: id)
+        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: id)
         drawingName = drawings.find(id)?.name ?? id
         drawingDeleted = false
         document = CanvasDocument(groups: coordinator.drawing)

@@ -60,7 +60,7 @@ final class CanvasSession {
         self.keysHelp = keysHelp
         self.displayName = displayName
         self.wallClock = wallClock
-        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawing.id)
+        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawing.id)
         drawingName = drawing.name
         document = CanvasDocument(groups: coordinator.drawing)
         let keyClock = StrokeKeyClock(peerShortID: StrokeKeyClock.shortID(forPeerID: replica.peerID.rawValue))

@@ -98,7 +98,7 @@ import Testing
         let peer = try TestPeer(peer: 1)
         try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
         try DrawingList(replica: peer.replica).create(id: "drawing-2", name: "Second")
-        let second = DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-2")
+        let second = try DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-2")
         #expect(second.drawingID == "drawing-2")
         #expect(second.groups.isEmpty && second.model.synced.isEmpty)
     }
@@ -106,7 +106,7 @@ import Testing
     @Test func aNewCoordinatorReceivesTheStrokesAlreadyStored() throws {
         let peer = try TestPeer(peer: 1)
         try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
-        let again = DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-1")
+        let again = try DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-1")
         #expect(again.model.synced.count == 1)
         #expect(again.groups.count == 1)
     }

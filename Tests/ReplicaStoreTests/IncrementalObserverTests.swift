@@ -39,6 +39,27 @@ import Testing
         withExtendedLifetime(tokens) {}
     }
 
+    /// A patched delivery says where the document changed; the first result and a re-run query
+    /// say nothing (nil: read it all).
+    @Test func aPatchedDeliveryNamesTheChangedPaths() throws {
+        let node = try StoredNode(peer: 0xA1)
+        let doc: DocumentValue = .object(["_id": .string("d0"), "strokes": .object(["k1": .string("a")])])
+        try node.replica.execute(Statements.insert(), arguments: ["doc": doc])
+        var deliveries: [Set<[String]>?] = []
+        let token = try node.replica.observe(Statements.select(), arguments: ["id": .string("d0")]) { _, paths in
+            deliveries.append(paths)
+        }
+        try node.replica.execute(Statements.set(["strokes", "k2"]), arguments: ["id": .string("d0"), "value": .string("b")])
+        try node.replica.execute(Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("d0")])
+        try node.replica.execute(Statements.delete(), arguments: ["id": .string("d0")])
+        #expect(deliveries.count == 4)
+        #expect(deliveries[0] == nil)
+        #expect(deliveries[1] == [["strokes", "k2"]])
+        #expect(deliveries[2] == [["strokes", "k1"]])
+        #expect(deliveries[3] == nil)  // the document vanished: the query ran again
+        withExtendedLifetime(token) {}
+    }
+
     /// Nested maps that appear with their first entry and vanish with their last, registers that
     /// replace maps and maps written under registers, from two peers merged in both directions.
     @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])

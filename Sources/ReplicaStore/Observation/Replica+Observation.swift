@@ -4,7 +4,7 @@ extension Replica {
         var select: DQLSelect
         var arguments: [String: DocumentValue]
         var lastResult: QueryResult
-        var handler: (QueryResult) -> Void
+        var handler: (QueryResult, Set<[String]>?) -> Void
     }
 
     /// Calls `handler` with the current result of a SELECT now, then once after every commit that
@@ -13,6 +13,17 @@ extension Replica {
         _ statement: DQLStatement, arguments: [String: DocumentValue] = [:],
         handler: @escaping (QueryResult) -> Void
     ) throws -> ObservationToken {
+        try observe(statement, arguments: arguments) { result, _ in handler(result) }
+    }
+
+    /// `observe(_:arguments:handler:)`, also telling the handler where the result changed: for a
+    /// query of one document whose result was patched (see `ReplicaState.patch`), the paths the
+    /// commit changed in it; nil for the first result and whenever the query ran again. A reader
+    /// of a large document then looks only at those paths.
+    public func observe(
+        _ statement: DQLStatement, arguments: [String: DocumentValue] = [:],
+        changes handler: @escaping (_ result: QueryResult, _ changedPaths: Set<[String]>?) -> Void
+    ) throws -> ObservationToken {
         guard case .select(let select) = statement else {
             throw ReplicaError.unsupportedStatement(reason: "only SELECT can be observed")
         }
@@ -20,7 +31,7 @@ extension Replica {
         let id = nextHandlerID
         nextHandlerID += 1
         observers[id] = Observer(select: select, arguments: arguments, lastResult: result, handler: handler)
-        pendingDeliveries.append { handler(result) }
+        pendingDeliveries.append { handler(result, nil) }
         drainDeliveries()
         return ObservationToken { [weak self] in self?.observers[id] = nil }
     }
@@ -43,6 +54,7 @@ extension Replica {
                 Self.mayChange(observer, changedKeys)
             else { continue }
             let result: QueryResult
+            var delivered: Set<[String]>?
             if let paths = Self.changedPaths(of: observer, in: changedPaths) {
                 // Patched in place: the stored copy is released first so it is not shared.
                 observers[id]?.lastResult = QueryResult()
@@ -53,6 +65,7 @@ extension Replica {
                 if outcome == false { continue }
                 if outcome == true {
                     result = patched
+                    delivered = paths
                 } else {
                     guard let fresh = try? state.select(observer.select, arguments: observer.arguments),
                         fresh != patched
@@ -66,9 +79,10 @@ extension Replica {
                 result = fresh
             }
             observers[id]?.lastResult = result
+            let deliveredPaths = delivered
             pendingDeliveries.append { [weak self] in
                 // Skipped if cancelled by an earlier handler in this same drain.
-                if self?.observers[id] != nil { observer.handler(result) }
+                if self?.observers[id] != nil { observer.handler(result, deliveredPaths) }
             }
         }
         let commit = ReplicaCommit(changedPaths: changedPaths, isLocal: isLocal)
