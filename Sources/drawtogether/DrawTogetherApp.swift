@@ -68,6 +68,8 @@ enum DrawTogetherApp {
         do {
             let resources = try ResourceDirectory.locate()
             print(try resources.text("help/\(topic?.rawValue ?? "usage").txt"), terminator: "")
+            // The canvas's keys, from the same file as its help overlay.
+            if topic == .open { print("\n" + (try resources.text("help/keys.txt")), terminator: "") }
             return 0
         } catch {
             printError("drawtogether: \(error)")

@@ -12,6 +12,14 @@ import Testing
         #expect(result.standardOutput.contains("drawtogether export DRAWING --format"))
     }
 
+    @Test func openHelpListsTheCanvasKeysFromTheOverlaysFile() throws {
+        let result = try runProcess(binary, ["open", "--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("usage: drawtogether [open]"))
+        #expect(result.standardOutput.contains("mask eraser"))
+        #expect(result.standardOutput.contains("Ctrl-Z"))
+    }
+
     @Test func helpIsFoundFromACopiedBinaryThroughTheEnvironment() throws {
         let directory = try TemporaryDirectory()
         let copy = directory.url.appendingPathComponent("drawtogether").path
