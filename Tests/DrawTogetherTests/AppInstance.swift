@@ -70,6 +70,17 @@ final class AppInstance {
         try tmux.mouseRelease(x: last.0, y: last.1)
     }
 
+    /// Creates a drawing through the drawings menu (`o`, `n`, the name, Enter) and waits until
+    /// the status bar shows it open.
+    func createDrawing(_ name: String) throws {
+        try tmux.sendKeys("o")
+        try tmux.waitForText("n new")
+        try tmux.sendKeys("n")
+        try tmux.sendLiteral(name)
+        try tmux.sendKeys("Enter")
+        try tmux.waitUntil { $0.last?.hasPrefix(" \(name)") == true }
+    }
+
     /// The canvas rows of the screen (without the status bar).
     func canvasRows() throws -> [String] {
         Array(try tmux.capture().dropLast())

@@ -142,12 +142,7 @@ struct TerminalEndToEndTests {
         let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
         let app = try AppInstance(runtimeDirectory: runtime.path)
         try app.waitUntilReady()
-        try app.tmux.sendKeys("o")
-        try app.tmux.waitForText("n new")
-        try app.tmux.sendKeys("n")
-        try app.tmux.sendLiteral("sketches")
-        try app.tmux.sendKeys("Enter")
-        try app.tmux.waitUntil { $0.last?.hasPrefix(" sketches") == true }
+        try app.createDrawing("sketches")
         try app.drag([(3, 2), (9, 2)])
         try app.tmux.waitUntil { screen in app.hasInk(x: 6, y: 2, in: screen) }
         #expect(try app.quit() == 0)

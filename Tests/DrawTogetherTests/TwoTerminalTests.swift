@@ -106,12 +106,7 @@ struct TwoTerminalTests {
     @Test func aRenameOrDeleteOnOnePeerShowsOnTheOther() throws {
         let (a, b, _) = try startPair()
         // B creates "sketches" (and is on it); A opens it from its own menu once it synced.
-        try b.tmux.sendKeys("o")
-        try b.tmux.waitForText("n new")
-        try b.tmux.sendKeys("n")
-        try b.tmux.sendLiteral("sketches")
-        try b.tmux.sendKeys("Enter")
-        try b.tmux.waitUntil { $0.last?.hasPrefix(" sketches") == true }
+        try b.createDrawing("sketches")
         try a.tmux.sendKeys("o")
         try a.tmux.waitUntil { screen in screen.contains { $0.contains("sketches") } }
         try a.tmux.sendKeys("Down", "Enter")
@@ -151,12 +146,7 @@ struct TwoTerminalTests {
         try a.tmux.waitUntil { canvasShowsNameTag($0) }
         // B opens a new drawing: its cursor leaves A's canvas at once (not after A's 30 s
         // presence timeout), while A still counts B online.
-        try b.tmux.sendKeys("o")
-        try b.tmux.waitForText("n new")
-        try b.tmux.sendKeys("n")
-        try b.tmux.sendLiteral("sketches")
-        try b.tmux.sendKeys("Enter")
-        try b.tmux.waitUntil { $0.last?.hasPrefix(" sketches") == true }
+        try b.createDrawing("sketches")
         try a.tmux.waitUntil(timeout: .seconds(10)) { screen in
             !canvasShowsNameTag(screen) && screen.last?.contains("1 peer") == true
         }
