@@ -121,6 +121,24 @@ struct DrawingBench {
                 ("p90_ms", .number(frames.percentile(90) * 1e3)), ("layer_reused", .number(Double(cache.hits))),
                 ("note", .text("a peer's stroke in progress over the unchanged drawing, layer cached")),
             ])
+
+        // A new stroke committed (here or by a peer) lies above the rest: it is added to the
+        // cached layer, the drawing is not rasterised again.
+        var drawing = document
+        var sample = SampleDrawing(seed: 0xF4A3E, peer: "zzzzzz", firstIndex: drawing.count + 1_000)
+        var strokeFrames = DurationSample()
+        for _ in 0..<max(repetitions, 20) {
+            guard let group = sample.nextGroup() else { continue }
+            drawing.insert(group)
+            strokeFrames.add(BenchClock.measure { view.render(drawing, viewport: viewport, cache: cache) }.seconds)
+        }
+        report.add(
+            "render.new_stroke_frame.block", strokeFrames.median * 1e3, "ms",
+            [
+                ("p90_ms", .number(strokeFrames.percentile(90) * 1e3)),
+                ("layer_extended", .number(Double(cache.extensions))),
+                ("note", .text("the first frame after a new stroke on top of the drawing, layer extended")),
+            ])
     }
 
     /// In a fresh process: open the replica, start the coordinator (which reads the drawing),

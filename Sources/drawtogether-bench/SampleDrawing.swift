@@ -11,11 +11,13 @@ struct SampleDrawing {
 
     private var random: BenchRandom
     let peer: String
-    private var nextIndex = 0
+    private var nextIndex: Int
 
-    init(seed: UInt64, peer: String) {
+    /// `firstIndex` offsets the keys, so a second sample's strokes can lie above a first one's.
+    init(seed: UInt64, peer: String, firstIndex: Int = 0) {
         random = BenchRandom(seed: seed)
         self.peer = peer
+        nextIndex = firstIndex
     }
 
     /// The next `count` strokes, each its own group, keys increasing.

@@ -1,5 +1,6 @@
 import StrokeKit
 import TerminalCanvas
+import TestSupport
 import Testing
 
 /// Frames that only move cursors or strokes in progress reuse the drawing's raster layer, and
@@ -43,7 +44,8 @@ import Testing
         _ = view.render(document, viewport: viewport, cache: cache)
         #expect(cache.misses == 1)
 
-        document.insert(CanvasFixtures.group(through: [(0, 0), (8, 0)], at: 2_000_000, colour: 9))
+        // An edit of a stored group (here: one drawn below the others) starts over.
+        document.insert(CanvasFixtures.group(through: [(0, 0), (8, 0)], at: 500_000, colour: 9))
         let edited = view.render(document, viewport: viewport, cache: cache)
         #expect(cache.misses == 2)
         #expect(edited == view.render(document, viewport: viewport))
@@ -57,6 +59,57 @@ import Testing
         #expect(braille.render(document, viewport: viewport, cache: cache) == braille.render(document, viewport: viewport))
         #expect(cache.misses == 4)
         #expect(cache.hits == 0)
+        #expect(cache.extensions == 0)
+    }
+
+    @Test func newStrokesOnTopAreAddedToTheLayerInsteadOfStartingOver() {
+        let cache = CanvasLayerCache()
+        var document = drawing(10)
+        let viewport = CanvasViewport(screenWidth: 16, screenHeight: 7)
+        _ = view.render(document, viewport: viewport, cache: cache)
+        document.insert(CanvasFixtures.group(through: [(0, 0), (8, 0)], at: 2_000_000, colour: 9))
+        document.insert(CanvasFixtures.group(through: [(2, 4), (2, 6)], at: 2_000_001, colour: 10))
+        #expect(view.render(document, viewport: viewport, cache: cache) == view.render(document, viewport: viewport))
+        #expect(cache.misses == 1)
+        #expect(cache.extensions == 1)
+    }
+
+    /// Whatever happens to the drawing between frames — strokes added above or below, changed,
+    /// removed, several at once or many — a cached frame equals a frame rendered from scratch.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func cachedFramesEqualFreshFramesThroughRandomEdits(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let cache = CanvasLayerCache()
+        var document = drawing(20)
+        let viewport = CanvasViewport(screenWidth: 18, screenHeight: 8)
+        var next: Int64 = 2_000_000
+        for step in 0..<200 {
+            for _ in 0..<Int(rng.next() % 3) {
+                let x = Int(rng.next() % 15)
+                let y = Int(rng.next() % 6)
+                let colour = UInt8(rng.next() % 200)
+                switch rng.next() % 10 {
+                case 0..<6:
+                    next += 1
+                    document.insert(CanvasFixtures.group(through: [(x, y), (x + 2, y + 1)], at: next, colour: colour))
+                case 6, 7:
+                    let below = Int64(1_000_000 + Int(rng.next() % 40))
+                    document.insert(CanvasFixtures.group(through: [(x, y), (x + 3, y)], at: below, colour: colour))
+                default:
+                    if let key = document.keys.randomElement(using: &rng) { document.removeGroup(for: key) }
+                }
+            }
+            if rng.next() % 20 == 0 {
+                for _ in 0..<(CanvasDocument.journalLimit + 1) {
+                    next += 1
+                    document.insert(CanvasFixtures.group(through: [(1, 1), (2, 1)], at: next))
+                }
+            }
+            #expect(
+                view.render(document, viewport: viewport, cache: cache) == view.render(document, viewport: viewport),
+                "seed \(seed) step \(step)")
+        }
+        #expect(cache.extensions > 0 && cache.misses > 1)
     }
 
     @Test func copiesOfADocumentEditedApartNeverShareARevision() {

@@ -22,6 +22,20 @@ public struct CanvasDocument: Equatable, Sendable {
     /// Changes whenever the groups do, to a number no other state of any document has had: two
     /// documents with the same revision hold the same groups (a cached rendering can rely on it).
     public private(set) var revision: UInt64 = CanvasDocument.nextRevision()
+    /// The latest revisions and what each changed, oldest first, so a cached rendering can catch
+    /// up with a few new strokes instead of starting over (`additions(since:)`).
+    private var journal: [Change] = []
+
+    /// One step from one revision to the next.
+    private struct Change: Sendable {
+        var from: UInt64
+        var key: StrokeKey
+        /// The key was absent before this step and is present after it.
+        var added: Bool
+    }
+
+    /// How many steps the journal keeps: enough for the strokes that arrive between two frames.
+    public static let journalLimit = 64
 
     /// A document holding `groups` with nothing marked changed. Of two groups with one key, the
     /// later one is kept.
@@ -32,6 +46,19 @@ public struct CanvasDocument: Equatable, Sendable {
 
     public static func == (lhs: CanvasDocument, rhs: CanvasDocument) -> Bool {
         lhs.groupsByKey == rhs.groupsByKey && lhs.changedKeys == rhs.changedKeys
+    }
+
+    /// The groups added since `revision`, in key order, if that is all that happened since (no
+    /// group changed or removed) and the journal reaches back that far; nil otherwise.
+    public func additions(since revision: UInt64) -> [StrokeGroup]? {
+        if revision == self.revision { return [] }
+        guard let start = journal.lastIndex(where: { $0.from == revision }) else { return nil }
+        var keys: [StrokeKey] = []
+        for change in journal[start...] {
+            guard change.added else { return nil }
+            keys.append(change.key)
+        }
+        return keys.sorted().compactMap { groupsByKey[$0] }
     }
 
     /// Every group in key order (bottom first: the order they are drawn in).
@@ -94,6 +121,7 @@ public struct CanvasDocument: Equatable, Sendable {
         groupsByKey = next
         orderedKeys = next.keys.sorted()
         revision = Self.nextRevision()
+        journal = []
     }
 
     /// Takes in only what changed in the replica (per key the new group, or nil when it is gone),
@@ -112,7 +140,10 @@ public struct CanvasDocument: Equatable, Sendable {
     private mutating func store(_ group: StrokeGroup?, for key: StrokeKey) {
         let wasPresent = groupsByKey[key] != nil
         groupsByKey[key] = group
+        let previous = revision
         revision = Self.nextRevision()
+        journal.append(Change(from: previous, key: key, added: !wasPresent && group != nil))
+        if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
         guard wasPresent != (group != nil) else { return }
         let index = Self.insertionIndex(of: key, in: orderedKeys)
         if group != nil {

@@ -17,8 +17,12 @@ public final class CanvasLayerCache {
 
     private var key: Key?
     private var layer: RasterLayer?
-    /// Frames that reused the layer, and frames that had to rasterise the drawing.
+    /// The highest key in the layer: strokes above it can be added on top.
+    private var topKey: StrokeKey?
+    /// Frames that reused the layer, frames that added new strokes to it, and frames that had to
+    /// rasterise the drawing.
     public private(set) var hits = 0
+    public private(set) var extensions = 0
     public private(set) var misses = 0
 
     public init() {}
@@ -30,10 +34,25 @@ public final class CanvasLayerCache {
             hits += 1
             return layer
         }
+        // Only strokes added since, all above everything in the layer (a new stroke here or from
+        // a peer, the common change): draw them on top instead of starting over.
+        if var extended = layer, let cached = key, cached.viewport == viewport, cached.mode == mode,
+            let added = document.additions(since: cached.revision), let lowest = added.first?.key,
+            topKey.map({ $0 < lowest }) ?? true
+        {
+            extensions += 1
+            layer = nil  // so the layer below is not shared while it changes
+            extended.add(added)
+            key = wanted
+            layer = extended
+            topKey = added.last?.key ?? topKey
+            return extended
+        }
         misses += 1
         let fresh = RasterLayer(document.groups, viewport: viewport, mode: mode)
         key = wanted
         layer = fresh
+        topKey = document.keys.last
         return fresh
     }
 }
