@@ -29,6 +29,9 @@ final class CanvasSession {
     var editor: CanvasEditor
     var decoder = InputDecoder()
     var showHelp = false
+    /// Between Ctrl-Z and the stop: the terminal is the shell's, the peers are catching up.
+    var isSuspending = false
+    var hasQuit = false
     /// The drawing's raster layer, reused by frames that only move cursors or strokes in progress.
     let layerCache = CanvasLayerCache()
     /// The first line of the help shown, when it is taller than the terminal.
@@ -83,7 +86,7 @@ final class CanvasSession {
             if resize.takeResize() { readInput(afterResize: true) }
         }
         loop.register(suspend.fileDescriptor) { [unowned self] in
-            if suspend.takeSuspend() { suspendToShell(suspend) }
+            if suspend.takeSuspend(), !isSuspending { suspendToShell(suspend) }
         }
         render()
         loop.run()
@@ -94,18 +97,39 @@ final class CanvasSession {
     }
 
     /// Ctrl-Z: gives the terminal back to the shell, saves what is pending (a suspended job may
-    /// never be resumed), stops, and on `fg` takes the terminal again and repaints it. The
-    /// terminal comes first: a shell may already be taking it back (see `ignoringBackgroundStops`).
+    /// never be resumed), lets the peers take it (up to a second), stops, and on `fg` takes the
+    /// terminal again and repaints it. The terminal comes first: a shell may already be taking it
+    /// back (see `ignoringBackgroundStops`). Without the wait, a peer would not see the last
+    /// stroke for as long as this one stays in the shell.
     func suspendToShell(_ suspend: SuspendSignal) {
         suspend.ignoringBackgroundStops { screen.suspend() }
+        isSuspending = true
+        // Keys typed meanwhile wait in the terminal; curses must not read (and so redraw) now.
+        loop.unregister(screen.inputDescriptor)
         flushNow()
+        sync?.localCommitted()  // the replica's forward to the node is only scheduled
+        stopWhenPeersHaveIt(suspend, deadline: loop.now + .seconds(1))
+    }
+
+    private func stopWhenPeersHaveIt(_ suspend: SuspendSignal, deadline: SyncInstant) {
+        // Quitting meanwhile (a signal): shut down instead of stopping half way through it.
+        guard !hasQuit else { return }
+        if let status = sync?.status, !status.peers.isEmpty, !(status.isCaughtUp && status.pendingDeltaCount == 0),
+            loop.now < deadline
+        {
+            loop.schedule(at: loop.now + .milliseconds(20)) { [unowned self] in stopWhenPeersHaveIt(suspend, deadline: deadline) }
+            return
+        }
         suspend.stopProcess()
+        isSuspending = false
+        loop.register(screen.inputDescriptor) { [unowned self] in readInput() }
         if screen.resume() { handle(.resize) }
         render()
     }
 
     /// Saves what is pending and stops the loop.
     func quit() {
+        hasQuit = true
         flushNow()
         loop.stop()
     }

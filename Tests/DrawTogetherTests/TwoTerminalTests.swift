@@ -60,6 +60,28 @@ struct TwoTerminalTests {
         #expect(AppInstance.hasInk(first.standardOutput))
     }
 
+    /// A stroke drawn just before Ctrl-Z reaches the other peer before this one stops, not only
+    /// when it comes back with `fg`.
+    @Test func aStrokeDrawnJustBeforeCtrlZReachesThePeerWhileSuspended() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let a = try AppInstance(runtimeDirectory: runtime.path, jobControlShell: true)
+        try a.waitUntilReady()
+        let b = try AppInstance(runtimeDirectory: runtime.path, sharing: a.store)
+        try b.waitUntilReady()
+        for app in [a, b] { try app.tmux.waitUntil { $0.last?.contains("1 peer") == true } }
+        try a.drag([(5, 4), (15, 4), (25, 4)])
+        try a.tmux.sendKeys("C-z")  // inside the 100 ms debounce: the suspend saves and sends it
+        try a.tmux.waitUntil { screen in screen.contains { $0.contains("Stopped") } }
+        try b.tmux.waitUntil { _ in
+            AppInstance.hasInk(try b.exportText(replica: a.store.path + "/default/replica-2").standardOutput)
+        }
+        try a.tmux.sendLiteral("fg")
+        try a.tmux.sendKeys("Enter")
+        try a.waitUntilReady()
+        #expect(try b.quit() == 0)
+        #expect(try a.quit() == 0)
+    }
+
     @Test func aKeyboardStrokeAppearsInTheOtherTerminal() throws {
         let (a, b, _) = try startPair()
         // B's cursor starts mid-screen (40, 11): pen down, four steps up, pen up.

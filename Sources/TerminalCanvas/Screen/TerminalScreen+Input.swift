@@ -6,7 +6,8 @@ extension TerminalScreen {
     ///
     /// A resize updates `size` and makes the next `draw` repaint the whole screen.
     public func readInputs() -> [RawInput] {
-        guard isActive else { return [] }
+        // Suspended, a read would make curses refresh the screen it gave back to the shell.
+        guard isActive, !isSuspended else { return [] }
         var inputs: [RawInput] = []
         // Bounded, so a terminal that floods us still lets the loop draw and sync in between.
         while inputs.count < 4096 {
