@@ -63,14 +63,16 @@ extension CanvasSession {
 
     /// The status bar's sync state. A peer that left leaves "offline"; only a refusal (wrong
     /// token, other database, protocol error) is an error, in a few words: its full reason was
-    /// shown in the message line when it happened.
+    /// shown in the message line when it happened. And only one on a connection this peer dialled
+    /// and keeps redialling: someone who dialled in with a wrong token and went away says nothing
+    /// about this peer's own settings, so it stays in the message line.
     static func syncStatus(flushError: String?, node status: SyncNodeStatus?, hasUnflushedEdits: Bool)
         -> SyncStatus
     {
         if let flushError { return .error(reason: "not saved: \(flushError)") }
         guard let status else { return .offline }
         if status.peers.isEmpty {
-            if let refusal = status.lastRefusal { return .error(reason: refusal.reason.shortMessage) }
+            if let refusal = status.lastRefusal, refusal.dialled { return .error(reason: refusal.reason.shortMessage) }
             return .offline
         }
         if hasUnflushedEdits || status.pendingDeltaCount > 0 || !status.isCaughtUp { return .syncing }

@@ -9,7 +9,9 @@ import Testing
 @Suite struct CanvasSyncStatusTests {
     private let relay = SocketEndpoint.unix(path: "/run/drawtogether/default/0000000000000001.sock")
 
-    private func status(peers: Int = 0, refusal: SyncCloseReason? = nil, caughtUp: Bool = true) -> SyncNodeStatus {
+    private func status(
+        peers: Int = 0, refusal: SyncCloseReason? = nil, dialled: Bool = true, caughtUp: Bool = true
+    ) -> SyncNodeStatus {
         var status = SyncNodeStatus()
         status.peers = (0..<peers).map {
             SyncNodeStatus.Peer(peerID: UInt64($0 + 1), displayName: "test-\($0)", transport: .unixSocket)
@@ -17,7 +19,7 @@ import Testing
         status.isCaughtUp = caughtUp && peers > 0
         if let refusal {
             status.lastRefusal = SyncNodeStatus.Refusal(
-                reason: refusal, at: SyncInstant(milliseconds: 5), peer: "test-9")
+                reason: refusal, at: SyncInstant(milliseconds: 5), peer: "test-9", dialled: dialled)
         }
         return status
     }
@@ -37,6 +39,11 @@ import Testing
             syncStatus(status(refusal: .remoteClosed(.databaseMismatch, "ids differ")))
                 == .error(reason: "other database"))
         #expect(syncStatus(status(peers: 1, refusal: .authenticationFailed)) == .inSync)
+    }
+
+    @Test func aRefusedIncomingConnectionIsAMessageNotAStandingError() {
+        // Someone dialled in with a wrong token: this peer's settings are fine; it is offline.
+        #expect(syncStatus(status(refusal: .authenticationFailed, dialled: false)) == .offline)
     }
 
     @Test func connectedPeersAreInSyncOrSyncing() {

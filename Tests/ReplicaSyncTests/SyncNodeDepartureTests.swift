@@ -85,6 +85,8 @@ import TestSupport
         #expect(waitFor { a.status.lastRefusal != nil && intruder.status.lastRefusal != nil })
         #expect(a.status.lastRefusal?.reason == .authenticationFailed)
         #expect(intruder.status.lastRefusal?.reason.shortMessage == "wrong token")
+        // Which side dialled: the intruder keeps redialling, A only answered.
+        #expect(intruder.status.lastRefusal?.dialled == true && a.status.lastRefusal?.dialled == false)
         #expect(seenByA.disconnections.contains { $0.isRefusal })
         intruder.shutdown()
         // A peer with the right token connects: the old refusal no longer says where sync stands.

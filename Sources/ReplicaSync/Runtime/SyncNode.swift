@@ -265,7 +265,8 @@ public final class SyncNode {
         // A peer that quit, went quiet or dropped is gone, not refusing: the status says offline.
         if reason.isRefusal {
             let name = connection.session.remote?.displayName ?? connection.endpoint.description
-            lastRefusal = SyncNodeStatus.Refusal(reason: reason, at: loop.now, peer: name)
+            lastRefusal = SyncNodeStatus.Refusal(
+                reason: reason, at: loop.now, peer: name, dialled: connection.isDialled)
         }
         onEvent(.disconnected(
             peer: connection.session.remote?.displayName ?? connection.endpoint.description,

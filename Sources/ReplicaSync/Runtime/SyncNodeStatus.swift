@@ -20,11 +20,15 @@ public struct SyncNodeStatus: Equatable, Sendable {
         public var at: SyncInstant
         /// The peer's name when its hello got through, else the endpoint.
         public var peer: String
+        /// This node dialled the connection (a `--peer` or the `--server` it keeps redialling),
+        /// rather than accepting it from someone else.
+        public var dialled: Bool
 
-        public init(reason: SyncCloseReason, at: SyncInstant, peer: String) {
+        public init(reason: SyncCloseReason, at: SyncInstant, peer: String, dialled: Bool = true) {
             self.reason = reason
             self.at = at
             self.peer = peer
+            self.dialled = dialled
         }
     }
 
