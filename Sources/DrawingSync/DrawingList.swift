@@ -49,6 +49,28 @@ public final class DrawingList {
             arguments: ["doc": .object(["_id": .string(id), "name": .string(name), "strokes": .object([:])])])
     }
 
+    /// Creates a drawing called `name`, refusing a name another drawing has (two rows that look
+    /// the same in the menu could not be told apart). Its id is the name, or, when a drawing
+    /// since renamed holds that id, the name with the first free `-2`, `-3`, ... after it.
+    @discardableResult
+    public func create(named name: String) throws -> Entry {
+        if entries.contains(where: { $0.name == name }) { throw DrawingListError.nameTaken(name) }
+        var id = name
+        var suffix = 2
+        while entries.contains(where: { $0.id == id }) {
+            id = "\(name)-\(suffix)"
+            suffix += 1
+        }
+        try create(id: id, name: name)
+        return Entry(id: id, name: name)
+    }
+
+    /// Renames a drawing, refusing a name another drawing has.
+    public func rename(id: String, toUniqueName name: String) throws {
+        if entries.contains(where: { $0.name == name && $0.id != id }) { throw DrawingListError.nameTaken(name) }
+        try rename(id: id, to: name)
+    }
+
     /// The drawing named by `idOrName`; created with it as both id and name when there is none.
     public func openOrCreate(_ idOrName: String) throws -> Entry {
         if let entry = find(idOrName) { return entry }
@@ -72,5 +94,17 @@ public final class DrawingList {
             return Entry(id: id, name: document["name"]?.stringValue ?? "Untitled (\(id.prefix(8)))")
         }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
         onChange?(entries)
+    }
+}
+
+/// Why the drawing list refused a change.
+public enum DrawingListError: Error, Equatable, CustomStringConvertible {
+    /// Another drawing already has this name.
+    case nameTaken(String)
+
+    public var description: String {
+        switch self {
+        case .nameTaken(let name): "a drawing named '\(name)' exists already: choose another name"
+        }
     }
 }

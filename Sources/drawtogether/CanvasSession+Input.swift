@@ -130,16 +130,11 @@ extension CanvasSession {
                 menu = nil
                 if id != coordinator.drawingID { try switchDrawing(to: id) }
             case .create(let name):
-                let id = name
-                if drawings.find(id)?.id == id {
-                    show("a drawing '\(name)' exists already")
-                } else {
-                    try drawings.create(id: id, name: name)
-                    menu = nil
-                    try switchDrawing(to: id)
-                }
+                let entry = try drawings.create(named: name)
+                menu = nil
+                try switchDrawing(to: entry.id)
             case .rename(let id, let name):
-                try drawings.rename(id: id, to: name)
+                try drawings.rename(id: id, toUniqueName: name)
                 if id == coordinator.drawingID { drawingName = name }
             case .delete(let id):
                 try drawings.delete(id: id)

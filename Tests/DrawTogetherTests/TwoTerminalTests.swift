@@ -70,7 +70,9 @@ struct TwoTerminalTests {
         try b.waitUntilReady()
         for app in [a, b] { try app.tmux.waitUntil { $0.last?.contains("1 peer") == true } }
         try a.drag([(5, 4), (15, 4), (25, 4)])
-        try a.tmux.sendKeys("C-z")  // inside the 100 ms debounce: the suspend saves and sends it
+        // The terminal drops unread input when it sends SIGTSTP: Ctrl-Z once the line shows.
+        try a.tmux.waitUntil { screen in [5, 15, 25].allSatisfy { a.hasInk(x: $0, y: 4, in: screen) } }
+        try a.tmux.sendKeys("C-z")  // most likely inside the 100 ms debounce: the suspend saves and sends it
         try a.tmux.waitUntil { screen in screen.contains { $0.contains("Stopped") } }
         try b.tmux.waitUntil { _ in
             AppInstance.hasInk(try b.exportText(replica: a.store.path + "/default/replica-2").standardOutput)

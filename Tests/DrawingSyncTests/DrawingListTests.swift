@@ -51,6 +51,21 @@ import Testing
         withExtendedLifetime(directory) {}
     }
 
+    @Test func namesStayUniqueAndANewDrawingGetsAFreeID() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        try list.create(id: "d1", name: "Plan")
+        // The id "d1" is taken by a drawing since renamed: the name is free, the id gets a suffix.
+        #expect(try list.create(named: "d1") == .init(id: "d1-2", name: "d1"))
+        #expect(throws: DrawingListError.nameTaken("Plan")) { try list.create(named: "Plan") }
+        #expect(throws: DrawingListError.nameTaken("d1")) { try list.rename(id: "d1", toUniqueName: "d1") }
+        try list.rename(id: "d1", toUniqueName: "Plan")  // its own name again: fine
+        try list.rename(id: "d1", toUniqueName: "Plan v2")
+        #expect(list.entries.map(\.name) == ["Plan v2", "d1"])
+        #expect(DrawingListError.nameTaken("Plan").description.contains("choose another name"))
+        withExtendedLifetime(directory) {}
+    }
+
     @Test func openOrCreateFindsByIdThenNameAndCreatesOtherwise() throws {
         let (replica, directory) = try replica()
         let list = try DrawingList(replica: replica)
