@@ -37,7 +37,7 @@ public struct Cell: Equatable, Hashable, Sendable {
     public static let continuationGlyph: Unicode.Scalar = "\u{FFFF}"
 
     /// Whether the glyph takes two columns (the cell to its right is its continuation).
-    public var isWide: Bool { glyph.terminalColumns == 2 }
+    public var isWide: Bool { glyph.isWideInTerminal }
 
     /// Whether this is the right half of a wide glyph: the screen skips it.
     public var isContinuation: Bool { glyph == Self.continuationGlyph }

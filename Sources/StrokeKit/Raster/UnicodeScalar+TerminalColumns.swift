@@ -15,7 +15,7 @@ extension Unicode.Scalar {
     public var terminalColumns: Int {
         let value = value
         if value < 0x300 { return 1 }  // ASCII and Latin-1: the common case, and nothing here is wide
-        if Self.isWide(value) { return 2 }
+        if isWideInTerminal { return 2 }
         if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
         switch properties.generalCategory {
         case .nonspacingMark, .enclosingMark: return 0
@@ -31,8 +31,21 @@ extension Unicode.Scalar {
             || value == 0x08E2 || value == 0x110BD || value == 0x110CD
     }
 
+    /// Whether the scalar takes two columns; cheaper than `terminalColumns` for the block,
+    /// shade and braille glyphs the canvas is drawn with, which every cell write asks about.
+    var isWideInTerminal: Bool {
+        let value = value
+        // Stretches without a wide character, holding ASCII, Latin, box drawing, blocks, shades,
+        // geometric shapes and braille.
+        if value < 0x1100 || (0x1160..<0x231A).contains(value) || (0x2400..<0x25FD).contains(value)
+            || (0x27C0..<0x2B1B).contains(value)
+        {
+            return false
+        }
+        return Self.isWide(value)
+    }
+
     private static func isWide(_ value: UInt32) -> Bool {
-        guard value >= wideRanges[0].lowerBound else { return false }
         // Binary search for the last range that starts at or before the value.
         var low = 0
         var high = wideRanges.count - 1

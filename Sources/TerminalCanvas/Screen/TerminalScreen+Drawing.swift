@@ -17,12 +17,12 @@ extension TerminalScreen {
         let width = min(grid.width, size.width)
         let height = min(grid.height, size.height)
         for y in 0..<height {
-            var changed = (0..<width).filter { x in previous.map { $0[x, y] != grid[x, y] } ?? true }
-            guard !changed.isEmpty else { continue }
-            if let previous, Self.hasWideGlyph(grid, row: y, width: width) || Self.hasWideGlyph(previous, row: y, width: width) {
-                changed = Array(0..<width)
+            var wholeRow = true
+            if let previous {
+                guard (0..<width).contains(where: { previous[$0, y] != grid[$0, y] }) else { continue }
+                wholeRow = Self.hasWideGlyph(grid, row: y, width: width) || Self.hasWideGlyph(previous, row: y, width: width)
             }
-            for x in changed {
+            for x in 0..<width where wholeRow || previous?[x, y] != grid[x, y] {
                 var cell = grid[x, y]
                 if cell.isContinuation {
                     // Curses drew the wide glyph over this column; without Unicode it drew a
