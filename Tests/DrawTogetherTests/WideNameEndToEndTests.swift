@@ -32,9 +32,19 @@ struct WideNameEndToEndTests {
         let corners = menu.filter { $0.contains("┐") || $0.contains("┘") }.map(\.terminalColumns)
         #expect(Set(corners) == rightEdges(box), "\(menu.joined(separator: "\n"))")
 
+        // The rename prompt grows the box with the name; its frame stays straight too.
+        try app.tmux.sendKeys("r")
+        try app.tmux.sendLiteral(" ノート")
+        let prompt = try app.tmux.waitForText("rename to: \(name) ノート_")
+        #expect(rightEdges(prompt.dropLast().filter { $0.contains("│") }).count == 1, "\(prompt.joined(separator: "\n"))")
+        try app.tmux.sendKeys("Escape")
+        try app.tmux.waitForText("Esc close")
+
         try app.tmux.sendKeys("Escape")
         let after = try app.tmux.waitUntil { screen in !screen.contains { $0.contains("drawings") } }
+        // Only the keyboard cursor is left on the canvas, where it was before the menu opened.
         #expect(Array(after.dropLast()) == canvasBefore, "\(after.joined(separator: "\n"))")
+        #expect(after.dropLast().joined().filter { $0 != " " } == "+", "\(after.joined(separator: "\n"))")
         #expect(try app.quit() == 0)
     }
 }
