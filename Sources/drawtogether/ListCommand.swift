@@ -1,5 +1,6 @@
 import Foundation
 import ReplicaStore
+import StrokeKit
 
 /// `drawtogether list`: the drawings in the replica — id, name and number of strokes.
 enum ListCommand {
@@ -16,13 +17,14 @@ enum ListCommand {
         return 0
     }
 
-    /// Left-aligned columns separated by two spaces; the last column is not padded.
+    /// Left-aligned columns separated by two spaces; the last column is not padded. Widths are
+    /// terminal columns, so a name with wide characters (CJK, emoji) keeps the next column in line.
     static func table(header: [String], rows: [[String]]) -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let widths = header.indices.map { column in all.map { $0[column].terminalColumns }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, text in
-                column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == row.count - 1 ? text : text + String(repeating: " ", count: widths[column] - text.terminalColumns)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -96,6 +96,28 @@ import Testing
         #expect(screen.colorSupport == .full)
     }
 
+    /// Curses moves two columns for a wide glyph: the continuation cell is never sent, and a
+    /// later narrow glyph over the pair is sent with the other half rewritten.
+    @Test func aWideGlyphIsSentOnceAndItsContinuationNever() throws {
+        let terminal = try PseudoTerminal(width: 20, height: 6)
+        let screen = try TerminalScreen(options: options(terminal))
+        defer { screen.restore() }
+        var grid = CellGrid(width: 20, height: 6)
+        grid.put("設計x", x: 2, y: 1)
+        screen.draw(grid)
+        // Without a UTF-8 locale each wide glyph is a `?` and a blank, still two columns.
+        let expected = screen.supportsUnicode ? "設計x" : "? ? x"
+        #expect(terminal.readOutput { $0.contains(expected) }, "\(terminal.output.debugDescription)")
+        #expect(!terminal.output.unicodeScalars.contains(Cell.continuationGlyph))
+        terminal.discardOutput()
+        grid.put("ab", x: 3, y: 1)  // over the right half of 設 and the left half of 計
+        #expect(grid.rows[1] == "   ab x")
+        screen.draw(grid)
+        // Both halves of both old glyphs are rewritten: a blank, `ab`, a blank.
+        #expect(terminal.readOutput { $0.contains(" ab ") }, "\(terminal.output.debugDescription)")
+        #expect(!terminal.output.unicodeScalars.contains(Cell.continuationGlyph))
+    }
+
     @Test func noColorTurnsColoursOff() throws {
         let terminal = try PseudoTerminal(width: 20, height: 6)
         let screen = try TerminalScreen(options: options(terminal, environment: ["NO_COLOR": "1"]))

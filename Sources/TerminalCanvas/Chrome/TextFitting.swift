@@ -1,12 +1,24 @@
-/// Fitting text into a number of cells (one Unicode scalar is one cell, as in `CellGrid`).
-extension String {
-    var cellWidth: Int { unicodeScalars.count }
+import StrokeKit
 
-    /// The text cut to `width` cells, its last cell replaced by `ellipsis` when anything was cut.
+/// Fitting text into a number of terminal columns, measured as `CellGrid.put` lays it out (a
+/// wide character takes two, a combining mark none).
+extension String {
+    var cellWidth: Int { terminalColumns }
+
+    /// The text cut to at most `width` columns, ending in `ellipsis` when anything was cut. A wide
+    /// character is never split: when only half of it would fit, the text stops one column short.
     func truncated(to width: Int, ellipsis: Unicode.Scalar) -> String {
         guard cellWidth > width else { return self }
         guard width > 0 else { return "" }
-        var scalars = String.UnicodeScalarView(unicodeScalars.prefix(width - 1))
+        let room = width - ellipsis.terminalColumns
+        var scalars = String.UnicodeScalarView()
+        var used = 0
+        for scalar in unicodeScalars {
+            let columns = scalar.terminalColumns
+            guard used + columns <= room else { break }
+            scalars.append(scalar)
+            used += columns
+        }
         scalars.append(ellipsis)
         return String(scalars)
     }

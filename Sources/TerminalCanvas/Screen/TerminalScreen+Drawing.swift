@@ -5,15 +5,33 @@ import StrokeKit
 extension TerminalScreen {
     /// Shows `grid`, sending only the cells that differ from the previous frame. A grid of
     /// another size than the last one (after a resize) is painted whole.
+    ///
+    /// Curses draws a wide glyph over two columns, so its continuation cell is never sent. A
+    /// changed row where either frame has a wide glyph is sent whole, left to right: a glyph
+    /// that replaces half of a wide one, or a wide one that covers a narrow neighbour, then
+    /// leaves nothing of the old pair behind. Such rows are rare (names in the chrome), and
+    /// curses itself still sends the terminal only what changed.
     public func draw(_ grid: CellGrid) {
         guard isActive, !isSuspended else { return }
         let previous = previousFrame.flatMap { $0.width == grid.width && $0.height == grid.height ? $0 : nil }
         let width = min(grid.width, size.width)
         let height = min(grid.height, size.height)
         for y in 0..<height {
-            for x in 0..<width {
-                let cell = grid[x, y]
-                if let previous, previous[x, y] == cell { continue }
+            var wholeRow = true
+            if let previous {
+                guard (0..<width).contains(where: { previous[$0, y] != grid[$0, y] }) else { continue }
+                wholeRow = Self.hasWideGlyph(grid, row: y, width: width) || Self.hasWideGlyph(previous, row: y, width: width)
+            }
+            for x in 0..<width where wholeRow || previous?[x, y] != grid[x, y] {
+                var cell = grid[x, y]
+                if cell.isContinuation {
+                    // Curses drew the wide glyph over this column; without Unicode it drew a
+                    // one-column `?`, and this column needs a blank of its own.
+                    guard !supportsUnicode else { continue }
+                    cell.glyph = " "
+                } else if cell.isWide, x + 1 >= width {
+                    cell.glyph = " "  // cut in half by a terminal narrower than the grid
+                }
                 put(cell, x: x, y: y)
             }
         }
@@ -21,10 +39,14 @@ extension TerminalScreen {
         previousFrame = grid
     }
 
+    private static func hasWideGlyph(_ grid: CellGrid, row y: Int, width: Int) -> Bool {
+        (0..<width).contains { grid[$0, y].isWide || grid[$0, y].isContinuation }
+    }
+
     private func put(_ cell: Cell, x: Int, y: Int) {
         var glyph = cell.glyph
-        if glyph.value < 0x20 || glyph.value == 0x7F {
-            glyph = " "
+        if glyph.value < 0x20 || (0x7F...0x9F).contains(glyph.value) || glyph.terminalColumns == 0 {
+            glyph = " "  // control characters and lone marks would move the cursor or join a neighbour
         } else if !supportsUnicode, !glyph.isASCII {
             glyph = "?"  // the caller should have picked ASCII glyphs; never send bytes the locale cannot show
         }
