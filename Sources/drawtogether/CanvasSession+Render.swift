@@ -20,15 +20,8 @@ extension CanvasSession {
                 editor, document: document, peers: presence, cache: layerCache)
             statusBar.paint(into: &grid, row: size.height - 1)
             if let message {
-                // Right-aligned above the status bar, on as many lines as it needs (up to three):
-                // the end of a message is often what to do, so it must not be cut off.
-                let lines = Self.messageLines(message, width: grid.width - 2, maxLines: min(3, size.height - 2))
-                for (index, line) in lines.enumerated() {
-                    let text = " " + line + " "
-                    let width = min(text.unicodeScalars.count, grid.width)
-                    let y = size.height - 1 - lines.count + index
-                    grid.put(String(text.unicodeScalars.prefix(width)), x: grid.width - width, y: y, attributes: .reverse)
-                }
+                // Above the status bar, on up to three lines: the end often says what to do.
+                MessageLineView(message: message, glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             }
             if showHelp { helpOverlay.paint(into: &grid) }
             menu?.paint(into: &grid, glyphs: glyphs)
@@ -41,39 +34,6 @@ extension CanvasSession {
                 self?.setNeedsRender()
             }
         }
-    }
-
-    /// A message broken into lines of at most `width` characters at spaces (a longer word is
-    /// cut), at most `maxLines` of them; when it still does not fit, the last line ends in "…".
-    static func messageLines(_ message: String, width: Int, maxLines: Int) -> [String] {
-        guard width > 0, maxLines > 0 else { return [] }
-        var lines: [String] = []
-        var current = ""
-        for word in message.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
-            var word = word
-            while word.unicodeScalars.count > width {
-                if !current.isEmpty {
-                    lines.append(current)
-                    current = ""
-                }
-                lines.append(String(word.unicodeScalars.prefix(width)))
-                word = String(word.unicodeScalars.dropFirst(width))
-            }
-            if current.isEmpty {
-                current = word
-            } else if current.unicodeScalars.count + 1 + word.unicodeScalars.count <= width {
-                current += " " + word
-            } else {
-                lines.append(current)
-                current = word
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        guard lines.count > maxLines else { return lines }
-        var kept = Array(lines.prefix(maxLines))
-        let last = kept[maxLines - 1]
-        kept[maxLines - 1] = String(last.unicodeScalars.prefix(max(0, width - 1))) + "…"
-        return kept
     }
 
     var helpOverlay: HelpOverlayView {

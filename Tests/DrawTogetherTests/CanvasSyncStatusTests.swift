@@ -41,23 +41,6 @@ import Testing
         #expect(syncStatus(status(peers: 1, refusal: .authenticationFailed)) == .inSync)
     }
 
-    /// The end of a refusal says what to do, so a long one wraps instead of being cut.
-    @Test func aLongMessageWrapsAtSpacesAndKeepsItsEnd() {
-        let message = "peer-661: authentication failed: the peers do not share the same token; check --token on both"
-        let lines = CanvasSession.messageLines(message, width: 78, maxLines: 3)
-        #expect(lines.count == 2)
-        #expect(lines.allSatisfy { $0.count <= 78 })
-        #expect(lines.joined(separator: " ") == message)
-        #expect(lines.last?.hasSuffix("--token on both") == true)
-        #expect(CanvasSession.messageLines("short", width: 78, maxLines: 3) == ["short"])
-        // Too long even for the lines there are: the last one says so.
-        let cut = CanvasSession.messageLines(String(repeating: "word ", count: 40), width: 20, maxLines: 2)
-        #expect(cut.count == 2 && cut[1].hasSuffix("…") && cut[1].count <= 20)
-        #expect(CanvasSession.messageLines(String(repeating: "x", count: 30), width: 12, maxLines: 3) == [
-            String(repeating: "x", count: 12), String(repeating: "x", count: 12), String(repeating: "x", count: 6),
-        ])
-    }
-
     @Test func aRefusedIncomingConnectionIsAMessageNotAStandingError() {
         // Someone dialled in with a wrong token: this peer's settings are fine; it is offline.
         #expect(syncStatus(status(refusal: .authenticationFailed, dialled: false)) == .offline)

@@ -23,6 +23,22 @@ import Testing
         #expect(!menu.takesText)
     }
 
+    /// A name longer than the limit is not silently cut: the prompt says so, and while typing
+    /// the end of the name (where the cursor is) stays in view in a narrow box.
+    @Test func aLongNameStopsAtTheLimitWithANoticeAndShowsItsEnd() {
+        var menu = DrawingsMenu(items: items, currentID: "a")
+        _ = menu.handle(.character("n"))
+        let long = String(repeating: "abcdefghij", count: 7) + "XYZ"
+        for character in long { _ = menu.handle(.character(character)) }
+        #expect(menu.notice == "\(DrawingsMenu.nameLimit) characters at most")
+        var grid = CellGrid(width: 40, height: 12)
+        menu.paint(into: &grid, glyphs: .unicode)
+        let text = grid.rows.joined(separator: "\n")
+        #expect(text.contains("characters at most"))
+        #expect(text.contains("…") && text.contains("abcd_"))
+        #expect(menu.handle(.enter) == .create(name: String(long.prefix(DrawingsMenu.nameLimit))))
+    }
+
     @Test func renameStartsFromTheCurrentNameAndEscapeCancels() {
         var menu = DrawingsMenu(items: items, currentID: "a")
         _ = menu.handle(.command(.redo))  // r

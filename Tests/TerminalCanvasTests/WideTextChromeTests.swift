@@ -104,7 +104,28 @@ import Testing
         #expect(grid.rows == ["         ☕ refused by 設計図", ""])
         #expect(grid[29, 0] == Cell(" ", attributes: .reverse))
         grid = CellGrid(width: 20, height: 2)
-        MessageLineView(message: "設計図 ノート refused by the relay").paint(into: &grid, row: 0)
+        MessageLineView(message: "設計図 ノート refused by the relay", maximumLines: 1).paint(into: &grid, row: 0)
         #expect(grid.rows == [" 設計図 ノート ref…", ""])
+    }
+
+    /// The end of a refusal says what to do, so a long message wraps instead of being cut.
+    @Test func aLongMessageWrapsAtSpacesOntoLinesAboveAndKeepsItsEnd() {
+        let message = "peer-661: authentication failed: the peers do not share the same token; check --token on both"
+        let view = MessageLineView(message: message)
+        let lines = view.lines(width: 78, maximum: 3)
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.cellWidth <= 78 })
+        #expect(lines.joined(separator: " ") == message)
+        var grid = CellGrid(width: 80, height: 4)
+        view.paint(into: &grid, row: 2)
+        #expect(grid.rows[0] == "")
+        #expect(grid.rows[2].hasSuffix("--token on both") && grid.rows[1].hasPrefix("  "))
+        #expect(grid.rows[3] == "")
+        // Too long even for the lines there are: the last one says so, by columns.
+        let cut = MessageLineView(message: String(repeating: "設計 ", count: 30)).lines(width: 11, maximum: 2)
+        #expect(cut.count == 2 && cut[1].hasSuffix("…") && cut.allSatisfy { $0.cellWidth <= 11 })
+        #expect(MessageLineView(message: String(repeating: "x", count: 30)).lines(width: 12, maximum: 3) == [
+            String(repeating: "x", count: 12), String(repeating: "x", count: 12), String(repeating: "x", count: 6),
+        ])
     }
 }

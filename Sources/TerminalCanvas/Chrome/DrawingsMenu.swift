@@ -38,6 +38,8 @@ public struct DrawingsMenu: Equatable, Sendable {
     public var currentID: String
     /// Why the last key did nothing (deleting the open drawing), shown in place of the key hints
     /// until the next key.
+    /// The longest name the prompt takes, in characters.
+    public static let nameLimit = 64
     public private(set) var notice: String?
 
     public init(items: [Item], currentID: String) {
@@ -98,7 +100,12 @@ public struct DrawingsMenu: Equatable, Sendable {
     private mutating func name(_ event: InputEvent, renaming: String?, text: String) -> Action? {
         switch event {
         case .character(let character):
-            if text.count < 64, !character.isNewline { mode = .naming(renaming: renaming, text: text + String(character)) }
+            guard !character.isNewline else { break }
+            guard text.count < Self.nameLimit else {
+                notice = "\(Self.nameLimit) characters at most"
+                break
+            }
+            mode = .naming(renaming: renaming, text: text + String(character))
         case .backspace:
             mode = .naming(renaming: renaming, text: String(text.dropLast()))
         case .enter:
@@ -126,7 +133,17 @@ public struct DrawingsMenu: Equatable, Sendable {
         lines.append("")
         switch mode {
         case .browsing: lines.append(notice ?? "Enter open  n new  r rename  d delete  Esc close")
-        case .naming(let renaming, let text): lines.append("\(renaming == nil ? "new drawing" : "rename to"): \(text)_")
+        case .naming(let renaming, let text):
+            // The end of what is typed, where the cursor is, stays in view.
+            let label = "\(renaming == nil ? "new drawing" : "rename to"): "
+            let room = grid.width - 4 - label.cellWidth - 1
+            var shown = text
+            if shown.cellWidth > room, room > 1 {
+                while shown.cellWidth > room - 1 { shown.removeFirst() }
+                shown = String(glyphs.ellipsis) + shown
+            }
+            lines.append(label + shown + "_")
+            if let notice { lines.append(notice) }
         case .confirmingDelete(let id):
             let name = items.first { $0.id == id }?.name ?? id
             lines.append("delete '\(name)' for everyone? y / n")

@@ -1,24 +1,74 @@
 import StrokeKit
 
-/// The message line above the status bar (a refused peer, a failed save): the text in reverse
-/// video against the right edge, cut with an ellipsis when the screen is narrower.
+/// The message lines above the status bar (a refused peer, a failed save): the text in reverse
+/// video against the right edge, broken at spaces onto as many lines as it needs up to a limit,
+/// since the end of a message is often what to do; only what still does not fit is cut, with an
+/// ellipsis.
 ///
-/// Measured in terminal columns, so a message with wide characters stays on its row instead of
+/// Measured in terminal columns, so a message with wide characters stays in its rows instead of
 /// spilling onto the status bar.
 public struct MessageLineView: Equatable, Sendable {
     public var message: String
     public var glyphs: ChromeGlyphs
+    /// The most lines the message may take.
+    public var maximumLines: Int
 
-    public init(message: String, glyphs: ChromeGlyphs = .unicode) {
+    public init(message: String, glyphs: ChromeGlyphs = .unicode, maximumLines: Int = 3) {
         self.message = message
         self.glyphs = glyphs
+        self.maximumLines = maximumLines
     }
 
-    /// Paints the message, with a space either side, ending at the grid's right edge.
+    /// Paints the message, each line with a space either side and ending at the grid's right
+    /// edge, its last line on `row` and the others above it (never above row 0).
     public func paint(into grid: inout CellGrid, row: Int) {
-        guard grid.width > 0 else { return }
-        let text = (" " + message.truncated(to: max(0, grid.width - 2), ellipsis: glyphs.ellipsis) + " ")
-            .truncated(to: grid.width, ellipsis: glyphs.ellipsis)
-        grid.put(text, x: grid.width - text.cellWidth, y: row, attributes: .reverse)
+        let shown = lines(width: grid.width - 2, maximum: min(maximumLines, row + 1))
+        for (index, line) in shown.enumerated() {
+            let text = " " + line + " "
+            grid.put(text, x: grid.width - text.cellWidth, y: row - shown.count + 1 + index, attributes: .reverse)
+        }
+    }
+
+    /// The message broken at spaces into lines of at most `width` columns (a longer word is
+    /// cut, never inside a wide character), at most `maximum` of them; when it still does not
+    /// fit, the last line ends in an ellipsis.
+    public func lines(width: Int, maximum: Int) -> [String] {
+        guard width > 0, maximum > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        for var word in message.split(separator: " ").map(String.init) {
+            while word.cellWidth > width {
+                if !current.isEmpty {
+                    lines.append(current)
+                    current = ""
+                }
+                let head = Self.prefix(of: word, columns: width)
+                lines.append(head)
+                word = String(word.dropFirst(head.count))
+            }
+            if current.isEmpty {
+                current = word
+            } else if current.cellWidth + 1 + word.cellWidth <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        guard lines.count > maximum else { return lines }
+        var kept = Array(lines.prefix(maximum))
+        kept[maximum - 1] = (kept[maximum - 1] + " " + lines[maximum]).truncated(to: width, ellipsis: glyphs.ellipsis)
+        return kept
+    }
+
+    /// The longest start of `text` (whole characters) that takes at most `columns` columns.
+    private static func prefix(of text: String, columns: Int) -> String {
+        var result = ""
+        for character in text {
+            guard (result + String(character)).cellWidth <= columns else { break }
+            result.append(character)
+        }
+        return result.isEmpty ? String(text.prefix(1)) : result
     }
 }
