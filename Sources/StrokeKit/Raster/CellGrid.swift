@@ -59,7 +59,7 @@ public struct Cell: Equatable, Hashable, Sendable {
 /// only the cells that changed since the last frame.
 public struct CellGrid: Equatable, Sendable {
     public let width: Int
-    public let height: Int
+    public private(set) var height: Int
     public private(set) var cells: [Cell]
 
     /// A grid filled with one cell; a wide or continuation cell fills as a blank in its colours
@@ -69,6 +69,25 @@ public struct CellGrid: Equatable, Sendable {
         self.height = max(0, height)
         let fill = cell.isWide || cell.isContinuation ? cell.blanked() : cell
         cells = Array(repeating: fill, count: self.width * self.height)
+    }
+
+    /// A grid of `cells`, row by row, none of them wide: for the raster, whose glyphs (blocks,
+    /// braille, ASCII, shades) all take one column, so no write needs the pair rules.
+    init(width: Int, height: Int, narrowCells cells: [Cell]) {
+        precondition(cells.count == max(0, width) * max(0, height), "one cell per position")
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.cells = cells
+    }
+
+    /// This grid with blank rows added below it up to `height` rows, in one copy (a frame is the
+    /// canvas's rows plus the status row; copying 12,000 cells one write at a time costs more).
+    public func extended(toHeight newHeight: Int) -> CellGrid {
+        guard newHeight > height else { return self }
+        var grid = self
+        grid.cells += Array(repeating: .blank, count: width * (newHeight - height))
+        grid.height = newHeight
+        return grid
     }
 
     public func contains(x: Int, y: Int) -> Bool {

@@ -53,17 +53,12 @@ public struct RasterLayer: Equatable, Sendable {
     public var grid: CellGrid {
         let width = max(viewport.width, 0)
         let height = max(viewport.height, 0)
-        var grid = CellGrid(width: width, height: height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let bits = penBits[index]
-                let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
-                if let cell = Raster.layered(pen: pen, marker: markerColours[index], mode: mode) {
-                    grid[x, y] = cell
-                }
-            }
+        var cells = [Cell](repeating: .blank, count: width * height)
+        for index in cells.indices {
+            let bits = penBits[index]
+            let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
+            if let cell = Raster.layered(pen: pen, marker: markerColours[index], mode: mode) { cells[index] = cell }
         }
-        return grid
+        return CellGrid(width: width, height: height, narrowCells: cells)
     }
 }

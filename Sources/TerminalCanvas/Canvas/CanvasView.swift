@@ -36,9 +36,14 @@ public struct CanvasView: Sendable {
         layer.add(overlay + Self.overlayGroups(for: peers))
         let canvas = layer.grid
 
-        var grid = CellGrid(width: viewport.screenWidth, height: viewport.screenHeight)
-        for y in 0..<canvas.height {
-            for x in 0..<canvas.width { grid[x, y] = canvas[x, y] }
+        var grid: CellGrid
+        if canvas.width == viewport.screenWidth {
+            grid = canvas.extended(toHeight: viewport.screenHeight)
+        } else {
+            grid = CellGrid(width: viewport.screenWidth, height: viewport.screenHeight)
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width { grid[x, y] = canvas[x, y] }
+            }
         }
         for peer in peers {
             guard let place = viewport.screenPosition(of: peer.cursor) else { continue }
