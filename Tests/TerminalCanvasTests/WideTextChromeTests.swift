@@ -125,7 +125,7 @@ import Testing
         let cut = MessageLineView(message: String(repeating: "設計 ", count: 30)).lines(width: 11, maximum: 2)
         #expect(cut.count == 2 && cut[1].hasSuffix("…") && cut.allSatisfy { $0.cellWidth <= 11 })
         #expect(MessageLineView(message: String(repeating: "x", count: 30)).lines(width: 12, maximum: 3) == [
-            String(repeating: "x", count: 12), String(repeating: "x", count: 12), String(repeating: "x", count: 6),
+            String(repeating: "x", count: 11) + "…"
         ])
     }
 }

@@ -29,46 +29,15 @@ public struct MessageLineView: Equatable, Sendable {
         }
     }
 
-    /// The message broken at spaces into lines of at most `width` columns (a longer word is
-    /// cut, never inside a wide character), at most `maximum` of them; when it still does not
-    /// fit, the last line ends in an ellipsis.
+    /// The message broken at spaces into lines of at most `width` columns (a word longer than
+    /// a line is cut with an ellipsis), at most `maximum` of them; when it still does not fit,
+    /// the last line ends in an ellipsis.
     public func lines(width: Int, maximum: Int) -> [String] {
-        guard width > 0, maximum > 0 else { return [] }
-        var lines: [String] = []
-        var current = ""
-        for var word in message.split(separator: " ").map(String.init) {
-            while word.cellWidth > width {
-                if !current.isEmpty {
-                    lines.append(current)
-                    current = ""
-                }
-                let head = Self.prefix(of: word, columns: width)
-                lines.append(head)
-                word = String(word.dropFirst(head.count))
-            }
-            if current.isEmpty {
-                current = word
-            } else if current.cellWidth + 1 + word.cellWidth <= width {
-                current += " " + word
-            } else {
-                lines.append(current)
-                current = word
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
+        guard maximum > 0 else { return [] }
+        let lines = message.wrapped(to: width, ellipsis: glyphs.ellipsis)
         guard lines.count > maximum else { return lines }
         var kept = Array(lines.prefix(maximum))
         kept[maximum - 1] = (kept[maximum - 1] + " " + lines[maximum]).truncated(to: width, ellipsis: glyphs.ellipsis)
         return kept
-    }
-
-    /// The longest start of `text` (whole characters) that takes at most `columns` columns.
-    private static func prefix(of text: String, columns: Int) -> String {
-        var result = ""
-        for character in text {
-            guard (result + String(character)).cellWidth <= columns else { break }
-            result.append(character)
-        }
-        return result.isEmpty ? String(text.prefix(1)) : result
     }
 }
