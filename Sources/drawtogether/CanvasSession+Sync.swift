@@ -6,10 +6,13 @@ extension CanvasSession {
         sync = node
         node.onPresence = { [unowned self] update in
             guard update.peerID != replica.peerID.rawValue else { return }
+            // Someone reached through a relay: the connection events name only the relay.
+            if peers[update.peerID] == nil, !isConnectedDirectly(update.peerID) { show("\(update.displayName) joined") }
             peers[update.peerID] = update
             setNeedsRender()
         }
         node.onPresenceExpired = { [unowned self] peerID in
+            if let gone = peers[peerID], !isConnectedDirectly(peerID) { show("\(gone.displayName) left") }
             peers[peerID] = nil
             setNeedsRender()
         }
@@ -19,6 +22,12 @@ extension CanvasSession {
         }
         node.onReplicaChanged = { [unowned self] in setNeedsRender() }
         publishPresence()
+    }
+
+    /// Whether a peer is one of this node's own connections (its joining and leaving are then
+    /// said by the connection events), rather than someone reached through a relay.
+    func isConnectedDirectly(_ peerID: UInt64) -> Bool {
+        sync?.status.peers.contains { $0.peerID == peerID } ?? false
     }
 
     /// The message-line notice for a sync event: who joined, who left, and a refusal with its

@@ -38,12 +38,19 @@ struct RelayTerminalTests {
         // the 100 ms debounce: the quit's own flush writes it, and it must still reach A through
         // the relay before B exits.
         // B's name tag ("test-" and its short id) is on A's canvas: its presence, via the relay.
-        try a.tmux.waitUntil { screen in screen.dropLast().contains { $0.contains("test-") } }
+        // (Not the "joined" / "left" message lines, which name B too.)
+        func showsTag(_ screen: [String]) -> Bool {
+            screen.dropLast().contains { $0.contains("test-") && !$0.contains(" joined") && !$0.contains(" left") }
+        }
+        try a.tmux.waitUntil { screen in showsTag(screen) }
         try b.tmux.sendKeys("Space", "j", "j", "j", "Space", "q")
         #expect(try b.waitForExit() == 0)
         // The tag goes with B: the relay forwards the departure. Without it A would keep the tag
         // for its 30 s presence timeout, three times this wait.
-        try a.tmux.waitUntil(timeout: .seconds(10)) { screen in !screen.dropLast().contains { $0.contains("test-") } }
+        // And A says so, by B's name, not the relay's.
+        try a.tmux.waitUntil(timeout: .seconds(10)) { screen in
+            !showsTag(screen) && screen.contains { $0.contains("test-") && $0.contains(" left") }
+        }
         let second = try b.exportText()
         try a.tmux.waitUntil { _ in try a.exportText().standardOutput == second.standardOutput }
         try a.tmux.waitUntil { screen in (11...14).allSatisfy { a.hasInk(x: 40, y: $0, in: screen) } }
