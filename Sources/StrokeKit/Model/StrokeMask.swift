@@ -17,17 +17,4 @@ public struct StrokeMask: Hashable, Sendable {
     public func adding(_ more: [MaskSweep]) -> StrokeMask {
         StrokeMask(sweeps: sweeps + more)
     }
-
-    /// Whether a point in stroke coordinates is hidden.
-    public func hides(x: Double, y: Double) -> Bool {
-        let p = Vector2(x, y)
-        for sweep in sweeps {
-            let limit = sweep.radius * sweep.radius
-            for (a, b) in sweep.segments
-            where PlanarGeometry.distanceSquared(from: p, toSegment: a, b) <= limit {
-                return true
-            }
-        }
-        return false
-    }
 }

@@ -16,11 +16,6 @@ public struct StrokeTransform: Hashable, Sendable {
 
     public var isIdentity: Bool { dx == 0 && dy == 0 }
 
-    /// This translation followed by another.
-    public func translated(by dx: Double, _ dy: Double) -> StrokeTransform {
-        StrokeTransform(dx: self.dx + dx, dy: self.dy + dy)
-    }
-
     /// A point in stroke coordinates placed on the canvas (unclamped, for geometry).
     func apply(_ point: CanvasPoint) -> Vector2 {
         Vector2(point.x + dx, point.y + dy)
