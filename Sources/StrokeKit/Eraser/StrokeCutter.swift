@@ -19,10 +19,6 @@ struct StrokeCutter {
         reach = max(halfWidth, SampleLattice.maximumThinLineReach) + 1 / FixedPoint.unitsPerCell
     }
 
-    private var spineSegments: [(Vector2, Vector2)] {
-        spine.count == 1 ? [(spine[0], spine[0])] : (1..<spine.count).map { (spine[$0 - 1], spine[$0]) }
-    }
-
     /// The parts of a sweep that come near enough to this stroke to hide ink, as sweeps of
     /// consecutive segments; empty when it does not come near.
     func clip(_ sweep: MaskSweep) -> [MaskSweep] {
@@ -32,7 +28,7 @@ struct StrokeCutter {
         guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else {
             return []
         }
-        let segments = spineSegments
+        let segments = PlanarGeometry.segments(of: spine)
         let near = sweep.segments.map { a, b in
             guard max(a.x, b.x) >= minX - limit, min(a.x, b.x) <= maxX + limit,
                 max(a.y, b.y) >= minY - limit, min(a.y, b.y) <= maxY + limit

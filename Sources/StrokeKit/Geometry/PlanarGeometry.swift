@@ -24,6 +24,11 @@ struct Vector2: Equatable {
 /// Inputs on the 1/16 grid (or the raster's 1/4 grid) keep the orientation tests exact, so the
 /// same drawing gives the same pixels and the same cuts on every machine.
 enum PlanarGeometry {
+    /// The consecutive segments of a path; a single point is one degenerate segment (a dot).
+    static func segments(of path: [Vector2]) -> [(Vector2, Vector2)] {
+        path.count <= 1 ? path.map { ($0, $0) } : (1..<path.count).map { (path[$0 - 1], path[$0]) }
+    }
+
     /// Squared distance from `p` to the segment `a`–`b` (a point when `a == b`).
     static func distanceSquared(from p: Vector2, toSegment a: Vector2, _ b: Vector2) -> Double {
         let ab = b - a

@@ -17,7 +17,6 @@ public struct MaskSweep: Hashable, Sendable {
 
     /// The path as segments (one degenerate segment for a single dab).
     var segments: [(Vector2, Vector2)] {
-        guard path.count > 1 else { return [(Vector2(path[0]), Vector2(path[0]))] }
-        return (1..<path.count).map { (Vector2(path[$0 - 1]), Vector2(path[$0])) }
+        PlanarGeometry.segments(of: path.map(Vector2.init))
     }
 }

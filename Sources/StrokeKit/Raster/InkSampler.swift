@@ -52,8 +52,7 @@ struct InkSampler {
             return false
         }
 
-        let segments =
-            spine.count == 1 ? [(spine[0], spine[0])] : (1..<spine.count).map { (spine[$0 - 1], spine[$0]) }
+        let segments = PlanarGeometry.segments(of: spine)
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
         for (a, b) in segments {
