@@ -68,11 +68,11 @@ public enum SVGExporter {
     /// A polyline through the points, or a filled circle when they are all one point (a
     /// zero-length polyline draws nothing in some renderers).
     private static func line(
-        through points: [(x: Double, y: Double)], width: Double, colour: String, opacity: String? = nil,
+        through points: [Vector2], width: Double, colour: String, opacity: String? = nil,
         extraAttributes: String
     ) -> String {
         let first = points[0]
-        if points.allSatisfy({ $0.x == first.x && $0.y == first.y }) {
+        if points.allSatisfy({ $0 == first }) {
             let fillOpacity = opacity.map { #" fill-opacity="\#($0)""# } ?? ""
             return #"<circle cx="\#(ExportNumber.format(first.x))" cy="\#(ExportNumber.format(first.y))" "#
                 + #"r="\#(ExportNumber.format(width / 2))" fill="\#(colour)""#
@@ -89,15 +89,9 @@ public enum SVGExporter {
     /// over the dark background, little enough that overlapping markers still blend.
     static let markerOpacity = "0.4"
 
-    private static func placed(_ points: [CanvasPoint], by transform: StrokeTransform) -> [(
-        x: Double, y: Double
-    )] {
-        points.map { (x: $0.x + transform.dx, y: $0.y + transform.dy) }
-    }
-
     private static func pieceElement(_ piece: Stroke, extraAttributes: String) -> String {
         line(
-            through: placed(piece.path.map(\.point), by: piece.transform), width: piece.ink.width,
+            through: piece.canvasSpine, width: piece.ink.width,
             colour: XtermPalette.hex(piece.ink.colour),
             opacity: piece.ink.tool == .marker ? markerOpacity : nil, extraAttributes: extraAttributes)
     }
@@ -106,7 +100,7 @@ public enum SVGExporter {
     /// is given in user space: the default region is relative to the bounding box of the
     /// geometry, which is empty for a straight horizontal or vertical line.
     private static func maskElement(for piece: Stroke, id: String) -> [String] {
-        let points = placed(piece.path.map(\.point), by: piece.transform)
+        let points = piece.canvasSpine
         let pad = piece.ink.width + 1
         let minX = (points.map(\.x).min() ?? 0) - pad
         let minY = (points.map(\.y).min() ?? 0) - pad
@@ -123,7 +117,7 @@ public enum SVGExporter {
             lines.append(
                 "  "
                     + line(
-                        through: placed(sweep.path, by: piece.transform), width: 2 * sweep.radius,
+                        through: sweep.path.map(piece.transform.apply), width: 2 * sweep.radius,
                         colour: "#000000", extraAttributes: ""))
         }
         lines.append("</mask>")
