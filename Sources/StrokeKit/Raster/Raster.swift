@@ -43,8 +43,7 @@ public enum Raster {
     {
         let lattice = mode.lattice
         let sampler = InkSampler(lattice: lattice)
-        let columns = (x * lattice.columnsPerCell)..<((x + 1) * lattice.columnsPerCell)
-        let rows = (y * lattice.rowsPerCell)..<((y + 1) * lattice.rowsPerCell)
+        let (columns, rows) = lattice.samples(in: CellRect(x: x, y: y, width: 1, height: 1))
         let topFirst = strokesInZOrder(groups).reversed()
         func inks(_ stroke: Stroke) -> Bool {
             !sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }

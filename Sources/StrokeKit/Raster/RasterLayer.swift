@@ -30,8 +30,7 @@ public struct RasterLayer: Equatable, Sendable {
         let width = viewport.width
         guard width > 0, viewport.height > 0, !groups.isEmpty else { return }
         let lattice = mode.lattice
-        let columns = (viewport.x * lattice.columnsPerCell)..<((viewport.x + width) * lattice.columnsPerCell)
-        let rows = (viewport.y * lattice.rowsPerCell)..<((viewport.y + viewport.height) * lattice.rowsPerCell)
+        let (columns, rows) = lattice.samples(in: viewport)
         let sampler = InkSampler(lattice: lattice)
         for stroke in Raster.strokesInZOrder(groups) {
             let isMarker = stroke.ink.tool == .marker

@@ -18,6 +18,14 @@ struct SampleLattice: Equatable, Sendable {
     /// grid. The eraser uses it to tell whether a sweep can hide anything a mode shows.
     static let maximumThinLineReach: Double = 0.625
 
+    /// The sample columns and rows inside the cells of `rect`.
+    func samples(in rect: CellRect) -> (columns: Range<Int>, rows: Range<Int>) {
+        (
+            (rect.x * columnsPerCell)..<(rect.maxX * columnsPerCell),
+            (rect.y * rowsPerCell)..<(rect.maxY * rowsPerCell)
+        )
+    }
+
     /// The cell that contains a sample, and the sample's position inside it.
     func cell(ofColumn column: Int, row: Int) -> (x: Int, y: Int, subColumn: Int, subRow: Int) {
         let x = Self.floorDivide(column, columnsPerCell)
