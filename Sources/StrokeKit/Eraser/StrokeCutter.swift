@@ -5,6 +5,9 @@
 struct StrokeCutter {
     let stroke: Stroke
     private let spine: [Vector2]
+    /// The spine's segments and bounding box, which every `clip` tests sweeps against.
+    private let spineSegments: [(Vector2, Vector2)]
+    private let spineBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
     private let halfWidth: Double
     /// How near a sweep must come to the path to hide anything any glyph mode shows.
     private let reach: Double
@@ -15,6 +18,8 @@ struct StrokeCutter {
     init(stroke: Stroke) {
         self.stroke = stroke
         spine = stroke.path.map { Vector2($0.point) }
+        spineSegments = PlanarGeometry.segments(of: spine)
+        spineBounds = PlanarGeometry.bounds(of: spine)
         halfWidth = stroke.ink.width / 2
         reach = max(halfWidth, SampleLattice.maximumThinLineReach) + 1 / FixedPoint.unitsPerCell
     }
@@ -23,17 +28,12 @@ struct StrokeCutter {
     /// consecutive segments; empty when it does not come near.
     func clip(_ sweep: MaskSweep) -> [MaskSweep] {
         let limit = sweep.radius + reach
-        let xs = spine.map(\.x)
-        let ys = spine.map(\.y)
-        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else {
-            return []
-        }
-        let segments = PlanarGeometry.segments(of: spine)
+        guard let box = spineBounds else { return [] }
         let near = sweep.segments.map { a, b in
-            guard max(a.x, b.x) >= minX - limit, min(a.x, b.x) <= maxX + limit,
-                max(a.y, b.y) >= minY - limit, min(a.y, b.y) <= maxY + limit
+            guard max(a.x, b.x) >= box.minX - limit, min(a.x, b.x) <= box.maxX + limit,
+                max(a.y, b.y) >= box.minY - limit, min(a.y, b.y) <= box.maxY + limit
             else { return false }
-            return segments.contains { p, q in
+            return spineSegments.contains { p, q in
                 PlanarGeometry.distance(segment: p, q, toSegment: a, b) <= limit
             }
         }

@@ -100,12 +100,10 @@ public enum SVGExporter {
     /// is given in user space: the default region is relative to the bounding box of the
     /// geometry, which is empty for a straight horizontal or vertical line.
     private static func maskElement(for piece: Stroke, id: String) -> [String] {
-        let points = piece.canvasSpine
+        let box = PlanarGeometry.bounds(of: piece.canvasSpine) ?? (0, 0, 0, 0)
         let pad = piece.ink.width + 1
-        let minX = (points.map(\.x).min() ?? 0) - pad
-        let minY = (points.map(\.y).min() ?? 0) - pad
-        let maxX = (points.map(\.x).max() ?? 0) + pad
-        let maxY = (points.map(\.y).max() ?? 0) + pad
+        let (minX, minY) = (box.minX - pad, box.minY - pad)
+        let (maxX, maxY) = (box.maxX + pad, box.maxY + pad)
         let region =
             #"x="\#(ExportNumber.format(minX))" y="\#(ExportNumber.format(minY))" "#
             + #"width="\#(ExportNumber.format(maxX - minX))" height="\#(ExportNumber.format(maxY - minY))""#

@@ -29,6 +29,19 @@ enum PlanarGeometry {
         path.count <= 1 ? path.map { ($0, $0) } : (1..<path.count).map { (path[$0 - 1], path[$0]) }
     }
 
+    /// The smallest axis-aligned box holding the points; nil when there are none.
+    static func bounds(of points: [Vector2]) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        guard let first = points.first else { return nil }
+        var box = (minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
+        for point in points.dropFirst() {
+            box.minX = min(box.minX, point.x)
+            box.minY = min(box.minY, point.y)
+            box.maxX = max(box.maxX, point.x)
+            box.maxY = max(box.maxY, point.y)
+        }
+        return box
+    }
+
     /// Squared distance from `p` to the segment `a`–`b` (a point when `a == b`).
     static func distanceSquared(from p: Vector2, toSegment a: Vector2, _ b: Vector2) -> Double {
         let ab = b - a

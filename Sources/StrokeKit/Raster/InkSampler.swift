@@ -98,17 +98,14 @@ struct InkSampler {
     /// Scans inwards from the edges of the geometric bounds one row or column at a time, so the
     /// cost follows the outline of the ink, not its area (a long wide stroke is cheap to bound).
     func visibleBounds(of stroke: Stroke) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
-        let spine = stroke.canvasSpine
         let margin = stroke.ink.width / 2
-        guard let minX = spine.map(\.x).min(), let maxX = spine.map(\.x).max(),
-            let minY = spine.map(\.y).min(), let maxY = spine.map(\.y).max()
-        else { return nil }
+        guard let box = PlanarGeometry.bounds(of: stroke.canvasSpine) else { return nil }
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
-        let firstColumn = Int(((minX - margin) / sw).rounded(.down)) - 1
-        let lastColumn = Int(((maxX + margin) / sw).rounded(.down)) + 1
-        let firstRow = Int(((minY - margin) / sh).rounded(.down)) - 1
-        let lastRow = Int(((maxY + margin) / sh).rounded(.down)) + 1
+        let firstColumn = Int(((box.minX - margin) / sw).rounded(.down)) - 1
+        let lastColumn = Int(((box.maxX + margin) / sw).rounded(.down)) + 1
+        let firstRow = Int(((box.minY - margin) / sh).rounded(.down)) - 1
+        let lastRow = Int(((box.maxY + margin) / sh).rounded(.down)) + 1
         let columns = firstColumn...lastColumn
         let rows = firstRow...lastRow
 
