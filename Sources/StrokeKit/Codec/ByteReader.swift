@@ -90,10 +90,7 @@ struct ByteReader {
         let count = try readCount("mask sweeps", minimumBytes: 4)
         var sweeps: [MaskSweep] = []
         sweeps.reserveCapacity(count)
-        let radiusUnits =
-            FixedPoint.units(
-                MaskSweep.radiusRange.lowerBound)...FixedPoint.units(
-                MaskSweep.radiusRange.upperBound)
+        let radiusUnits = FixedPoint.units(MaskSweep.radiusRange)
         for _ in 0..<count {
             let radius = try checked(
                 Int64(clamping: readVarint("sweep radius")), in: radiusUnits, "sweep radius")

@@ -87,8 +87,7 @@ public enum StrokeGroupCodec {
         let toolValue = try reader.readByte("tool")
         guard let tool = InkTool(rawValue: toolValue) else { throw .unknownTool(toolValue, piece: index) }
         let colour = try reader.readByte("colour")
-        let widthUnits =
-            FixedPoint.units(Ink.widthRange.lowerBound)...FixedPoint.units(Ink.widthRange.upperBound)
+        let widthUnits = FixedPoint.units(Ink.widthRange)
         let width = try reader.checked(Int64(clamping: reader.readVarint("width")), in: widthUnits, "width")
         let createdAt = key.creationMilliseconds &+ (try reader.readSigned("creation time"))
 

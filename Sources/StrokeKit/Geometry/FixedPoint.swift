@@ -29,6 +29,11 @@ public enum FixedPoint {
         Int64((value * unitsPerCell).rounded(.toNearestOrEven))
     }
 
+    /// A range of quantised lengths in units, for checking decoded widths and radii.
+    static func units(_ range: ClosedRange<Double>) -> ClosedRange<Int64> {
+        units(range.lowerBound)...units(range.upperBound)
+    }
+
     /// The value of a number of units (exact for anything `units` returns).
     static func value(units: Int64) -> Double {
         Double(units) / unitsPerCell
