@@ -14,33 +14,39 @@ struct InkSampler {
     /// Far below the 1/16 grid, so only points exactly on a right or bottom edge are left out.
     private static let edge = 1e-9
 
-    private struct MaskSegment {
-        let a: Vector2
-        let b: Vector2
-        let radius: Double
-        let minX, minY, maxX, maxY: Double
-    }
+    /// A stroke's geometry on the canvas (path segments, half width, mask), derived once so that
+    /// sampling it many times (as `visibleBounds` does, a row or column at a time) does not
+    /// derive it again each time.
+    private struct Shape {
+        let spine: [Vector2]
+        let segments: [(Vector2, Vector2)]
+        let halfWidth: Double
+        private let mask: [MaskSegment]
 
-    /// Calls `body` with (column, row) of each visible sample, possibly more than once, within
-    /// the given sample ranges (unbounded when nil). `body` returns false to stop; the result is
-    /// false when it did.
-    @discardableResult
-    func forEachVisibleSample(
-        of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
-        _ body: (Int, Int) -> Bool
-    ) -> Bool {
-        let spine = stroke.canvasSpine
-        let halfWidth = stroke.ink.width / 2
-        let offset = Vector2(stroke.transform.dx, stroke.transform.dy)
-        let mask = stroke.mask.sweeps.flatMap { sweep in
-            sweep.segments.map { a, b in
-                let (ca, cb) = (a + offset, b + offset)
-                return MaskSegment(
-                    a: ca, b: cb, radius: sweep.radius, minX: min(ca.x, cb.x) - sweep.radius,
-                    minY: min(ca.y, cb.y) - sweep.radius, maxX: max(ca.x, cb.x) + sweep.radius,
-                    maxY: max(ca.y, cb.y) + sweep.radius)
+        private struct MaskSegment {
+            let a: Vector2
+            let b: Vector2
+            let radius: Double
+            let minX, minY, maxX, maxY: Double
+        }
+
+        init(_ stroke: Stroke) {
+            spine = stroke.canvasSpine
+            segments = PlanarGeometry.segments(of: spine)
+            halfWidth = stroke.ink.width / 2
+            let offset = Vector2(stroke.transform.dx, stroke.transform.dy)
+            mask = stroke.mask.sweeps.flatMap { sweep in
+                sweep.segments.map { a, b in
+                    let (ca, cb) = (a + offset, b + offset)
+                    return MaskSegment(
+                        a: ca, b: cb, radius: sweep.radius, minX: min(ca.x, cb.x) - sweep.radius,
+                        minY: min(ca.y, cb.y) - sweep.radius, maxX: max(ca.x, cb.x) + sweep.radius,
+                        maxY: max(ca.y, cb.y) + sweep.radius)
+                }
             }
         }
+
+        /// Whether the mask hides a canvas point.
         func hidden(_ p: Vector2) -> Bool {
             for segment in mask
             where p.x >= segment.minX && p.x <= segment.maxX && p.y >= segment.minY && p.y <= segment.maxY
@@ -51,11 +57,26 @@ struct InkSampler {
             }
             return false
         }
+    }
 
-        let segments = PlanarGeometry.segments(of: spine)
+    /// Calls `body` with (column, row) of each visible sample, possibly more than once, within
+    /// the given sample ranges (unbounded when nil). `body` returns false to stop; the result is
+    /// false when it did.
+    @discardableResult
+    func forEachVisibleSample(
+        of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
+        _ body: (Int, Int) -> Bool
+    ) -> Bool {
+        forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, body)
+    }
+
+    private func forEachVisibleSample(
+        of shape: Shape, columns: Range<Int>?, rows: Range<Int>?, _ body: (Int, Int) -> Bool
+    ) -> Bool {
+        let halfWidth = shape.halfWidth
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
-        for (a, b) in segments {
+        for (a, b) in shape.segments {
             var firstRow = Int((min(a.y, b.y) - halfWidth) / sh) - 2
             var lastRow = Int((max(a.y, b.y) + halfWidth) / sh) + 2
             if let rows {
@@ -86,7 +107,7 @@ struct InkSampler {
                         || PlanarGeometry.segment(
                             a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
                             maxY: bottom - Self.edge)
-                    if inked && !hidden(centre) && !body(column, row) { return false }
+                    if inked && !shape.hidden(centre) && !body(column, row) { return false }
                 }
             }
         }
@@ -98,8 +119,9 @@ struct InkSampler {
     /// Scans inwards from the edges of the geometric bounds one row or column at a time, so the
     /// cost follows the outline of the ink, not its area (a long wide stroke is cheap to bound).
     func visibleBounds(of stroke: Stroke) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
-        let margin = stroke.ink.width / 2
-        guard let box = PlanarGeometry.bounds(of: stroke.canvasSpine) else { return nil }
+        let shape = Shape(stroke)
+        let margin = shape.halfWidth
+        guard let box = PlanarGeometry.bounds(of: shape.spine) else { return nil }
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
         let firstColumn = Int(((box.minX - margin) / sw).rounded(.down)) - 1
@@ -110,7 +132,7 @@ struct InkSampler {
         let rows = firstRow...lastRow
 
         func anyVisible(columns: Range<Int>, rows: Range<Int>) -> Bool {
-            !forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
+            !forEachVisibleSample(of: shape, columns: columns, rows: rows) { _, _ in false }
         }
         let allColumns = columns.lowerBound..<(columns.upperBound + 1)
         guard let top = rows.first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) }),
