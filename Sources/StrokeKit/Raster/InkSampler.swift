@@ -147,7 +147,7 @@ struct InkSampler {
         return (left...right, top...bottom)
     }
 
-    /// Whether any part of the stroke is still visible at braille resolution.
+    /// Whether any part of the stroke is still visible in this lattice.
     func hasVisibleInk(_ stroke: Stroke) -> Bool {
         !forEachVisibleSample(of: stroke) { _, _ in false }
     }
