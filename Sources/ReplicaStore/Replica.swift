@@ -152,22 +152,6 @@ public final class Replica {
         return paths
     }
 
-    /// What a document shows at `path` (its fields from the root; `[]` for the whole document),
-    /// or nil when nothing is there. Reads one path without building the rest of the document.
-    public func value(collection: String, id: String, at path: [String]) -> DocumentValue? {
-        state.document(DocumentKey(collection: collection, id: id))?.value(at: path)
-    }
-
-    /// Whether the document exists (was inserted and not deleted since).
-    public func documentExists(collection: String, id: String) -> Bool {
-        state.document(DocumentKey(collection: collection, id: id))?.isVisible == true
-    }
-
-    /// The ids of the visible documents of a collection, sorted.
-    public func documentIDs(in collection: String) -> [String] {
-        state.documentIDs(in: collection).filter { state.document(DocumentKey(collection: collection, id: $0))?.isVisible == true }
-    }
-
     /// Adds a query to the subscription registry (kept across restarts).
     public func addSubscription(_ subscription: ReplicaSubscription) throws {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
