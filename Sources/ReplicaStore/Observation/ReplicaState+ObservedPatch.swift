@@ -9,19 +9,17 @@
 /// is read again (a path under one already read is covered by it), and each map above it is kept
 /// or dropped as the document now shows it.
 extension ReplicaState {
-    /// Patches `result`, the last result of `select`, for a commit that changed `changedPaths` of
-    /// the selected document. Returns whether the result changed, or nil, leaving `result`
-    /// untouched, when the shortcut does not apply (another query shape, the document appearing
-    /// or disappearing, its root rewritten): then the query runs again. Once it starts patching
-    /// it finishes: every path it touches is set to what the document shows there.
+    /// Patches `result`, the last result of `select` (a query for the one document `key`), for a
+    /// commit that changed `changedPaths` of it. Returns whether the result changed, or nil,
+    /// leaving `result` untouched, when the shortcut does not apply (another projection, the
+    /// document appearing or disappearing, its root rewritten): then the query runs again. Once
+    /// it starts patching it finishes: every path it touches is set to what the document shows there.
     func patch(
-        _ result: inout QueryResult, of select: DQLSelect, arguments: [String: DocumentValue],
-        changedPaths: Set<[String]>
+        _ result: inout QueryResult, of select: DQLSelect, document key: DocumentKey, changedPaths: Set<[String]>
     ) -> Bool? {
-        guard case .allFields = select.projection, let filter = select.filter,
-            let id = try? Self.documentID(filter, arguments), result.documents.count == 1,
+        guard case .allFields = select.projection, result.documents.count == 1,
             !changedPaths.contains([]), !changedPaths.contains(where: { $0.first == "_id" }),
-            let state = document(DocumentKey(collection: select.collection, id: id)), state.hasFields
+            let state = document(key), state.hasFields
         else { return nil }
         // Out of the result first, so the row's storage is not shared and changes in place.
         var row = result.documents[0]
