@@ -33,7 +33,7 @@ extension ReplicaState {
             let now = state.value(at: path)
             if Self.value(at: path[...], in: row) != now {
                 changed = true
-                Self.set(now, at: path[...], in: &row)
+                Self.place(now, at: path[...], in: &row)
             }
             for depth in stride(from: path.count - 1, through: 1, by: -1) {
                 let above = path.prefix(depth)
@@ -47,7 +47,7 @@ extension ReplicaState {
                     let shown = state.value(at: Array(above))
                     if Self.value(at: above, in: row) != shown {
                         changed = true
-                        Self.set(shown, at: above, in: &row)
+                        Self.place(shown, at: above, in: &row)
                     }
                 }
             }
@@ -60,26 +60,5 @@ extension ReplicaState {
         guard path.count > 1 else { return row[first] }
         guard case .object(let inner)? = row[first] else { return nil }
         return value(at: path.dropFirst(), in: inner)
-    }
-
-    /// Sets (or, with nil, removes) the value at `path`, making the maps on the way. Each level is
-    /// taken out of its parent while it changes, so a 10,000-entry map is changed in place rather
-    /// than copied.
-    private static func set(_ value: DocumentValue?, at path: ArraySlice<String>, in row: inout [String: DocumentValue]) {
-        guard let first = path.first else { return }
-        guard path.count > 1 else {
-            row[first] = value
-            return
-        }
-        var inner: [String: DocumentValue]
-        if case .object(let existing)? = row[first] {
-            inner = existing
-        } else {
-            guard value != nil else { return }
-            inner = [:]
-        }
-        row[first] = nil
-        set(value, at: path.dropFirst(), in: &inner)
-        row[first] = .object(inner)
     }
 }
