@@ -119,24 +119,24 @@ public final class Replica {
         if let activeTransaction { return try body(activeTransaction) }  // nested: part of the outer one
         let transaction = ReplicaTransaction(replica: self)
         activeTransaction = transaction
-        defer {
-            activeTransaction = nil
-            transaction.isOpen = false
-        }
         var changed: [DocumentKey: Set<[String]>] = [:]
+        let result: T
         do {
-            let result = try database.connection.transaction {
+            // Closed before observers run, so a handler that writes starts a transaction of its own.
+            defer {
+                activeTransaction = nil
+                transaction.isOpen = false
+            }
+            result = try database.connection.transaction {
                 let result = try body(transaction)
                 changed = try persistUnsaved()
                 return result
             }
-            activeTransaction = nil
-            transaction.isOpen = false
-            didCommit(changed, isLocal: true)
-            return result
         } catch {
             try restoreCommittedState(after: error)
         }
+        didCommit(changed, isLocal: true)
+        return result
     }
 
     /// Writes every changed event and the clock; the caller holds the SQLite transaction.
