@@ -159,10 +159,4 @@ public final class Replica {
         try database.insertSubscription(subscription)
         subscriptions = try database.loadSubscriptions()
     }
-
-    public func removeSubscription(_ subscription: ReplicaSubscription) throws {
-        if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
-        try database.deleteSubscription(subscription)
-        subscriptions = try database.loadSubscriptions()
-    }
 }
