@@ -29,8 +29,6 @@ public final class DrawingSyncCoordinator {
     public private(set) var unflushedKeys: Set<StrokeKey> = []
     /// Transactions this coordinator has committed (a remote change never causes one).
     public private(set) var transactionCount = 0
-    /// Whether the drawing's document exists in the replica (another peer may delete it).
-    public private(set) var documentExists = false
     /// The last failed flush; cleared by the next successful one.
     public private(set) var lastFlushError: (any Error)?
 
@@ -135,9 +133,7 @@ public final class DrawingSyncCoordinator {
     /// paths a commit wrote, so a one-stroke change costs the same in a drawing of ten strokes and
     /// of ten thousand.
     private func receive(_ result: QueryResult, strokeKeys: Set<String>?) {
-        let document = result.documents.first
-        documentExists = document != nil
-        let map = document?["strokes"]?.objectValue ?? [:]
+        let map = result.documents.first?["strokes"]?.objectValue ?? [:]
         let update: DrawingModel.StoreUpdate
         if let strokeKeys {
             var entries: [String: DocumentValue?] = [:]

@@ -60,9 +60,4 @@ public enum StrokeModel {
         // The value is kept as stored and fingerprinted from its own bytes: no re-encoding.
         return EncodedGroup(group: group, value: value, fingerprint: StrokeFingerprint(of: bytes))
     }
-
-    /// Groups strokes by creation key, in key order (z-order).
-    public static func groups(of strokes: [Stroke]) -> [StrokeGroup] {
-        StrokeGroup.grouping(strokes)
-    }
 }

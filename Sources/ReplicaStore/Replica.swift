@@ -119,24 +119,24 @@ public final class Replica {
         if let activeTransaction { return try body(activeTransaction) }  // nested: part of the outer one
         let transaction = ReplicaTransaction(replica: self)
         activeTransaction = transaction
-        defer {
-            activeTransaction = nil
-            transaction.isOpen = false
-        }
         var changed: [DocumentKey: Set<[String]>] = [:]
+        let result: T
         do {
-            let result = try database.connection.transaction {
+            // Closed before observers run, so a handler that writes starts a transaction of its own.
+            defer {
+                activeTransaction = nil
+                transaction.isOpen = false
+            }
+            result = try database.connection.transaction {
                 let result = try body(transaction)
                 changed = try persistUnsaved()
                 return result
             }
-            activeTransaction = nil
-            transaction.isOpen = false
-            didCommit(changed, isLocal: true)
-            return result
         } catch {
             try restoreCommittedState(after: error)
         }
+        didCommit(changed, isLocal: true)
+        return result
     }
 
     /// Writes every changed event and the clock; the caller holds the SQLite transaction.
@@ -152,33 +152,11 @@ public final class Replica {
         return paths
     }
 
-    /// What a document shows at `path` (its fields from the root; `[]` for the whole document),
-    /// or nil when nothing is there. Reads one path without building the rest of the document.
-    public func value(collection: String, id: String, at path: [String]) -> DocumentValue? {
-        state.document(DocumentKey(collection: collection, id: id))?.value(at: path)
-    }
-
-    /// Whether the document exists (was inserted and not deleted since).
-    public func documentExists(collection: String, id: String) -> Bool {
-        state.document(DocumentKey(collection: collection, id: id))?.isVisible == true
-    }
-
-    /// The ids of the visible documents of a collection, sorted.
-    public func documentIDs(in collection: String) -> [String] {
-        state.documentIDs(in: collection).filter { state.document(DocumentKey(collection: collection, id: $0))?.isVisible == true }
-    }
-
     /// Adds a query to the subscription registry (kept across restarts).
     public func addSubscription(_ subscription: ReplicaSubscription) throws {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         guard !subscriptions.contains(subscription) else { return }
         try database.insertSubscription(subscription)
-        subscriptions = try database.loadSubscriptions()
-    }
-
-    public func removeSubscription(_ subscription: ReplicaSubscription) throws {
-        if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
-        try database.deleteSubscription(subscription)
         subscriptions = try database.loadSubscriptions()
     }
 }

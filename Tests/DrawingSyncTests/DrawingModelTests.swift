@@ -190,7 +190,7 @@ import Testing
 
     @Test func strokesSharingAKeyAreEncodedTogetherInOrder() {
         let key = F.key(0)
-        let groups = StrokeModel.groups(of: [F.stroke(at: 10, key: key), F.stroke(at: 90, key: key)])
+        let groups = StrokeGroup.grouping([F.stroke(at: 10, key: key), F.stroke(at: 90, key: key)])
         var model = DrawingModel()
         let changes = model.changes(current: F.canvas(groups[0]))
         #expect(changes.upserts.count == 1 && changes.newKeys.count == 1)

@@ -21,7 +21,8 @@ extension DocumentState {
             return false
         }
         if winner != nil { return true }
-        return root.children.values.contains { render($0) != nil }
+        // No map marker at the root (a delete that raced a write below it): some entry shows.
+        return root.children.values.contains(where: showsSomething)
     }
 
     /// The visible value at a path, or nil if nothing is there (or a register value above hides it).
@@ -61,6 +62,13 @@ extension DocumentState {
             if best.map({ event.winsOver($0) }) ?? true { best = event }
         }
         return best
+    }
+
+    /// Whether `render(node)` is non-nil, without rendering: it stops at the first entry that
+    /// shows, where `render` would build every stroke of the map.
+    private func showsSomething(_ node: PathNode) -> Bool {
+        if let winner = winner(of: node) { return winner.kind != .value || winner.value != nil }
+        return node.children.values.contains(where: showsSomething)
     }
 
     private func render(_ node: PathNode) -> DocumentValue? {

@@ -71,9 +71,6 @@ public struct ReplicaState: Sendable {
 
     var hasUnsavedChanges: Bool { !unsaved.isEmpty }
 
-    /// The documents whose state changed since the last `takeUnsaved()`.
-    var unsavedKeys: Set<DocumentKey> { Set(unsaved.keys) }
-
     /// A local write context at one wall time; hand the clock back with `finish(_:)`.
     mutating func withAuthor<T>(wall: Int64, _ body: (inout ReplicaState, inout LocalAuthor) throws -> T) rethrows -> T {
         var author = LocalAuthor(peer: peerID, clock: clock, wall: wall)

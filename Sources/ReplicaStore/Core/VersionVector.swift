@@ -14,8 +14,6 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         set { counters[peer] = newValue == 0 ? nil : newValue }
     }
 
-    public var isEmpty: Bool { counters.isEmpty }
-
     /// The entries in peer order: the deterministic order for encoding and printing.
     public var sortedEntries: [(peer: PeerID, counter: UInt64)] {
         counters.sorted { $0.key < $1.key }.map { (peer: $0.key, counter: $0.value) }
@@ -25,22 +23,11 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         dot.counter <= self[dot.peer]
     }
 
-    /// Whether every write this vector describes is also described by `other`.
-    public func isCovered(by other: VersionVector) -> Bool {
-        counters.allSatisfy { other[$0.key] >= $0.value }
-    }
-
     /// The pointwise maximum: the union of the two sets of writes.
     public mutating func formUnion(_ other: VersionVector) {
         for (peer, counter) in other.counters where counter > self[peer] {
             counters[peer] = counter
         }
-    }
-
-    public func union(_ other: VersionVector) -> VersionVector {
-        var result = self
-        result.formUnion(other)
-        return result
     }
 
     public var description: String {

@@ -27,11 +27,6 @@ public struct ReplicaCommit: Equatable, Sendable {
     public var changedPaths: [DocumentKey: Set<[String]>]
     public var isLocal: Bool
 
-    /// The changed documents, by collection and id.
-    public var documents: [DocumentKey] {
-        changedPaths.keys.sorted { ($0.collection, $0.id) < ($1.collection, $1.id) }
-    }
-
     public init(changedPaths: [DocumentKey: Set<[String]>], isLocal: Bool) {
         self.changedPaths = changedPaths
         self.isLocal = isLocal

@@ -47,20 +47,20 @@ extension Replica {
     /// Finds the observers whose result changed and delivers to them, after the commit.
     func didCommit(_ changedPaths: [DocumentKey: Set<[String]>], isLocal: Bool) {
         guard !changedPaths.isEmpty else { return }
-        let changedKeys = Set(changedPaths.keys)
-        let collections = Set(changedKeys.map(\.collection))
+        let collections = Set(changedPaths.keys.map(\.collection))
         for id in observers.keys.sorted() {
-            guard var observer = observers[id], collections.contains(observer.select.collection),
-                Self.mayChange(observer, changedKeys)
-            else { continue }
+            guard var observer = observers[id], collections.contains(observer.select.collection) else { continue }
             let result: QueryResult
             var delivered: Set<[String]>?
-            if let paths = Self.changedPaths(of: observer, in: changedPaths) {
+            if let key = Self.observedDocument(of: observer) {
+                // A query for one `_id` is not run again for commits to other documents (with
+                // many drawings, every stroke would otherwise re-read every open drawing).
+                guard let paths = changedPaths[key] else { continue }
                 // Patched in place: the stored copy is released first so it is not shared.
                 observers[id]?.lastResult = QueryResult()
                 var patched = observer.lastResult
                 observer.lastResult = QueryResult()
-                let outcome = state.patch(&patched, of: observer.select, arguments: observer.arguments, changedPaths: paths)
+                let outcome = state.patch(&patched, of: observer.select, document: key, changedPaths: paths)
                 observers[id]?.lastResult = patched
                 if outcome == false { continue }
                 if outcome == true {
@@ -92,23 +92,13 @@ extension Replica {
         drainDeliveries()
     }
 
-    /// Whether a commit that changed `changed` can change an observer's result: a query for one
-    /// `_id` is not run again for commits to other documents (with many drawings, every stroke
-    /// would otherwise re-read every open drawing).
-    static func mayChange(_ observer: Observer, _ changed: Set<DocumentKey>) -> Bool {
-        guard let filter = observer.select.filter,
-            let id = try? ReplicaState.documentID(filter, observer.arguments)
-        else { return true }
-        return changed.contains(DocumentKey(collection: observer.select.collection, id: id))
-    }
-
-    /// The paths a commit changed in an observer's one document (a query for one `_id`); nil
-    /// for a query over the collection.
-    static func changedPaths(of observer: Observer, in changes: [DocumentKey: Set<[String]>]) -> Set<[String]>? {
+    /// The one document an observer's query selects (a query for one `_id`); nil for a query
+    /// over the collection, or one whose `_id` argument is not a string.
+    static func observedDocument(of observer: Observer) -> DocumentKey? {
         guard let filter = observer.select.filter,
             let id = try? ReplicaState.documentID(filter, observer.arguments)
         else { return nil }
-        return changes[DocumentKey(collection: observer.select.collection, id: id)]
+        return DocumentKey(collection: observer.select.collection, id: id)
     }
 
     /// Runs deliveries in order; a handler that commits again queues more behind the current ones

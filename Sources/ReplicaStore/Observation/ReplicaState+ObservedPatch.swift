@@ -9,19 +9,17 @@
 /// is read again (a path under one already read is covered by it), and each map above it is kept
 /// or dropped as the document now shows it.
 extension ReplicaState {
-    /// Patches `result`, the last result of `select`, for a commit that changed `changedPaths` of
-    /// the selected document. Returns whether the result changed, or nil, leaving `result`
-    /// untouched, when the shortcut does not apply (another query shape, the document appearing
-    /// or disappearing, its root rewritten): then the query runs again. Once it starts patching
-    /// it finishes: every path it touches is set to what the document shows there.
+    /// Patches `result`, the last result of `select` (a query for the one document `key`), for a
+    /// commit that changed `changedPaths` of it. Returns whether the result changed, or nil,
+    /// leaving `result` untouched, when the shortcut does not apply (another projection, the
+    /// document appearing or disappearing, its root rewritten): then the query runs again. Once
+    /// it starts patching it finishes: every path it touches is set to what the document shows there.
     func patch(
-        _ result: inout QueryResult, of select: DQLSelect, arguments: [String: DocumentValue],
-        changedPaths: Set<[String]>
+        _ result: inout QueryResult, of select: DQLSelect, document key: DocumentKey, changedPaths: Set<[String]>
     ) -> Bool? {
-        guard case .allFields = select.projection, let filter = select.filter,
-            let id = try? Self.documentID(filter, arguments), result.documents.count == 1,
+        guard case .allFields = select.projection, result.documents.count == 1,
             !changedPaths.contains([]), !changedPaths.contains(where: { $0.first == "_id" }),
-            let state = document(DocumentKey(collection: select.collection, id: id)), state.hasFields
+            let state = document(key), state.hasFields
         else { return nil }
         // Out of the result first, so the row's storage is not shared and changes in place.
         var row = result.documents[0]
@@ -35,7 +33,7 @@ extension ReplicaState {
             let now = state.value(at: path)
             if Self.value(at: path[...], in: row) != now {
                 changed = true
-                Self.set(now, at: path[...], in: &row)
+                Self.place(now, at: path[...], in: &row)
             }
             for depth in stride(from: path.count - 1, through: 1, by: -1) {
                 let above = path.prefix(depth)
@@ -49,7 +47,7 @@ extension ReplicaState {
                     let shown = state.value(at: Array(above))
                     if Self.value(at: above, in: row) != shown {
                         changed = true
-                        Self.set(shown, at: above, in: &row)
+                        Self.place(shown, at: above, in: &row)
                     }
                 }
             }
@@ -62,26 +60,5 @@ extension ReplicaState {
         guard path.count > 1 else { return row[first] }
         guard case .object(let inner)? = row[first] else { return nil }
         return value(at: path.dropFirst(), in: inner)
-    }
-
-    /// Sets (or, with nil, removes) the value at `path`, making the maps on the way. Each level is
-    /// taken out of its parent while it changes, so a 10,000-entry map is changed in place rather
-    /// than copied.
-    private static func set(_ value: DocumentValue?, at path: ArraySlice<String>, in row: inout [String: DocumentValue]) {
-        guard let first = path.first else { return }
-        guard path.count > 1 else {
-            row[first] = value
-            return
-        }
-        var inner: [String: DocumentValue]
-        if case .object(let existing)? = row[first] {
-            inner = existing
-        } else {
-            guard value != nil else { return }
-            inner = [:]
-        }
-        row[first] = nil
-        set(value, at: path.dropFirst(), in: &inner)
-        row[first] = .object(inner)
     }
 }

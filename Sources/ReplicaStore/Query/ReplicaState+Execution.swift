@@ -151,13 +151,23 @@ extension ReplicaState {
         }
     }
 
-    private static func place(_ value: DocumentValue, at path: ArraySlice<String>, in row: inout [String: DocumentValue]) {
+    /// Sets (or, with nil, removes) the value at `path`, making the maps on the way. Each level is
+    /// taken out of its parent while it changes, so a 10,000-entry map is changed in place rather
+    /// than copied.
+    static func place(_ value: DocumentValue?, at path: ArraySlice<String>, in row: inout [String: DocumentValue]) {
         guard let first = path.first else { return }
-        if path.count == 1 {
+        guard path.count > 1 else {
             row[first] = value
             return
         }
-        var inner = row[first]?.objectValue ?? [:]
+        var inner: [String: DocumentValue]
+        if case .object(let existing)? = row[first] {
+            inner = existing
+        } else {
+            guard value != nil else { return }
+            inner = [:]
+        }
+        row[first] = nil
         place(value, at: path.dropFirst(), in: &inner)
         row[first] = .object(inner)
     }

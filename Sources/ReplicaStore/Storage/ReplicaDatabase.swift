@@ -131,10 +131,4 @@ final class ReplicaDatabase {
             "INSERT OR IGNORE INTO subscriptions(collection, whole_collection, document) VALUES(?, ?, ?)",
             [.text(subscription.collection), .integer(subscription.documentID == nil ? 1 : 0), .text(subscription.documentID ?? "")])
     }
-
-    func deleteSubscription(_ subscription: ReplicaSubscription) throws {
-        try connection.run(
-            "DELETE FROM subscriptions WHERE collection = ? AND whole_collection = ? AND document = ?",
-            [.text(subscription.collection), .integer(subscription.documentID == nil ? 1 : 0), .text(subscription.documentID ?? "")])
-    }
 }

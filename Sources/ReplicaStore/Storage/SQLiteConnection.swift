@@ -24,14 +24,6 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// Closes now and reports a failure, instead of silently in `deinit`.
-    func close() throws {
-        guard let handle else { return }
-        let code = sqlite3_close_v2(handle)
-        self.handle = nil
-        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "close failed", sql: nil) }
-    }
-
     func prepare(_ sql: String) throws -> SQLiteStatement {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql) }
         return try SQLiteStatement(connection: handle, sql: sql, path: path)
