@@ -22,7 +22,8 @@ public final class SyncNode {
     private var listeners: [Int32: SocketEndpoint] = [:]
     private var dialTargets: [SocketEndpoint: DialTarget] = [:]
     private(set) var lastRefusal: SyncNodeStatus.Refusal?
-    private var lastSyncAt: SyncInstant?
+    /// The latest sync of the connections that have ended (live ones keep their own).
+    private var lastSyncOfEnded: SyncInstant?
     private(set) var isShutDown = false
     /// This peer's last published presence, sent to every connection when it is established.
     public private(set) var ownPresence: PresenceUpdate?
@@ -117,7 +118,7 @@ public final class SyncNode {
         var status = SyncNodeStatus()
         let sessions = connections.values.map(\.session)
         status.peers = connections.values.compactMap(\.establishedPeer).sorted { $0.peerID < $1.peerID }
-        status.lastSyncAt = (sessions.compactMap(\.lastSyncAt) + [lastSyncAt].compactMap { $0 }).max()
+        status.lastSyncAt = (sessions.compactMap(\.lastSyncAt) + [lastSyncOfEnded].compactMap { $0 }).max()
         status.pendingDeltaCount = sessions.reduce(0) { $0 + $1.pendingDeltaCount }
         status.lastRefusal = lastRefusal
         status.isCaughtUp = !status.peers.isEmpty && sessions.allSatisfy { $0.isCaughtUp }
@@ -193,7 +194,6 @@ public final class SyncNode {
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
                 announcePresence(to: connection)
             case .replicaChanged:
-                lastSyncAt = loop.now
                 driveAll(except: connection) { $0.localCommitted(now: $1) }
                 onReplicaChanged()
             case .deliverPresence(let update):
@@ -252,6 +252,7 @@ public final class SyncNode {
         connection.socket.closeAfterFlushing()
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
+        lastSyncOfEnded = [lastSyncOfEnded, connection.session.lastSyncAt].compactMap { $0 }.max()
         let name = connection.session.remote?.displayName ?? connection.endpoint.description
         // A peer that quit, went quiet or dropped is gone, not refusing: the status says offline.
         if reason.isRefusal {
