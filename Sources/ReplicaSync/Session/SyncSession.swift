@@ -163,7 +163,8 @@ public struct SyncSession {
         do {
             lastSent = now
             if sender != nil {
-                let overhead = Frame.prefixSize + Frame.headerSize + 17
+                // The sealed inner frame, in its outer frame, must fit the limit.
+                let overhead = Frame.prefixSize + Frame.headerSize + SecretStreamSender.overhead
                 let inner = try message.frame().encoded(limit: configuration.frameSizeLimit - overhead)
                 guard let sealed = sender?.seal(inner) else { return nil }
                 return .send(try SyncMessage.sealed(sealed).frame().encoded(limit: configuration.frameSizeLimit))
