@@ -79,11 +79,10 @@ public final class ReplicaSyncAdapter: SyncReplica {
         -> SyncApplyOutcome
     {
         let decoded = try decode(delta)
-        let strays = decoded.documents.map(\.documentID).filter {
-            !ReplicaSubscription(collection: subscription.collection, documentID: subscription.documentID)
-                .covers(DocumentKey(collection: decoded.collection, id: $0))
-        }
-        if let stray = strays.first {
+        let covering = ReplicaSubscription(collection: subscription.collection, documentID: subscription.documentID)
+        if let stray = decoded.documents.lazy.map(\.documentID).first(where: {
+            !covering.covers(DocumentKey(collection: decoded.collection, id: $0))
+        }) {
             throw ReplicaSyncAdapterError.outsideSubscription(
                 collection: decoded.collection, documentID: stray, subscription: subscription.description)
         }
