@@ -7,18 +7,18 @@ extension SyncSession {
         var subscriptions: [SyncSubscription] = []
         /// The latest lower bound of the remote's versions, per subscription.
         var remoteVersions: [SyncSubscription: [UInt8]] = [:]
-        /// The unacknowledged delta per subscription.
+        /// The unacknowledged delta per subscription. Changes made meanwhile wait for its ack,
+        /// which always sends what the remote then lacks.
         var inFlight: [SyncSubscription: UInt64] = [:]
-        /// Subscriptions with local changes not yet sent because a delta is in flight.
-        var dirty: Set<SyncSubscription> = []
         /// Subscriptions for which the remote's first delta arrived: initial sync done.
         var caughtUp: Set<SyncSubscription> = []
         var nextSequence: UInt64 = 1
     }
 
-    /// Deltas computed or due but not yet acknowledged by the remote.
+    /// Deltas sent but not yet acknowledged by the remote (changes waiting behind one go out
+    /// with its ack, so none is due while nothing is in flight).
     public var pendingDeltaCount: Int {
-        replication.inFlight.count + replication.dirty.subtracting(replication.inFlight.keys).count
+        replication.inFlight.count
     }
 
     /// Whether every subscription of ours received its first delta from the remote.
@@ -150,11 +150,7 @@ extension SyncSession {
         for subscription: SyncSubscription, now: SyncInstant, evenIfEmpty: Bool = false
     ) -> [SyncAction] {
         guard let remoteVersions = replication.remoteVersions[subscription] else { return [] }
-        guard replication.inFlight[subscription] == nil else {
-            replication.dirty.insert(subscription)
-            return []
-        }
-        replication.dirty.remove(subscription)
+        guard replication.inFlight[subscription] == nil else { return [] }
         do {
             let changes = try replica.encodedChanges(for: subscription, since: remoteVersions)
             // The first answer is sent even when empty: it tells the remote it is caught up.
