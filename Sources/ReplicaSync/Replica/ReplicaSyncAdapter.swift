@@ -71,10 +71,6 @@ public final class ReplicaSyncAdapter: SyncReplica {
         return delta.isEmpty ? nil : delta.encoded()
     }
 
-    public func applyEncodedChanges(_ delta: [UInt8]) throws -> Bool {
-        try apply(try decode(delta)) == .changed
-    }
-
     public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws
         -> SyncApplyOutcome
     {
