@@ -114,7 +114,7 @@ extension SyncSession {
         let response = send(.response(proof: proof, streamHeader: header), now: now)
         // Everything after the response travels sealed.
         sender = streamSender
-        return [response].compactMap { $0 }
+        return response
     }
 
     private mutating func verify(
