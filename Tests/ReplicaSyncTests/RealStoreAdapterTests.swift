@@ -122,10 +122,6 @@ final class GapInjectingReplica: SyncReplica {
         return delta.encoded()
     }
 
-    func applyEncodedChanges(_ delta: [UInt8]) throws -> Bool {
-        try base.applyEncodedChanges(delta)
-    }
-
     func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
     {
         try base.applyEncodedChanges(delta, for: subscription)

@@ -54,6 +54,30 @@ import TestSupport
         #expect(network.replicas[1].appliedDeltaCount == 0)
     }
 
+    @Test(arguments: [false, true])
+    func aMessageOverTheFrameLimitClosesWithAReasonInsteadOfVanishing(encrypted: Bool) {
+        let network = SessionNetwork(nodeCount: 2, seed: 9)
+        let link = network.connect(0, 1) { a, b in
+            a.frameSizeLimit = 4096
+            b.frameSizeLimit = 4096
+            a.encrypts = encrypted
+        }
+        network.runUntilQuiet()
+        #expect(link.sessions.allSatisfy { $0.isEstablished })
+        let stroke = (0..<1000).map { PresenceUpdate.Point(x: Int32($0), y: 0) }
+        let update = PresenceUpdate(
+            peerID: 1, displayName: "peer 1", drawingID: "drawing-1", cursor: .init(x: 0, y: 0), tool: "pen",
+            colour: 1, strokeInProgress: stroke)
+        network.drive(link, side: 0) { $0.publish(presence: update, now: $1) }
+        network.runUntilQuiet()
+        guard case .protocolViolation(.outgoingFrameTooLarge)? = link.reasons[0] else {
+            Issue.record("side 0 closed with \(String(describing: link.reasons[0]))")
+            return
+        }
+        #expect(link.reasons[1]?.message.contains("frame limit") == true)
+        #expect(link.presence[1].isEmpty)
+    }
+
     private func freshAcceptor() -> (SessionNetwork, SessionNetwork.Link) {
         let network = SessionNetwork(nodeCount: 2, seed: 8)
         network.write(node: 1, key: "a", value: "x")

@@ -4,6 +4,9 @@ import CSodium
 /// authenticates every message and its position in the stream (reordered, dropped or replayed
 /// frames fail to open).
 struct SecretStreamSender {
+    /// Bytes a sealed message is longer than its plaintext.
+    static let overhead = Int(crypto_secretstream_xchacha20poly1305_ABYTES)
+
     private var state = crypto_secretstream_xchacha20poly1305_state()
     /// Sent once to the receiver so it can open the stream.
     let header: [UInt8]
@@ -16,8 +19,7 @@ struct SecretStreamSender {
     }
 
     mutating func seal(_ plaintext: [UInt8]) -> [UInt8] {
-        let overhead = Int(crypto_secretstream_xchacha20poly1305_ABYTES)
-        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + overhead)
+        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + Self.overhead)
         var length: UInt64 = 0
         _ = crypto_secretstream_xchacha20poly1305_push(
             &state, &ciphertext, &length, plaintext, UInt64(plaintext.count), nil, 0,
@@ -39,7 +41,7 @@ struct SecretStreamReceiver {
     }
 
     mutating func open(_ ciphertext: [UInt8]) throws(SyncProtocolError) -> [UInt8] {
-        let overhead = Int(crypto_secretstream_xchacha20poly1305_ABYTES)
+        let overhead = SecretStreamSender.overhead
         guard ciphertext.count >= overhead else { throw .decryptionFailed }
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count - overhead)
         var length: UInt64 = 0

@@ -21,14 +21,14 @@ struct ByteWriter {
     /// Text with a 16-bit length prefix, cut at a character boundary to `limit` bytes so the
     /// receiver's limit is never exceeded by a long name.
     mutating func write(text: String, limit: Int = SyncMessage.textLimit) {
-        var utf8: [UInt8] = []
+        var length = 0
         for scalar in text.unicodeScalars {
-            let encoded = Array(String(scalar).utf8)
-            guard utf8.count + encoded.count <= limit else { break }
-            utf8.append(contentsOf: encoded)
+            let width = UTF8.width(scalar)
+            guard length + width <= limit else { break }
+            length += width
         }
-        write(UInt16(utf8.count))
-        bytes.append(contentsOf: utf8)
+        write(UInt16(length))
+        bytes.append(contentsOf: text.utf8.prefix(length))
     }
 
     /// Bytes with a 32-bit length prefix.

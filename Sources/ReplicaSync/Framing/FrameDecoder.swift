@@ -28,12 +28,7 @@ public struct FrameDecoder: Sendable {
     /// unusable and every later call throws the same error.
     public mutating func nextFrame() throws(SyncProtocolError) -> Frame? {
         if let failure { throw failure }
-        let available = buffer.count - start
-        guard available >= Frame.prefixSize else { return nil }
-        var announced: UInt32 = 0
-        for offset in 0..<Frame.prefixSize {
-            announced = (announced << 8) | UInt32(buffer[start + offset])
-        }
+        guard let announced = announcedLength else { return nil }
         if UInt64(announced) > UInt64(sizeLimit) {
             return try fail(.frameTooLarge(announced: UInt64(announced), limit: sizeLimit))
         }
@@ -41,10 +36,10 @@ public struct FrameDecoder: Sendable {
             return try fail(.frameTooShort(announced: announced))
         }
         let total = Frame.prefixSize + Int(announced)
-        guard available >= total else { return nil }
-        let version = buffer[start + 4]
-        let type = buffer[start + 5]
-        let payload = Array(buffer[(start + 6)..<(start + total)])
+        guard bufferedByteCount >= total else { return nil }
+        let version = buffer[start + Frame.prefixSize]
+        let type = buffer[start + Frame.prefixSize + 1]
+        let payload = Array(buffer[(start + Frame.prefixSize + Frame.headerSize)..<(start + total)])
         start += total
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 65_536)
@@ -56,17 +51,15 @@ public struct FrameDecoder: Sendable {
     /// Called when the stream ended: bytes of an unfinished frame are an error.
     public func checkEndOfStream() throws(SyncProtocolError) {
         if let failure { throw failure }
-        let available = buffer.count - start
-        guard available > 0 else { return }
-        var expected = Frame.prefixSize
-        if available >= Frame.prefixSize {
-            var announced: UInt32 = 0
-            for offset in 0..<Frame.prefixSize {
-                announced = (announced << 8) | UInt32(buffer[start + offset])
-            }
-            expected += Int(announced)
-        }
-        throw .truncatedFrame(received: available, expected: expected)
+        guard bufferedByteCount > 0 else { return }
+        let expected = Frame.prefixSize + Int(announcedLength ?? 0)
+        throw .truncatedFrame(received: bufferedByteCount, expected: expected)
+    }
+
+    /// The length prefix of the next frame, once its bytes are in.
+    private var announcedLength: UInt32? {
+        guard bufferedByteCount >= Frame.prefixSize else { return nil }
+        return buffer[start..<(start + Frame.prefixSize)].reduce(0) { ($0 << 8) | UInt32($1) }
     }
 
     private mutating func fail(_ error: SyncProtocolError) throws(SyncProtocolError) -> Frame? {

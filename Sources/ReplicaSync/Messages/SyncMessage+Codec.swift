@@ -44,16 +44,12 @@ extension SyncMessage {
             writer.write(presence.peerID)
             writer.write(text: presence.displayName)
             writer.write(text: presence.drawingID)
-            writer.write(presence.cursor.x)
-            writer.write(presence.cursor.y)
+            writer.write(presence.cursor)
             writer.write(text: presence.tool)
             writer.write(presence.colour)
             writer.write(presence.widthSixteenths)
             writer.write(UInt32(clamping: presence.strokeInProgress.count))
-            for point in presence.strokeInProgress {
-                writer.write(point.x)
-                writer.write(point.y)
-            }
+            for point in presence.strokeInProgress { writer.write(point) }
         case .presenceLeft(let peerID):
             writer.write(peerID)
         case .keepalive:
@@ -134,6 +130,11 @@ extension ByteWriter {
             write(UInt8(0))
         }
     }
+
+    mutating func write(_ point: PresenceUpdate.Point) {
+        write(point.x)
+        write(point.y)
+    }
 }
 
 extension ByteReader {
@@ -154,7 +155,7 @@ extension ByteReader {
         let peerID = try read(UInt64.self, "presence.peerID")
         let displayName = try readText("presence.displayName", limit: SyncMessage.textLimit)
         let drawingID = try readText("presence.drawingID", limit: SyncMessage.textLimit)
-        let cursor = PresenceUpdate.Point(x: try read(Int32.self, "presence.x"), y: try read(Int32.self, "presence.y"))
+        let cursor = try readPoint()
         let tool = try readText("presence.tool", limit: SyncMessage.textLimit)
         let colour = try readUInt8("presence.colour")
         let width = try read(UInt16.self, "presence.width")
@@ -168,11 +169,13 @@ extension ByteReader {
         }
         var points: [PresenceUpdate.Point] = []
         points.reserveCapacity(count)
-        for _ in 0..<count {
-            points.append(PresenceUpdate.Point(x: try read(Int32.self, "presence.x"), y: try read(Int32.self, "presence.y")))
-        }
+        for _ in 0..<count { points.append(try readPoint()) }
         return PresenceUpdate(
             peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool, colour: colour,
             strokeInProgress: points, widthSixteenths: width)
+    }
+
+    mutating func readPoint() throws(SyncProtocolError) -> PresenceUpdate.Point {
+        PresenceUpdate.Point(x: try read(Int32.self, "presence.x"), y: try read(Int32.self, "presence.y"))
     }
 }

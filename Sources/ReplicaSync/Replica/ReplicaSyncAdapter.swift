@@ -71,19 +71,14 @@ public final class ReplicaSyncAdapter: SyncReplica {
         return delta.isEmpty ? nil : delta.encoded()
     }
 
-    public func applyEncodedChanges(_ delta: [UInt8]) throws -> Bool {
-        try apply(try decode(delta)) == .changed
-    }
-
     public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws
         -> SyncApplyOutcome
     {
         let decoded = try decode(delta)
-        let strays = decoded.documents.map(\.documentID).filter {
-            !ReplicaSubscription(collection: subscription.collection, documentID: subscription.documentID)
-                .covers(DocumentKey(collection: decoded.collection, id: $0))
-        }
-        if let stray = strays.first {
+        let covering = ReplicaSubscription(collection: subscription.collection, documentID: subscription.documentID)
+        if let stray = decoded.documents.lazy.map(\.documentID).first(where: {
+            !covering.covers(DocumentKey(collection: decoded.collection, id: $0))
+        }) {
             throw ReplicaSyncAdapterError.outsideSubscription(
                 collection: decoded.collection, documentID: stray, subscription: subscription.description)
         }

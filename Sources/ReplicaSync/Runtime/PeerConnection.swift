@@ -40,6 +40,17 @@ final class PeerConnection {
         rearmTimer()
     }
 
+    /// The remote as the status shows it.
+    func peer(_ hello: SyncMessage.Hello) -> SyncNodeStatus.Peer {
+        SyncNodeStatus.Peer(peerID: hello.peerID, displayName: hello.displayName, transport: endpoint.transport)
+    }
+
+    /// The remote, while the handshake has succeeded and the connection is open.
+    var establishedPeer: SyncNodeStatus.Peer? {
+        guard session.isEstablished, let remote = session.remote else { return nil }
+        return peer(remote)
+    }
+
     func cancelTimer() {
         if let timer { node.loop.cancel(timer) }
         timer = nil

@@ -7,12 +7,11 @@ enum Socket {
     static func listen(on endpoint: SocketEndpoint) throws -> Int32 {
         let descriptor = try open(for: endpoint)
         do {
-            var one: Int32 = 1
             switch endpoint {
             case .unix(let path):
                 unlink(path)
             case .tcp:
-                setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+                enable(SO_REUSEADDR, level: SOL_SOCKET, on: descriptor)
             }
             try withAddress(of: endpoint) { address, length in
                 guard bind(descriptor, address, length) == 0 else { throw SocketError.system("binding \(endpoint)") }
@@ -36,10 +35,7 @@ enum Socket {
                     inProgress = true
                 }
             }
-            if case .tcp = endpoint {
-                var one: Int32 = 1
-                setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            }
+            if case .tcp = endpoint { enable(TCP_NODELAY, level: Int32(IPPROTO_TCP), on: descriptor) }
             return (descriptor, inProgress)
         } catch {
             close(descriptor)
@@ -60,8 +56,8 @@ enum Socket {
         let descriptor = Glibc.accept(listener, nil, nil)
         guard descriptor >= 0 else { return nil }
         configure(descriptor)
-        var one: Int32 = 1
-        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        // Fails harmlessly on a Unix socket.
+        enable(TCP_NODELAY, level: Int32(IPPROTO_TCP), on: descriptor)
         return descriptor
     }
 
@@ -86,6 +82,11 @@ enum Socket {
     private static func configure(_ descriptor: Int32) {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    }
+
+    private static func enable(_ option: Int32, level: Int32, on descriptor: Int32) {
+        var one: Int32 = 1
+        setsockopt(descriptor, level, option, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private static func withAddress(
@@ -128,9 +129,9 @@ enum Socket {
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(name, nil, &hints, &results) == 0, let first = results, let found = first.pointee.ai_addr
-        else { throw SyncEndpointError.unknownHost(host) }
+        guard getaddrinfo(name, nil, &hints, &results) == 0 else { throw SyncEndpointError.unknownHost(host) }
         defer { freeaddrinfo(results) }
+        guard let found = results?.pointee.ai_addr else { throw SyncEndpointError.unknownHost(host) }
         return found.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
     }
 }

@@ -7,6 +7,8 @@ final class SocketConnection {
     private unowned let loop: EventLoop
     private var outgoing: [UInt8] = []
     private var outgoingOffset = 0
+    /// Reused by every read: a presence update per mouse move must not allocate and zero 64 KiB.
+    private var incoming = [UInt8](repeating: 0, count: 65_536)
     private var closesWhenFlushed = false
     private(set) var isClosed = false
     /// Set while closing: the connection keeps itself alive until its goodbye is out.
@@ -53,11 +55,11 @@ final class SocketConnection {
     }
 
     private func readAvailable() {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let capacity = incoming.count
         while !isClosed {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
+            let count = recv(descriptor, &incoming, capacity, 0)
             if count > 0 {
-                if !closesWhenFlushed { onBytes(buffer[0..<count]) }
+                if !closesWhenFlushed { onBytes(incoming[0..<count]) }
                 continue
             }
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }

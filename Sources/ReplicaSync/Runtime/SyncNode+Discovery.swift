@@ -42,7 +42,7 @@ extension SyncNode {
             connect(to: .unix(path: directory + "/" + name), discovered: true)
         }
         loop.schedule(at: loop.now + interval) { [weak self] in
-            guard let self, !self.isStopped else { return }
+            guard let self, !self.isShutDown else { return }
             rescan(directory, every: interval)
         }
     }

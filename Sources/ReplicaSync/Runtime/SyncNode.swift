@@ -22,11 +22,11 @@ public final class SyncNode {
     private var listeners: [Int32: SocketEndpoint] = [:]
     private var dialTargets: [SocketEndpoint: DialTarget] = [:]
     private(set) var lastRefusal: SyncNodeStatus.Refusal?
-    private var lastSyncAt: SyncInstant?
-    private var isShutDown = false
+    /// The latest sync of the connections that have ended (live ones keep their own).
+    private var lastSyncOfEnded: SyncInstant?
+    private(set) var isShutDown = false
     /// This peer's last published presence, sent to every connection when it is established.
     public private(set) var ownPresence: PresenceUpdate?
-    var isStopped: Bool { isShutDown }
 
     /// Called after a remote delta changed the replica (refresh the view).
     public var onReplicaChanged: () -> Void = {}
@@ -39,7 +39,6 @@ public final class SyncNode {
         /// Found in the rendezvous directory: dropped (and its socket file removed) once refused.
         var isDiscovered = false
         var backoff = ReconnectBackoff()
-        var connected = false
         var timer: EventLoop.TimerID?
     }
 
@@ -92,17 +91,13 @@ public final class SyncNode {
 
     /// A local write committed: every session sends what its peer lacks.
     public func localCommitted() {
-        for connection in Array(connections.values) {
-            connection.drive { $0.localCommitted(now: $1) }
-        }
+        driveAll { $0.localCommitted(now: $1) }
     }
 
     /// Publishes this peer's presence to every connected peer.
     public func publish(presence: PresenceUpdate) {
         ownPresence = presence
-        for connection in Array(connections.values) {
-            connection.drive { $0.publish(presence: presence, now: $1) }
-        }
+        driveAll { $0.publish(presence: presence, now: $1) }
     }
 
     /// Says goodbye to every peer and stops listening and redialling.
@@ -116,20 +111,14 @@ public final class SyncNode {
         listeners = [:]
         for target in dialTargets.values { if let timer = target.timer { loop.cancel(timer) } }
         dialTargets = [:]
-        for connection in Array(connections.values) {
-            connection.drive { $0.shutdown(now: $1) }
-        }
+        driveAll { $0.shutdown(now: $1) }
     }
 
     public var status: SyncNodeStatus {
         var status = SyncNodeStatus()
         let sessions = connections.values.map(\.session)
-        status.peers = connections.values.compactMap { connection in
-            guard connection.session.isEstablished, let remote = connection.session.remote else { return nil }
-            return SyncNodeStatus.Peer(
-                peerID: remote.peerID, displayName: remote.displayName, transport: connection.endpoint.transport)
-        }.sorted { $0.peerID < $1.peerID }
-        status.lastSyncAt = (sessions.compactMap(\.lastSyncAt) + [lastSyncAt].compactMap { $0 }).max()
+        status.peers = connections.values.compactMap(\.establishedPeer).sorted { $0.peerID < $1.peerID }
+        status.lastSyncAt = (sessions.compactMap(\.lastSyncAt) + [lastSyncOfEnded].compactMap { $0 }).max()
         status.pendingDeltaCount = sessions.reduce(0) { $0 + $1.pendingDeltaCount }
         status.lastRefusal = lastRefusal
         status.isCaughtUp = !status.peers.isEmpty && sessions.allSatisfy { $0.isCaughtUp }
@@ -175,7 +164,6 @@ public final class SyncNode {
     private func scheduleRedial(_ endpoint: SocketEndpoint) {
         guard !isShutDown, var target = dialTargets[endpoint], target.timer == nil else { return }
         let delay = target.backoff.nextDelay(using: &random)
-        target.connected = false
         target.timer = loop.schedule(at: loop.now + delay) { [unowned self] in dial(endpoint) }
         dialTargets[endpoint] = target
     }
@@ -202,22 +190,16 @@ public final class SyncNode {
                 connection.wasEstablished = true
                 // Peers sync now: an earlier refusal no longer describes where sync stands.
                 lastRefusal = nil
-                let peer = SyncNodeStatus.Peer(
-                    peerID: hello.peerID, displayName: hello.displayName, transport: connection.endpoint.transport)
+                let peer = connection.peer(hello)
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
                 announcePresence(to: connection)
             case .replicaChanged:
-                lastSyncAt = loop.now
-                for other in Array(connections.values) where other !== connection {
-                    other.drive { $0.localCommitted(now: $1) }
-                }
+                driveAll(except: connection) { $0.localCommitted(now: $1) }
                 onReplicaChanged()
             case .deliverPresence(let update):
                 onPresence(update)
                 if options.forwardsPresence {
-                    for other in Array(connections.values) where other !== connection {
-                        other.drive { $0.publish(presence: update, now: $1) }
-                    }
+                    driveAll(except: connection) { $0.publish(presence: update, now: $1) }
                 }
             case .presenceExpired(let peerID):
                 presenceExpired(peerID, from: connection)
@@ -253,8 +235,16 @@ public final class SyncNode {
         onPresenceExpired(peerID)
         // While shutting down every session closes and expires everything on its own.
         guard options.forwardsPresence, !isShutDown else { return }
-        for other in Array(connections.values) where other !== connection {
-            other.drive { $0.publish(presenceLeft: peerID, now: $1) }
+        driveAll(except: connection) { $0.publish(presenceLeft: peerID, now: $1) }
+    }
+
+    /// Runs one event on every connection but `excluded`; over a copy, because an event can
+    /// close a connection and so remove it from `connections`.
+    private func driveAll(
+        except excluded: PeerConnection? = nil, _ event: @escaping (inout SyncSession, SyncInstant) -> [SyncAction]
+    ) {
+        for connection in Array(connections.values) where connection !== excluded {
+            connection.drive(event)
         }
     }
 
@@ -262,15 +252,15 @@ public final class SyncNode {
         connection.socket.closeAfterFlushing()
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
+        lastSyncOfEnded = [lastSyncOfEnded, connection.session.lastSyncAt].compactMap { $0 }.max()
+        let name = connection.session.remote?.displayName ?? connection.endpoint.description
         // A peer that quit, went quiet or dropped is gone, not refusing: the status says offline.
         if reason.isRefusal {
-            let name = connection.session.remote?.displayName ?? connection.endpoint.description
             lastRefusal = SyncNodeStatus.Refusal(
                 reason: reason, at: loop.now, peer: name, dialled: connection.isDialled)
         }
         onEvent(.disconnected(
-            peer: connection.session.remote?.displayName ?? connection.endpoint.description,
-            endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
+            peer: name, endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
             wasEstablished: connection.wasEstablished))
         if connection.isDialled { scheduleRedial(connection.endpoint) }
     }

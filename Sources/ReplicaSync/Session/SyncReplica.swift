@@ -8,18 +8,7 @@ public protocol SyncReplica: AnyObject {
     /// Encoded delta of everything the remote (described by its encoded versions) lacks; nil
     /// when it lacks nothing.
     func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws -> [UInt8]?
-    /// Applies an encoded delta in one transaction; returns whether anything changed.
-    func applyEncodedChanges(_ delta: [UInt8]) throws -> Bool
-    /// Applies an encoded delta that arrived for `subscription`, all or nothing. A replica that
-    /// can refuse a delta with a gap (and wants it resent) implements this; the default calls
-    /// `applyEncodedChanges(_:)`.
+    /// Applies an encoded delta that arrived for `subscription`, all or nothing, in one
+    /// transaction. A replica that cannot apply a delta with a gap refuses it (and gets it resent).
     func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
-}
-
-extension SyncReplica {
-    public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws
-        -> SyncApplyOutcome
-    {
-        try applyEncodedChanges(delta) ? .changed : .unchanged
-    }
 }

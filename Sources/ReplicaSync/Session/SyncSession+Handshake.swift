@@ -4,7 +4,6 @@ extension SyncSession {
     struct HandshakeProgress {
         let nonce: [UInt8]
         let keyPair: KeyExchangeKeyPair
-        var remoteHello: SyncMessage.Hello?
         var transcript: SyncAuthentication.Transcript?
         var encrypted = false
 
@@ -70,17 +69,14 @@ extension SyncSession {
     private mutating func receiveDuringHandshake(
         _ message: SyncMessage, handshake: HandshakeProgress, now: SyncInstant
     ) -> [SyncAction] {
-        var handshake = handshake
         switch message {
-        case .hello(let hello) where handshake.remoteHello == nil:
+        case .hello(let hello) where remote == nil:
             guard hello.databaseID == configuration.databaseID else {
                 return refuse(.databaseMismatch(local: configuration.databaseID, remote: hello.databaseID), now: now)
             }
-            handshake.remoteHello = hello
             remote = hello
-            state = .handshaking(handshake)
             return []
-        case .challenge(let nonce, let publicKey) where handshake.remoteHello != nil && handshake.transcript == nil:
+        case .challenge(let nonce, let publicKey) where remote != nil && handshake.transcript == nil:
             return answer(challengeNonce: nonce, publicKey: publicKey, handshake: handshake, now: now)
         case .response(let proof, let streamHeader) where handshake.transcript != nil:
             return verify(proof: proof, streamHeader: streamHeader, handshake: handshake, now: now)
@@ -93,7 +89,7 @@ extension SyncSession {
         challengeNonce: [UInt8], publicKey: [UInt8], handshake: HandshakeProgress, now: SyncInstant
     ) -> [SyncAction] {
         var handshake = handshake
-        guard let remoteHello = handshake.remoteHello,
+        guard let remoteHello = remote,
             let keys = handshake.keyPair.sessionKeys(remotePublicKey: publicKey, isInitiator: role == .initiator)
         else { return refuse(.authenticationFailed, now: now) }
         let local = (peerID: configuration.peerID, nonce: handshake.nonce, key: handshake.keyPair.publicKey)
@@ -118,25 +114,24 @@ extension SyncSession {
         let response = send(.response(proof: proof, streamHeader: header), now: now)
         // Everything after the response travels sealed.
         sender = streamSender
-        return [response].compactMap { $0 }
+        return response
     }
 
     private mutating func verify(
         proof: [UInt8], streamHeader: [UInt8], handshake: HandshakeProgress, now: SyncInstant
     ) -> [SyncAction] {
-        guard let transcript = handshake.transcript, let remoteHello = handshake.remoteHello else { return [] }
+        guard let transcript = handshake.transcript, let remoteHello = remote else { return [] }
         let remoteRole: SyncRole = role == .initiator ? .acceptor : .initiator
         guard SyncAuthentication(token: configuration.token).verify(proof, from: remoteRole, transcript: transcript)
         else { return refuse(.authenticationFailed, now: now) }
-        if handshake.encrypted {
-            let key = role == .initiator ? transcript.keyToInitiator : transcript.keyToAcceptor
-            guard let stream = SecretStreamReceiver(key: key, header: streamHeader) else {
-                return refuse(.protocolViolation(.invalidValue(field: "response.streamHeader", value: UInt64(streamHeader.count))), now: now)
-            }
-            receiver = stream
-        } else if !streamHeader.isEmpty {
-            return refuse(.protocolViolation(.invalidValue(field: "response.streamHeader", value: UInt64(streamHeader.count))), now: now)
+        // An encrypted connection needs the remote's stream header, a plain one must not have one.
+        let key = role == .initiator ? transcript.keyToInitiator : transcript.keyToAcceptor
+        let stream = handshake.encrypted ? SecretStreamReceiver(key: key, header: streamHeader) : nil
+        guard handshake.encrypted ? stream != nil : streamHeader.isEmpty else {
+            let error = SyncProtocolError.invalidValue(field: "response.streamHeader", value: UInt64(streamHeader.count))
+            return refuse(.protocolViolation(error), now: now)
         }
+        receiver = stream
         state = .established
         return [.established(remoteHello)] + startReplication(now: now)
     }

@@ -7,18 +7,18 @@ extension SyncSession {
         var subscriptions: [SyncSubscription] = []
         /// The latest lower bound of the remote's versions, per subscription.
         var remoteVersions: [SyncSubscription: [UInt8]] = [:]
-        /// The unacknowledged delta per subscription.
+        /// The unacknowledged delta per subscription. Changes made meanwhile wait for its ack,
+        /// which always sends what the remote then lacks.
         var inFlight: [SyncSubscription: UInt64] = [:]
-        /// Subscriptions with local changes not yet sent because a delta is in flight.
-        var dirty: Set<SyncSubscription> = []
         /// Subscriptions for which the remote's first delta arrived: initial sync done.
         var caughtUp: Set<SyncSubscription> = []
         var nextSequence: UInt64 = 1
     }
 
-    /// Deltas computed or due but not yet acknowledged by the remote.
+    /// Deltas sent but not yet acknowledged by the remote (changes waiting behind one go out
+    /// with its ack, so none is due while nothing is in flight).
     public var pendingDeltaCount: Int {
-        replication.inFlight.count + replication.dirty.subtracting(replication.inFlight.keys).count
+        replication.inFlight.count
     }
 
     /// Whether every subscription of ours received its first delta from the remote.
@@ -41,14 +41,14 @@ extension SyncSession {
     /// Sends this side's (or, on a relay, a forwarded) presence.
     public mutating func publish(presence update: PresenceUpdate, now: SyncInstant) -> [SyncAction] {
         guard isEstablished, update.peerID != remote?.peerID else { return [] }
-        return [send(.presence(update), now: now)].compactMap { $0 }
+        return send(.presence(update), now: now)
     }
 
     /// Tells the remote that a peer's presence is gone; a relay forwards departures as it forwards
     /// presence, so its clients drop the cursor at once instead of after their presence timeout.
     public mutating func publish(presenceLeft peerID: UInt64, now: SyncInstant) -> [SyncAction] {
         guard isEstablished, peerID != remote?.peerID else { return [] }
-        return [send(.presenceLeft(peerID: peerID), now: now)].compactMap { $0 }
+        return send(.presenceLeft(peerID: peerID), now: now)
     }
 
     /// Whether live presence of this peer arrived on this connection.
@@ -57,7 +57,7 @@ extension SyncSession {
     }
 
     mutating func startReplication(now: SyncInstant) -> [SyncAction] {
-        var actions = [send(.subscribe(configuration.subscriptions), now: now)].compactMap { $0 }
+        var actions = send(.subscribe(configuration.subscriptions), now: now)
         for subscription in configuration.subscriptions {
             actions += addSubscription(subscription, now: now)
         }
@@ -71,7 +71,7 @@ extension SyncSession {
         replication.subscriptions.append(subscription)
         do {
             let versions = try replica.encodedVersions(for: subscription)
-            return [send(.versions(subscription, versions), now: now)].compactMap { $0 }
+            return send(.versions(subscription, versions), now: now)
         } catch {
             return refuse(.replicaFailed(String(describing: error)), now: now)
         }
@@ -136,9 +136,7 @@ extension SyncSession {
             }
             if outcome != .refused { replication.caughtUp.insert(delta.subscription) }
             lastSyncAt = now
-            if let ack = send(.ack(delta.subscription, sequence: delta.sequence, versions: versions), now: now) {
-                actions.append(ack)
-            }
+            actions += send(.ack(delta.subscription, sequence: delta.sequence, versions: versions), now: now)
         } catch {
             return actions + refuse(.replicaFailed(String(describing: error)), now: now)
         }
@@ -150,11 +148,7 @@ extension SyncSession {
         for subscription: SyncSubscription, now: SyncInstant, evenIfEmpty: Bool = false
     ) -> [SyncAction] {
         guard let remoteVersions = replication.remoteVersions[subscription] else { return [] }
-        guard replication.inFlight[subscription] == nil else {
-            replication.dirty.insert(subscription)
-            return []
-        }
-        replication.dirty.remove(subscription)
+        guard replication.inFlight[subscription] == nil else { return [] }
         do {
             let changes = try replica.encodedChanges(for: subscription, since: remoteVersions)
             // The first answer is sent even when empty: it tells the remote it is caught up.
@@ -164,12 +158,9 @@ extension SyncSession {
             replication.nextSequence += 1
             let delta = SyncMessage.Delta(
                 subscription: subscription, sequence: sequence, senderVersions: versions, changes: changes ?? [])
-            guard let action = send(.delta(delta), now: now) else {
-                let size = delta.changes.count
-                return refuse(.protocolViolation(.outgoingFrameTooLarge(size: size, limit: configuration.frameSizeLimit)), now: now)
-            }
-            replication.inFlight[subscription] = sequence
-            return [action]
+            let actions = send(.delta(delta), now: now)
+            if isOpen { replication.inFlight[subscription] = sequence }
+            return actions
         } catch {
             return refuse(.replicaFailed(String(describing: error)), now: now)
         }

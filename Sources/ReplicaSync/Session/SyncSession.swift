@@ -54,10 +54,8 @@ public struct SyncSession {
         let hello = SyncMessage.Hello(
             databaseID: configuration.databaseID, peerID: configuration.peerID,
             displayName: configuration.displayName, wantsEncryption: configuration.encrypts)
-        return [
-            send(.hello(hello), now: now),
-            send(.challenge(nonce: handshake.nonce, publicKey: handshake.keyPair.publicKey), now: now),
-        ].compactMap { $0 }
+        return send(.hello(hello), now: now)
+            + send(.challenge(nonce: handshake.nonce, publicKey: handshake.keyPair.publicKey), now: now)
     }
 
     /// Bytes from the connection, in any chunking.
@@ -108,8 +106,8 @@ public struct SyncSession {
             if now.since(lastReceived) >= configuration.idleTimeout {
                 return refuse(.timedOut(phase: "sync"), now: now)
             }
-            if now.since(lastSent) >= configuration.keepaliveInterval, let action = send(.keepalive, now: now) {
-                actions.append(action)
+            if now.since(lastSent) >= configuration.keepaliveInterval {
+                actions += send(.keepalive, now: now)
             }
         }
         for (peerID, entry) in presence where now.since(entry.seenAt) >= configuration.presenceTimeout {
@@ -157,30 +155,35 @@ public struct SyncSession {
 
     // MARK: Sending and closing
 
-    /// Frames (and, once encryption started, seals) one message. Nil only for a message over the
-    /// frame limit, which the caller turns into a close.
-    mutating func send(_ message: SyncMessage, now: SyncInstant) -> SyncAction? {
+    /// Sends one message. One over the frame limit cannot go out: the session refuses instead,
+    /// so the other side learns why rather than waiting for something that never comes.
+    mutating func send(_ message: SyncMessage, now: SyncInstant) -> [SyncAction] {
+        guard isOpen else { return [] }
+        lastSent = now
         do {
-            lastSent = now
-            if sender != nil {
-                let overhead = Frame.prefixSize + Frame.headerSize + 17
-                let inner = try message.frame().encoded(limit: configuration.frameSizeLimit - overhead)
-                guard let sealed = sender?.seal(inner) else { return nil }
-                return .send(try SyncMessage.sealed(sealed).frame().encoded(limit: configuration.frameSizeLimit))
-            }
-            return .send(try message.frame().encoded(limit: configuration.frameSizeLimit))
+            return [.send(try framed(message))]
         } catch {
-            return nil
+            return refuse(.protocolViolation(error), now: now)
         }
     }
 
-    /// Tells the other side why, then closes.
+    /// Frames (and, once encryption started, seals) one message.
+    private mutating func framed(_ message: SyncMessage) throws(SyncProtocolError) -> [UInt8] {
+        guard var sender else { return try message.frame().encoded(limit: configuration.frameSizeLimit) }
+        // The sealed inner frame, in its outer frame, must fit the limit.
+        let overhead = Frame.prefixSize + Frame.headerSize + SecretStreamSender.overhead
+        let inner = try message.frame().encoded(limit: configuration.frameSizeLimit - overhead)
+        let sealed = sender.seal(inner)
+        self.sender = sender
+        return try SyncMessage.sealed(sealed).frame().encoded(limit: configuration.frameSizeLimit)
+    }
+
+    /// Tells the other side why, then closes. (Not through `send`: a goodbye that does not fit a
+    /// tiny frame limit is left out rather than refused again.)
     mutating func refuse(_ reason: SyncCloseReason, now: SyncInstant) -> [SyncAction] {
-        var actions: [SyncAction] = []
-        if let goodbye = send(.goodbye(reason.goodbyeCode, reason.message), now: now) {
-            actions.append(goodbye)
-        }
-        return actions + close(reason)
+        lastSent = now
+        let goodbye = try? framed(.goodbye(reason.goodbyeCode, reason.message))
+        return (goodbye.map { [.send($0)] } ?? []) + close(reason)
     }
 
     mutating func close(_ reason: SyncCloseReason) -> [SyncAction] {

@@ -65,7 +65,7 @@ final class InMemorySyncReplica: SyncReplica {
         return delta.isEmpty ? nil : try encode(delta)
     }
 
-    func applyEncodedChanges(_ delta: [UInt8]) throws -> Bool {
+    func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome {
         let incoming = try JSONDecoder().decode([String: Document].self, from: Data(delta))
         var changed = false
         for (path, remoteDocument) in incoming {
@@ -86,7 +86,7 @@ final class InMemorySyncReplica: SyncReplica {
             documents[path] = document
         }
         if changed { appliedDeltaCount += 1 }
-        return changed
+        return changed ? .changed : .unchanged
     }
 
     private func matching(_ subscription: SyncSubscription) -> [String: Document] {
