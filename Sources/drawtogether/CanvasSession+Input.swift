@@ -95,7 +95,7 @@ extension CanvasSession {
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
         case .openDrawings:
             showHelp = false
-            menu = DrawingsMenu(items: drawings.entries.map { .init(id: $0.id, name: $0.name) }, currentID: coordinator.drawingID)
+            menu = DrawingsMenu(items: Self.menuItems(drawings.entries), currentID: coordinator.drawingID)
         default:
             if let command = EditorCommand(key) { apply(command) }
         }
@@ -142,7 +142,7 @@ extension CanvasSession {
         } catch {
             show("\(error)")
         }
-        menu?.update(items: drawings.entries.map { .init(id: $0.id, name: $0.name) })
+        menu?.update(items: Self.menuItems(drawings.entries))
     }
 
     /// Saves the current drawing and opens another in its place.
@@ -154,7 +154,7 @@ extension CanvasSession {
         drawingDeleted = false
         document = CanvasDocument(groups: coordinator.drawing)
         attachCoordinator()
-        for key in coordinator.groups.keys { editor.keyClock.observe(key) }
+        observeOwnKeys()
         editor.resetUndo()
     }
 }

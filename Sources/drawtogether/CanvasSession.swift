@@ -168,7 +168,7 @@ final class CanvasSession {
             drawingDeleted = true
             show("'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back")
         }
-        menu?.update(items: entries.map { .init(id: $0.id, name: $0.name) })
+        menu?.update(items: Self.menuItems(entries))
         setNeedsRender()
     }
 
@@ -210,8 +210,13 @@ final class CanvasSession {
         }
     }
 
+    /// The drawings as the menu lists them.
+    static func menuItems(_ entries: [DrawingList.Entry]) -> [DrawingsMenu.Item] {
+        entries.map { DrawingsMenu.Item(id: $0.id, name: $0.name) }
+    }
+
     /// A restarted peer must never reuse one of its own keys.
-    private func observeOwnKeys() {
+    func observeOwnKeys() {
         for key in coordinator.groups.keys { editor.keyClock.observe(key) }
     }
 
