@@ -75,7 +75,7 @@ extension CanvasSession {
             if let refusal = status.lastRefusal, refusal.dialled { return .error(reason: refusal.reason.shortMessage) }
             return .offline
         }
-        if hasUnflushedEdits || status.pendingDeltaCount > 0 || !status.isCaughtUp { return .syncing }
+        if hasUnflushedEdits || !status.isInSync { return .syncing }
         return .inSync
     }
 

@@ -114,9 +114,7 @@ final class CanvasSession {
     private func stopWhenPeersHaveIt(_ suspend: SuspendSignal, deadline: SyncInstant) {
         // Quitting meanwhile (a signal): shut down instead of stopping half way through it.
         guard !hasQuit else { return }
-        if let status = sync?.status, !status.peers.isEmpty, !(status.isCaughtUp && status.pendingDeltaCount == 0),
-            loop.now < deadline
-        {
+        if let status = sync?.status, !status.peersHaveEverything, loop.now < deadline {
             loop.schedule(at: loop.now + .milliseconds(20)) { [unowned self] in stopWhenPeersHaveIt(suspend, deadline: deadline) }
             return
         }
