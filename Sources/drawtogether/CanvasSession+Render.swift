@@ -26,7 +26,7 @@ extension CanvasSession {
                 // Above the status bar, on up to three lines: the end often says what to do.
                 MessageLineView(message: message, glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             }
-            if showHelp { helpOverlay.paint(into: &grid) }
+            if let helpFirstLine { helpOverlay(firstLine: helpFirstLine).paint(into: &grid) }
             menu?.paint(into: &grid, glyphs: glyphs)
         }
         screen.draw(grid)
@@ -39,8 +39,8 @@ extension CanvasSession {
         }
     }
 
-    var helpOverlay: HelpOverlayView {
-        HelpOverlayView(text: keysHelp, glyphs: glyphs, firstLine: helpFirstLine)
+    func helpOverlay(firstLine: Int) -> HelpOverlayView {
+        HelpOverlayView(text: keysHelp, glyphs: glyphs, firstLine: firstLine)
     }
 
     /// The status bar for the node's `status` (nil without a sync node) and the state it gives.

@@ -28,14 +28,13 @@ final class CanvasSession {
     var document: CanvasDocument
     var editor: CanvasEditor
     var decoder = InputDecoder()
-    var showHelp = false
     /// Between Ctrl-Z and the stop: the terminal is the shell's, the peers are catching up.
     var isSuspending = false
     var hasQuit = false
     /// The drawing's raster layer, reused by frames that only move cursors or strokes in progress.
     let layerCache = CanvasLayerCache()
-    /// The first line of the help shown, when it is taller than the terminal.
-    var helpFirstLine = 0
+    /// The help's first line shown (it scrolls when taller than the terminal); nil: help closed.
+    var helpFirstLine: Int?
     var menu: DrawingsMenu?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?
