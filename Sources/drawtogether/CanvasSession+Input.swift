@@ -60,10 +60,10 @@ extension CanvasSession {
         case .command(let key):
             handle(key)
         case .mouse(let mouse):
-            if showHelp, mouse.kind == .scrollUp || mouse.kind == .scrollDown {
+            if helpFirstLine != nil, mouse.kind == .scrollUp || mouse.kind == .scrollDown {
                 if scrollHelp(by: mouse.kind == .scrollDown ? 1 : -1) { return }
             }
-            if showHelp, mouse.kind == .press { showHelp = false }
+            if mouse.kind == .press { helpFirstLine = nil }
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case .resize:
             break  // handled above, menu or not
@@ -74,7 +74,7 @@ extension CanvasSession {
 
     private func handle(_ key: KeyCommand) {
         // A help taller than the terminal scrolls with the up and down keys while it is open.
-        if showHelp, case .move(let direction) = key, direction == .up || direction == .down,
+        if helpFirstLine != nil, case .move(let direction) = key, direction == .up || direction == .down,
             scrollHelp(by: direction == .down ? 1 : -1)
         {
             return
@@ -83,10 +83,9 @@ extension CanvasSession {
         case .quit:
             quit()
         case .toggleHelp:
-            showHelp.toggle()
-            helpFirstLine = 0
+            helpFirstLine = helpFirstLine == nil ? 0 : nil
         case .escape:
-            showHelp = false
+            helpFirstLine = nil
         case .toggleGlyphs:
             guard screen.supportsUnicode else {
                 show("braille needs a UTF-8 terminal")
@@ -94,8 +93,8 @@ extension CanvasSession {
             }
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
         case .openDrawings:
-            showHelp = false
-            menu = DrawingsMenu(items: drawings.entries.map { .init(id: $0.id, name: $0.name) }, currentID: coordinator.drawingID)
+            helpFirstLine = nil
+            menu = DrawingsMenu(items: Self.menuItems(drawings.entries), currentID: coordinator.drawingID)
         default:
             if let command = EditorCommand(key) { apply(command) }
         }
@@ -104,9 +103,10 @@ extension CanvasSession {
     /// Scrolls the open help by `lines`; false when it fits the terminal and cannot scroll (the
     /// key then does what it does without the help).
     private func scrollHelp(by lines: Int) -> Bool {
-        let last = helpOverlay.lastFirstLine(gridHeight: screen.size.height)
+        guard let first = helpFirstLine else { return false }
+        let last = helpOverlay(firstLine: first).lastFirstLine(gridHeight: screen.size.height)
         guard last > 0 else { return false }
-        helpFirstLine = min(max(helpFirstLine + lines, 0), last)
+        helpFirstLine = min(max(first + lines, 0), last)
         return true
     }
 
@@ -142,7 +142,7 @@ extension CanvasSession {
         } catch {
             show("\(error)")
         }
-        menu?.update(items: drawings.entries.map { .init(id: $0.id, name: $0.name) })
+        menu?.update(items: Self.menuItems(drawings.entries))
     }
 
     /// Saves the current drawing and opens another in its place.
@@ -154,7 +154,7 @@ extension CanvasSession {
         drawingDeleted = false
         document = CanvasDocument(groups: coordinator.drawing)
         attachCoordinator()
-        for key in coordinator.groups.keys { editor.keyClock.observe(key) }
+        observeOwnKeys()
         editor.resetUndo()
     }
 }

@@ -11,19 +11,22 @@ extension CanvasSession {
         // leaves their canvas), without waiting for the pointer to move.
         if let published = sync?.ownPresence, published.drawingID != coordinator.drawingID { publishPresence() }
         let size = screen.size
+        // The node's status is assembled from every connection on each call: once per frame.
+        let node = sync?.status
+        let syncStatus = syncStatus(node: node)
         var grid: CellGrid
-        if TooSmallView.isTooSmall(width: size.width, height: size.height) {
+        if screenIsTooSmall {
             grid = CellGrid(width: size.width, height: size.height)
             TooSmallView(glyphs: glyphs).paint(into: &grid)
         } else {
             grid = CanvasView(mode: editor.glyphMode).render(
                 editor, document: document, peers: presence, cache: layerCache)
-            statusBar.paint(into: &grid, row: size.height - 1)
+            statusBar(node: node, sync: syncStatus).paint(into: &grid, row: size.height - 1)
             if let message {
                 // Above the status bar, on up to three lines: the end often says what to do.
                 MessageLineView(message: message, glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             }
-            if showHelp { helpOverlay.paint(into: &grid) }
+            if let helpFirstLine { helpOverlay(firstLine: helpFirstLine).paint(into: &grid) }
             menu?.paint(into: &grid, glyphs: glyphs)
         }
         screen.draw(grid)
@@ -36,27 +39,25 @@ extension CanvasSession {
         }
     }
 
-    var helpOverlay: HelpOverlayView {
-        HelpOverlayView(text: keysHelp, glyphs: glyphs, firstLine: helpFirstLine)
+    func helpOverlay(firstLine: Int) -> HelpOverlayView {
+        HelpOverlayView(text: keysHelp, glyphs: glyphs, firstLine: firstLine)
     }
 
-    var statusBar: StatusBarView {
+    /// The status bar for the node's `status` (nil without a sync node) and the state it gives.
+    func statusBar(node status: SyncNodeStatus?, sync: SyncStatus) -> StatusBarView {
         let tool = editor.tool
+        // Distinct peers: two instances that both found each other hold two connections.
+        let peersOnline = Set(status?.peers.map(\.peerID) ?? []).count
         return StatusBarView(
             drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool, colorNumber: editor.settings.colourSlot,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
-            peersOnline: peersOnline, sync: syncStatus, glyphs: glyphs)
-    }
-
-    /// Distinct peers: two instances that both found each other hold two connections.
-    var peersOnline: Int {
-        Set(sync?.status.peers.map(\.peerID) ?? []).count
+            peersOnline: peersOnline, sync: sync, glyphs: glyphs)
     }
 
     /// In sync, syncing, offline, or the last refusal with its reason.
-    var syncStatus: SyncStatus {
+    func syncStatus(node status: SyncNodeStatus?) -> SyncStatus {
         Self.syncStatus(
-            flushError: coordinator.lastFlushError.map { "\($0)" }, node: sync?.status,
+            flushError: coordinator.lastFlushError.map { "\($0)" }, node: status,
             hasUnflushedEdits: !coordinator.unflushedKeys.isEmpty)
     }
 
@@ -74,7 +75,7 @@ extension CanvasSession {
             if let refusal = status.lastRefusal, refusal.dialled { return .error(reason: refusal.reason.shortMessage) }
             return .offline
         }
-        if hasUnflushedEdits || status.pendingDeltaCount > 0 || !status.isCaughtUp { return .syncing }
+        if hasUnflushedEdits || !status.isInSync { return .syncing }
         return .inSync
     }
 

@@ -28,14 +28,13 @@ final class CanvasSession {
     var document: CanvasDocument
     var editor: CanvasEditor
     var decoder = InputDecoder()
-    var showHelp = false
     /// Between Ctrl-Z and the stop: the terminal is the shell's, the peers are catching up.
     var isSuspending = false
     var hasQuit = false
     /// The drawing's raster layer, reused by frames that only move cursors or strokes in progress.
     let layerCache = CanvasLayerCache()
-    /// The first line of the help shown, when it is taller than the terminal.
-    var helpFirstLine = 0
+    /// The help's first line shown (it scrolls when taller than the terminal); nil: help closed.
+    var helpFirstLine: Int?
     var menu: DrawingsMenu?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?
@@ -114,9 +113,7 @@ final class CanvasSession {
     private func stopWhenPeersHaveIt(_ suspend: SuspendSignal, deadline: SyncInstant) {
         // Quitting meanwhile (a signal): shut down instead of stopping half way through it.
         guard !hasQuit else { return }
-        if let status = sync?.status, !status.peers.isEmpty, !(status.isCaughtUp && status.pendingDeltaCount == 0),
-            loop.now < deadline
-        {
+        if let status = sync?.status, !status.peersHaveEverything, loop.now < deadline {
             loop.schedule(at: loop.now + .milliseconds(20)) { [unowned self] in stopWhenPeersHaveIt(suspend, deadline: deadline) }
             return
         }
@@ -168,7 +165,7 @@ final class CanvasSession {
             drawingDeleted = true
             show("'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back")
         }
-        menu?.update(items: entries.map { .init(id: $0.id, name: $0.name) })
+        menu?.update(items: Self.menuItems(entries))
         setNeedsRender()
     }
 
@@ -210,8 +207,13 @@ final class CanvasSession {
         }
     }
 
+    /// The drawings as the menu lists them.
+    static func menuItems(_ entries: [DrawingList.Entry]) -> [DrawingsMenu.Item] {
+        entries.map { DrawingsMenu.Item(id: $0.id, name: $0.name) }
+    }
+
     /// A restarted peer must never reuse one of its own keys.
-    private func observeOwnKeys() {
+    func observeOwnKeys() {
         for key in coordinator.groups.keys { editor.keyClock.observe(key) }
     }
 

@@ -64,11 +64,7 @@ final class PeerWiring {
     /// peer, then runs the loop briefly so the goodbyes are read before the process exits (an
     /// exit with unread input resets the connection).
     func shutdown() {
-        loop.run(
-            until: {
-                let status = node.status
-                return status.peers.isEmpty || (status.isCaughtUp && status.pendingDeltaCount == 0)
-            }, timeout: .seconds(2))
+        loop.run(until: { node.status.peersHaveEverything }, timeout: .seconds(2))
         node.shutdown()
         loop.run(until: { false }, timeout: .milliseconds(300))
     }

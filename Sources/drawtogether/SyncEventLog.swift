@@ -32,7 +32,7 @@ struct SyncEventLog {
 
     /// "in sync" when every connected peer has just caught up, nil otherwise.
     mutating func line(for status: SyncNodeStatus) -> String? {
-        let inSync = status.isCaughtUp && status.pendingDeltaCount == 0
+        let inSync = status.isInSync
         defer { wasInSync = inSync }
         guard inSync, !wasInSync else { return nil }
         let count = status.peers.count

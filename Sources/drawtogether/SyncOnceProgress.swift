@@ -55,7 +55,7 @@ struct SyncOnceProgress {
         if let refusal { return .failed(refusal) }
         if !status.peers.isEmpty { lastPeerSeenAt = now }
         let unreached = targets.filter { !reached.contains($0) }
-        if status.isCaughtUp, status.pendingDeltaCount == 0, unreached.isEmpty {
+        if status.isInSync, unreached.isEmpty {
             return .inSync(peerCount: status.peers.count)
         }
         let seconds = timeout.wholeMilliseconds / 1000

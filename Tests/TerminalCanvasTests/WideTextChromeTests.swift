@@ -114,7 +114,7 @@ import Testing
         let view = MessageLineView(message: message)
         let lines = view.lines(width: 78, maximum: 3)
         #expect(lines.count == 2)
-        #expect(lines.allSatisfy { $0.cellWidth <= 78 })
+        #expect(lines.allSatisfy { $0.terminalColumns <= 78 })
         #expect(lines.joined(separator: " ") == message)
         var grid = CellGrid(width: 80, height: 4)
         view.paint(into: &grid, row: 2)
@@ -123,7 +123,7 @@ import Testing
         #expect(grid.rows[3] == "")
         // Too long even for the lines there are: the last one says so, by columns.
         let cut = MessageLineView(message: String(repeating: "設計 ", count: 30)).lines(width: 11, maximum: 2)
-        #expect(cut.count == 2 && cut[1].hasSuffix("…") && cut.allSatisfy { $0.cellWidth <= 11 })
+        #expect(cut.count == 2 && cut[1].hasSuffix("…") && cut.allSatisfy { $0.terminalColumns <= 11 })
         #expect(MessageLineView(message: String(repeating: "x", count: 30)).lines(width: 12, maximum: 3) == [
             String(repeating: "x", count: 11) + "…"
         ])

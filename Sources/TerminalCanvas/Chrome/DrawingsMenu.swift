@@ -38,9 +38,9 @@ public struct DrawingsMenu: Equatable, Sendable {
     public var currentID: String
     /// Why the last key did nothing (deleting the open drawing), shown in place of the key hints
     /// until the next key.
+    public private(set) var notice: String?
     /// The longest name the prompt takes, in characters.
     public static let nameLimit = 64
-    public private(set) var notice: String?
 
     public init(items: [Item], currentID: String) {
         self.items = items
@@ -136,10 +136,10 @@ public struct DrawingsMenu: Equatable, Sendable {
         case .naming(let renaming, let text):
             // The end of what is typed, where the cursor is, stays in view.
             let label = "\(renaming == nil ? "new drawing" : "rename to"): "
-            let room = grid.width - 4 - label.cellWidth - 1
+            let room = grid.width - 4 - label.terminalColumns - 1
             var shown = text
-            if shown.cellWidth > room, room > 1 {
-                while shown.cellWidth > room - 1 { shown.removeFirst() }
+            if shown.terminalColumns > room, room > 1 {
+                while shown.terminalColumns > room - 1 { shown.removeFirst() }
                 shown = String(glyphs.ellipsis) + shown
             }
             lines.append(label + shown + "_")

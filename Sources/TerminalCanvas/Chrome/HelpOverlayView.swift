@@ -43,8 +43,8 @@ public struct HelpOverlayView: Equatable, Sendable {
         let lines = lines
         let scrolls = lines.count + 2 > grid.height
         // Wide enough for the footer in use, which for a scrolling box leaves room for an arrow.
-        let footerWidth = scrolls ? scrollFooter.cellWidth + 4 : footer.cellWidth + 2
-        let contentWidth = max(lines.map(\.cellWidth).max() ?? 0, title.cellWidth + 2, footerWidth)
+        let footerWidth = scrolls ? scrollFooter.terminalColumns + 4 : footer.terminalColumns + 2
+        let contentWidth = max(lines.map(\.terminalColumns).max() ?? 0, title.terminalColumns + 2, footerWidth)
         let width = min(contentWidth + 4, grid.width)
         let height = min(lines.count + 2, grid.height)
         guard width >= 4, height >= 3 else { return }
@@ -87,11 +87,11 @@ public struct HelpOverlayView: Equatable, Sendable {
         }
         // Labels sit on the frame, one rule character in from the corner, when they fit whole; an
         // empty one leaves the rule unbroken.
-        if !title.isEmpty, title.cellWidth + 2 <= width - 4 {
+        if !title.isEmpty, title.terminalColumns + 2 <= width - 4 {
             grid.put(" \(title) ", x: left + 2, y: top, attributes: .bold)
         }
-        if !footer.isEmpty, footer.cellWidth + 2 <= width - 2 - footerInset {
-            grid.put(" \(footer) ", x: right - footerInset - (footer.cellWidth + 2) + 1, y: bottom)
+        if !footer.isEmpty, footer.terminalColumns + 2 <= width - 2 - footerInset {
+            grid.put(" \(footer) ", x: right - footerInset - (footer.terminalColumns + 2) + 1, y: bottom)
         }
     }
 }

@@ -25,7 +25,7 @@ public struct MessageLineView: Equatable, Sendable {
         let shown = lines(width: grid.width - 2, maximum: min(maximumLines, row + 1))
         for (index, line) in shown.enumerated() {
             let text = " " + line + " "
-            grid.put(text, x: grid.width - text.cellWidth, y: row - shown.count + 1 + index, attributes: .reverse)
+            grid.put(text, x: grid.width - text.terminalColumns, y: row - shown.count + 1 + index, attributes: .reverse)
         }
     }
 

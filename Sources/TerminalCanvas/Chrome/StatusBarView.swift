@@ -104,13 +104,13 @@ public struct StatusBarView: Equatable, Sendable {
         // cell when nothing else is left to give up).
         var excess = Self.lineWidth((left, right)) - width
         let name = drawingName
-        let nameCut = min(max(excess, 0), name.cellWidth - min(name.cellWidth, keepingMinimum ? 8 : 1))
-        left[0].text = name.truncated(to: name.cellWidth - nameCut, ellipsis: glyphs.ellipsis)
+        let nameCut = min(max(excess, 0), name.terminalColumns - min(name.terminalColumns, keepingMinimum ? 8 : 1))
+        left[0].text = name.truncated(to: name.terminalColumns - nameCut, ellipsis: glyphs.ellipsis)
         excess -= nameCut
         let reason = reasonText
         if excess > 0, !reason.isEmpty {
-            let reasonCut = min(excess, reason.cellWidth - min(reason.cellWidth, keepingMinimum ? 10 : 1))
-            let cutReason = reason.truncated(to: reason.cellWidth - reasonCut, ellipsis: glyphs.ellipsis)
+            let reasonCut = min(excess, reason.terminalColumns - min(reason.terminalColumns, keepingMinimum ? 10 : 1))
+            let cutReason = reason.truncated(to: reason.terminalColumns - reasonCut, ellipsis: glyphs.ellipsis)
             right[right.count - 1] = syncField(compact: compactSync, reason: cutReason)
         }
         return (left, right)
@@ -166,7 +166,7 @@ public struct StatusBarView: Equatable, Sendable {
     /// Width of fields joined by separators (" │ "), with a space before the first.
     static func width(of fields: [Field]) -> Int {
         guard !fields.isEmpty else { return 0 }
-        return fields.map(\.text.cellWidth).reduce(0, +) + 3 * (fields.count - 1) + 1
+        return fields.map(\.text.terminalColumns).reduce(0, +) + 3 * (fields.count - 1) + 1
     }
 
     private func putSeparator(into grid: inout CellGrid, x: Int, row: Int) -> Int {
@@ -180,6 +180,6 @@ public struct StatusBarView: Equatable, Sendable {
         if field.isSwatch {
             grid[x + 1, row] = Cell(glyphs.swatch, foreground: colorValue)
         }
-        return x + 1 + field.text.cellWidth
+        return x + 1 + field.text.terminalColumns
     }
 }

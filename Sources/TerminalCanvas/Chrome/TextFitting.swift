@@ -3,12 +3,10 @@ import StrokeKit
 /// Fitting text into a number of terminal columns, measured as `CellGrid.put` lays it out (a
 /// wide character takes two, a combining mark none).
 extension String {
-    var cellWidth: Int { terminalColumns }
-
     /// The text cut to at most `width` columns, ending in `ellipsis` when anything was cut. A wide
     /// character is never split: when only half of it would fit, the text stops one column short.
     func truncated(to width: Int, ellipsis: Unicode.Scalar) -> String {
-        guard cellWidth > width else { return self }
+        guard terminalColumns > width else { return self }
         guard width > 0 else { return "" }
         let room = width - ellipsis.terminalColumns
         var scalars = String.UnicodeScalarView()
@@ -32,7 +30,7 @@ extension String {
             let word = word.truncated(to: width, ellipsis: ellipsis)
             if line.isEmpty {
                 line = word
-            } else if line.cellWidth + 1 + word.cellWidth <= width {
+            } else if line.terminalColumns + 1 + word.terminalColumns <= width {
                 line += " " + word
             } else {
                 lines.append(line)

@@ -35,7 +35,7 @@ public struct TooSmallView: Equatable, Sendable {
         let lines = Array(message.wrapped(to: grid.width, ellipsis: glyphs.ellipsis).prefix(grid.height))
         let top = (grid.height - lines.count) / 2
         for (index, line) in lines.enumerated() {
-            grid.put(line, x: (grid.width - line.cellWidth) / 2, y: top + index, attributes: .bold)
+            grid.put(line, x: (grid.width - line.terminalColumns) / 2, y: top + index, attributes: .bold)
         }
     }
 }
