@@ -21,7 +21,7 @@ struct SyncEventLog {
             return
                 "\(prefix): connected to \(peer.displayName) [\(PeerIDText.short(peer.peerID))] over \(peer.transport.rawValue) \(via)"
         case .disconnected(let peer, _, _, let reason, let wasEstablished):
-            if SyncNodeEvent.isRefusal(reason) { return "\(prefix): \(peer) refused: \(reason.message)" }
+            if reason.isRefusal { return "\(prefix): \(peer) refused: \(reason.message)" }
             guard wasEstablished, reason != .localShutdown else { return nil }
             return "\(prefix): disconnected from \(peer): \(reason.message)"
         case .unreachable(let endpoint, let problem):

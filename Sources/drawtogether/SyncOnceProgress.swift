@@ -41,7 +41,7 @@ struct SyncOnceProgress {
         case .connected(_, let endpoint, let dialled):
             if dialled { reached.insert(endpoint) }
         case .disconnected(let peer, let endpoint, let dialled, let reason, _):
-            if dialled, SyncNodeEvent.isRefusal(reason), refusal == nil {
+            if dialled, reason.isRefusal, refusal == nil {
                 refusal = "\(peer) refused: \(reason.message)"
             } else if dialled {
                 problems[endpoint] = reason.message

@@ -83,7 +83,7 @@ import Testing
             Issue.record("\(name): the relay recorded no reason")
             return
         }
-        #expect(SyncNodeEvent.isRefusal(refusal), "\(name): \(refusal.message)")
+        #expect(refusal.isRefusal, "\(name): \(refusal.message)")
         if !endsStream {
             guard case .goodbye(_, let text)? = hostile.goodbye else {
                 Issue.record("\(name): no goodbye with a reason was sent")

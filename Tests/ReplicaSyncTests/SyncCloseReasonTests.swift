@@ -19,7 +19,6 @@ import Testing
     @Test(arguments: departures)
     func aPeerGoingAwayIsNotARefusal(reason: SyncCloseReason) {
         #expect(!reason.isRefusal)
-        #expect(!SyncNodeEvent.isRefusal(reason))
     }
 
     @Test(arguments: refusals)

@@ -11,10 +11,4 @@ public enum SyncNodeEvent: Equatable, Sendable {
     /// Dialling a peer failed; the node tries again with backoff (a discovered peer that is gone
     /// is dropped instead).
     case unreachable(endpoint: SocketEndpoint, problem: String)
-
-    /// Whether a close reason says the peers cannot sync as configured (see
-    /// `SyncCloseReason.isRefusal`), as opposed to a peer merely going away.
-    public static func isRefusal(_ reason: SyncCloseReason) -> Bool {
-        reason.isRefusal
-    }
 }
