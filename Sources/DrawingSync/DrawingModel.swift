@@ -41,8 +41,8 @@ public struct DrawingModel: Sendable {
 
     public init() {}
 
-    /// Compares the groups of `keys` on the canvas (`current`) with what was synchronized.
-    public mutating func changes(current: [StrokeKey: StrokeGroup], among keys: some Sequence<StrokeKey>)
+    /// Compares the groups of `keys` in the drawing (`current`) with what was synchronized.
+    public mutating func changes(current: Drawing, among keys: some Sequence<StrokeKey>)
         -> Changes
     {
         var changes = Changes()
@@ -62,9 +62,17 @@ public struct DrawingModel: Sendable {
         return changes
     }
 
-    /// Compares every group on the canvas, and every synchronized key, with the synchronized state.
-    public mutating func changes(current: [StrokeKey: StrokeGroup]) -> Changes {
+    /// Compares every group in the drawing, and every synchronized key, with the synchronized state.
+    public mutating func changes(current: Drawing) -> Changes {
         changes(current: current, among: Set(current.keys).union(synced.keys))
+    }
+
+    /// The keys whose group in `drawing` is not the synchronized one (groups that were not
+    /// changed share their storage, so most comparisons are immediate).
+    public func keysDiffering(from drawing: Drawing) -> Set<StrokeKey> {
+        var keys = Set(drawing.keys.filter { synced[$0]?.group != drawing[$0] })
+        for key in synced.keys where drawing[key] == nil { keys.insert(key) }
+        return keys
     }
 
     /// Records the entries of a flush before its transaction runs, so a second flush does not
@@ -92,16 +100,19 @@ public struct DrawingModel: Sendable {
 
     /// Takes in the replica's `strokes` map as a whole: keys absent from it are removed.
     public mutating func update(fromStrokesMap map: [String: DocumentValue]) -> StoreUpdate {
-        var entries = map.mapValues { Optional($0) }
-        for key in synced.keys where map[key.rawValue] == nil { entries[key.rawValue] = .some(nil) }
-        return update(entries: entries)
+        update(entries: map.mapValues { Optional($0) }, replacingAll: true)
     }
 
     /// Takes in some entries of the replica's `strokes` map: per key its value now, or nil when
-    /// the entry is gone. Values equal to what is known are not decoded again. An entry that
-    /// cannot be read keeps showing the last good version of its group (if any) rather than
-    /// dropping a stroke nobody can read, and is reported.
-    public mutating func update(entries: [String: DocumentValue?]) -> StoreUpdate {
+    /// the entry is gone; with `replacingAll`, the entries are the whole map and known keys
+    /// absent from them are gone too. Values equal to what is known are not decoded again. An
+    /// entry that cannot be read keeps showing the last good version of its group (if any)
+    /// rather than dropping a stroke nobody can read, and is reported.
+    public mutating func update(entries: [String: DocumentValue?], replacingAll: Bool = false) -> StoreUpdate {
+        var entries = entries
+        if replacingAll {
+            for key in synced.keys where entries[key.rawValue] == nil { entries[key.rawValue] = .some(nil) }
+        }
         var update = StoreUpdate()
         for (rawKey, value) in entries {
             readCount += 1

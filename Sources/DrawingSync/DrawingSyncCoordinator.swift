@@ -1,17 +1,19 @@
 import ReplicaStore
 import StrokeKit
 
-/// The loop between one drawing on the canvas and the replica.
+/// The open drawing and the loop between it and the replica: the one owner of the drawing while
+/// it is open.
 ///
-/// Local edits go in through `edit(_:now:)` and restart a 100 ms quiet period; when it is over,
-/// `tick(now:)` flushes the keys edited since the last flush as one transaction (an
+/// Local edits change `drawing` inside `edit(now:_:)`, which learns from the drawing's journal
+/// which keys they touched and restarts a 100 ms quiet period; when it is over, `tick(now:)`
+/// flushes the keys edited since the last flush as one transaction (an
 /// `INSERT ... ON ID CONFLICT DO UPDATE_LOCAL_DIFF` of the changed groups and an `UNSET` of the
-/// removed ones). A store observer on the drawing's document brings every change — local or from
-/// a peer — back; it only ever changes `groups` for keys without unflushed local edits, so a
-/// remote change arriving inside the quiet period cannot undo a local erase or delete, and it
-/// never writes anything itself, so nothing echoes.
+/// removed ones). An observer of the drawing's document brings every change — local or from a
+/// peer — back as patches and puts them straight into `drawing`, except for keys with unflushed
+/// local edits, so a remote change arriving inside the quiet period cannot undo a local erase or
+/// delete; it never writes anything itself, so nothing echoes.
 public final class DrawingSyncCoordinator {
-    /// What a change from the replica did to the canvas.
+    /// What a change from the replica did to the drawing.
     public struct RemoteChange: Sendable {
         /// Per key the new group, or nil when the group is gone.
         public var groups: [StrokeKey: StrokeGroup?]
@@ -23,7 +25,7 @@ public final class DrawingSyncCoordinator {
 
     public let drawingID: String
     /// The drawing as the canvas shows it: synchronized groups plus unflushed local edits.
-    public private(set) var groups: [StrokeKey: StrokeGroup] = [:]
+    public private(set) var drawing = Drawing()
     public private(set) var model = DrawingModel()
     /// Keys edited locally since the last flush.
     public private(set) var unflushedKeys: Set<StrokeKey> = []
@@ -32,23 +34,20 @@ public final class DrawingSyncCoordinator {
     /// The last failed flush; cleared by the next successful one.
     public private(set) var lastFlushError: (any Error)?
 
-    /// Called after a change from the replica altered `groups`.
+    /// Called after a change from the replica altered `drawing`.
     public var onRemoteChange: ((RemoteChange) -> Void)?
 
     private let replica: Replica
     private var debouncer: FlushDebouncer
     private var observation: ObservationToken?
 
-    /// Starts observing the drawing; `groups` holds its current content when this returns.
-    public init(replica: Replica, drawingID: String, quietPeriod: Int64 = 100) throws {
+    /// Starts observing the drawing; `drawing` holds its current content when this returns.
+    public init(replica: Replica, drawingID: String, quietPeriod: Int64 = 100) {
         self.replica = replica
         self.drawingID = drawingID
         debouncer = FlushDebouncer(quietPeriod: quietPeriod)
-        observation = try replica.observe(
-            .select(DQLSelect(projection: .allFields, collection: Self.collection, filter: Self.idFilter)),
-            arguments: ["id": .string(drawingID)]
-        ) { [weak self] result, changedPaths in
-            self?.receive(result, strokeKeys: changedPaths.flatMap(Self.strokeKeys(changedAt:)))
+        observation = replica.observeDocument(drawingID, in: Self.collection) { [weak self] observation in
+            self?.receive(observation)
         }
     }
 
@@ -56,22 +55,23 @@ public final class DrawingSyncCoordinator {
         observation?.cancel()
     }
 
-    /// The groups in key order (z-order).
-    public var drawing: [StrokeGroup] {
-        groups.keys.sorted().compactMap { groups[$0] }
-    }
-
     /// When the driver must call `tick(now:)`, if edits are waiting.
     public var deadline: Int64? { debouncer.deadline }
 
-    /// Local edits: per key the group as it is now, or nil for a group that is gone.
-    public func edit(_ edits: [StrokeKey: StrokeGroup?], now: Int64) {
-        guard !edits.isEmpty else { return }
-        for (key, group) in edits {
-            groups[key] = group
-            unflushedKeys.insert(key)
+    /// A local edit: `body` changes the drawing (the editor's gestures, undo); the keys it
+    /// touched wait for the next flush, and the quiet period starts again if there were any.
+    @discardableResult
+    public func edit<Result>(now: Int64, _ body: (inout Drawing) throws -> Result) rethrows -> Result {
+        let start = drawing.revision
+        defer {
+            // An edit longer than the journal (an undo of a wide erase) is found by comparison.
+            let keys = drawing.changedKeys(since: start) ?? model.keysDiffering(from: drawing)
+            if !keys.isEmpty {
+                unflushedKeys.formUnion(keys)
+                debouncer.edited(now: now)
+            }
         }
-        debouncer.edited(now: now)
+        return try body(&drawing)
     }
 
     /// Flushes when the quiet period is over. A failed flush is kept and retried after another
@@ -91,7 +91,7 @@ public final class DrawingSyncCoordinator {
         let keys = unflushedKeys
         unflushedKeys.removeAll()
         debouncer.reset()
-        let changes = model.changes(current: groups, among: keys)
+        let changes = model.changes(current: drawing, among: keys)
         guard !changes.isEmpty else { return }
         let pending = model.persistPending(changes)
         do {
@@ -128,39 +128,51 @@ public final class DrawingSyncCoordinator {
         observation = nil
     }
 
-    /// Takes in the observed document: only the entries of `strokeKeys` when the replica said
-    /// where it changed, else the whole map. The replica patches the observed result from the
-    /// paths a commit wrote, so a one-stroke change costs the same in a drawing of ten strokes and
-    /// of ten thousand.
-    private func receive(_ result: QueryResult, strokeKeys: Set<String>?) {
-        let map = result.documents.first?["strokes"]?.objectValue ?? [:]
+    /// Takes in the observed document: all of it at first, then the stroke entries each commit
+    /// changed, so a one-stroke change costs the same in a drawing of ten strokes and of ten
+    /// thousand.
+    private func receive(_ observation: DocumentObservation) {
         let update: DrawingModel.StoreUpdate
-        if let strokeKeys {
-            var entries: [String: DocumentValue?] = [:]
-            for key in strokeKeys { entries[key] = .some(map[key]) }
-            update = model.update(entries: entries)
-        } else {
-            update = model.update(fromStrokesMap: map)
+        switch observation {
+        case .initial(let fields):
+            update = model.update(fromStrokesMap: fields?["strokes"]?.objectValue ?? [:])
+        case .changed(let patches):
+            update = model.update(entries: Self.strokeEntries(in: patches), replacingAll: Self.replacesStrokes(patches))
         }
         var change = RemoteChange(groups: [:], problems: update.problems)
-        for (key, group) in update.changed where !unflushedKeys.contains(key) && groups[key] != group {
-            groups[key] = group
-            change.groups[key] = .some(group)
+        for (key, group) in update.changed where !unflushedKeys.contains(key) {
+            if drawing.setGroup(group, for: key) { change.groups[key] = .some(group) }
         }
         if !change.groups.isEmpty || !change.problems.isEmpty { onRemoteChange?(change) }
     }
 
-    /// The `strokes` entries that events at `paths` can have changed; nil when the whole map may
-    /// have (the document, or the map itself, was written or removed).
-    static func strokeKeys(changedAt paths: Set<[String]>) -> Set<String>? {
-        var keys: Set<String> = []
-        for path in paths {
-            guard let field = path.first else { return nil }
-            guard field == "strokes" else { continue }  // the name and other fields
-            guard path.count >= 2 else { return nil }
-            keys.insert(path[1])
+    /// The `strokes` entries the patches set, per key its value now or nil; a patch of the
+    /// document or of the whole map gives every entry the map now has.
+    static func strokeEntries(in patches: [DocumentPatch]) -> [String: DocumentValue?] {
+        var entries: [String: DocumentValue?] = [:]
+        for patch in patches {
+            switch patch.path.count {
+            case 0:
+                let map = patch.value?.objectValue?["strokes"]?.objectValue ?? [:]
+                entries = map.mapValues { Optional($0) }
+            case 1 where patch.path[0] == "strokes":
+                entries = (patch.value?.objectValue ?? [:]).mapValues { Optional($0) }
+            case 2 where patch.path[0] == "strokes":
+                entries[patch.path[1]] = .some(patch.value)
+            case 3... where patch.path[0] == "strokes":
+                // Something written inside an entry: the entry is a map, not an encoded group.
+                entries[patch.path[1]] = .some(.object([:]))
+            default:
+                continue  // the name and other fields
+            }
         }
-        return keys
+        return entries
+    }
+
+    /// Whether the patches replace the whole `strokes` map (the document or the map itself was
+    /// written or removed), so keys absent from it are gone.
+    static func replacesStrokes(_ patches: [DocumentPatch]) -> Bool {
+        patches.contains { $0.path.isEmpty || $0.path == ["strokes"] }
     }
 
     private static let idFilter = DQLFilter(id: .parameter(name: "id", position: DQLPosition(line: 1, column: 1)))

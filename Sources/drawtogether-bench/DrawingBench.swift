@@ -20,8 +20,10 @@ struct DrawingBench {
         let groups = sample.groups(strokes)
         do {
             let replica = try Replica(directory: path, configuration: ReplicaConfiguration(peerID: PeerID(1)))
-            let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
-            coordinator.edit(Dictionary(uniqueKeysWithValues: groups.map { ($0.key, .some($0)) }), now: 0)
+            let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
+            coordinator.edit(now: 0) { drawing in
+                for group in groups { drawing.insert(group) }
+            }
             let initial = try BenchClock.measure { try coordinator.flush() }.seconds
             let valueBytes = coordinator.model.synced.values.reduce(0) { $0 + $1.value.utf8.count }
             report.add(
@@ -47,17 +49,17 @@ struct DrawingBench {
         var changed = DurationSample()
         for round in 0..<repetitions {
             let original = groups[Int.random(in: 0..<groups.count, using: &random)]
-            guard let current = coordinator.groups[original.key], let edited = SampleDrawing.extended(current)
+            guard let current = coordinator.drawing[original.key], let edited = SampleDrawing.extended(current)
             else {
                 continue
             }
-            coordinator.edit([edited.key: .some(edited)], now: Int64(round) * 1_000)
+            coordinator.edit(now: Int64(round) * 1_000) { $0.insert(edited) }
             changed.add(try BenchClock.measure { try coordinator.flush() }.seconds)
         }
         var added = DurationSample()
         for round in 0..<repetitions {
             guard let group = sample.nextGroup() else { continue }
-            coordinator.edit([group.key: .some(group)], now: Int64(round) * 1_000)
+            coordinator.edit(now: Int64(round) * 1_000) { $0.insert(group) }
             added.add(try BenchClock.measure { try coordinator.flush() }.seconds)
         }
         let note = "edit, diff, one transaction, the coordinator's observer patched with the entry it wrote"
@@ -73,8 +75,8 @@ struct DrawingBench {
             [("p90_ms", .number(added.percentile(90) * 1e3)), ("runs", .number(Double(added.count)))])
     }
 
-    private func measureRenders(_ drawing: [StrokeGroup]) {
-        let document = CanvasDocument(groups: drawing)
+    private func measureRenders(_ document: Drawing) {
+        let groups = document.groups
         let viewport = CanvasViewport(screenWidth: 200, screenHeight: 61)  // 60 canvas rows + status bar
         for mode in [GlyphMode.block, .braille] {
             var canvasView = DurationSample()
@@ -85,7 +87,7 @@ struct DrawingBench {
                     BenchClock.measure { CanvasView(mode: mode).render(document, viewport: viewport) }.seconds
                 )
                 let (grid, seconds) = BenchClock.measure {
-                    Raster.render(drawing, viewport: Viewport(x: 0, y: 0, width: 200, height: 60), mode: mode)
+                    Raster.render(groups, viewport: Viewport(x: 0, y: 0, width: 200, height: 60), mode: mode)
                 }
                 raster.add(seconds)
                 inked = grid.cells.filter { $0 != .blank }.count
@@ -93,7 +95,7 @@ struct DrawingBench {
             report.add(
                 "render.canvas_view.\(mode.rawValue)", canvasView.median * 1e3, "ms",
                 [
-                    ("strokes", .number(Double(drawing.count))), ("cells", .number(200 * 60)),
+                    ("strokes", .number(Double(document.count))), ("cells", .number(200 * 60)),
                     ("inked_cells", .number(Double(inked))),
                     ("note", .text("CanvasView.render, 200x60 canvas + status row")),
                 ])
@@ -106,7 +108,7 @@ struct DrawingBench {
 
     /// What a frame costs while a peer draws (presence arrives many times a second): the drawing
     /// is unchanged, so its layer comes from the cache and only the peer's stroke is added.
-    private func measurePresenceFrames(_ document: CanvasDocument, viewport: CanvasViewport) {
+    private func measurePresenceFrames(_ document: Drawing, viewport: CanvasViewport) {
         let cache = CanvasLayerCache()
         let view = CanvasView(mode: .block)
         var frames = DurationSample()
@@ -142,14 +144,14 @@ struct DrawingBench {
     }
 
     /// In a fresh process: open the replica, start the coordinator (which reads the drawing),
-    /// build the canvas document and render the first 200x60 frame.
+    /// and render the first 200x60 frame of its drawing.
     static func coldOpen(path: String, report: FigureReport) throws {
         let start = BenchClock.now()
         let replica = try Replica(directory: path)
         let opened = BenchClock.now()
-        let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
+        let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
         let observed = BenchClock.now()
-        let document = CanvasDocument(groups: coordinator.drawing)
+        let document = coordinator.drawing
         let grid = CanvasView(mode: .block).render(
             document, viewport: CanvasViewport(screenWidth: 200, screenHeight: 61))
         let rendered = BenchClock.now()

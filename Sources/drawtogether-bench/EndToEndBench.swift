@@ -51,7 +51,7 @@ struct EndToEndBench {
         let node = SyncNode(
             loop: loopA, replica: adapter, configuration: Self.session(adapter, name: "bench peer A"))
         adapter.forwardLocalCommits(to: node)
-        let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
+        let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
         defer {
             node.shutdown()
             loopA.run(until: { false }, timeout: .milliseconds(200))
@@ -81,7 +81,7 @@ struct EndToEndBench {
                 break
             }
             guard let group = sample.nextGroup() else { continue }
-            coordinator.edit([group.key: .some(group)], now: 0)
+            coordinator.edit(now: 0) { $0.insert(group) }
             let flushStart = BenchClock.now()
             try coordinator.flush()
             let flushEnd = BenchClock.now()
@@ -109,7 +109,7 @@ struct EndToEndBench {
                     )
                 ))
         } else {
-            details.append(("note", .text("A's flush to B's coordinator and updated canvas document")))
+            details.append(("note", .text("A's flush to B's coordinator and its updated drawing")))
         }
         report.add("e2e.\(transport).p50", latencies.median * 1e3, "ms", details)
         report.add(
@@ -121,10 +121,12 @@ struct EndToEndBench {
     static func prepare(strokes: Int, pathA: String, pathB: String) throws {
         let a = try Replica(
             directory: pathA, configuration: ReplicaConfiguration(peerID: PeerID(0xA000_0000_0000_0001)))
-        let coordinator = try DrawingSyncCoordinator(replica: a, drawingID: drawingID)
+        let coordinator = DrawingSyncCoordinator(replica: a, drawingID: drawingID)
         var sample = SampleDrawing(seed: 0xE2E, peer: "bencha")
-        coordinator.edit(
-            Dictionary(uniqueKeysWithValues: sample.groups(strokes).map { ($0.key, .some($0)) }), now: 0)
+        let groups = sample.groups(strokes)
+        coordinator.edit(now: 0) { drawing in
+            for group in groups { drawing.insert(group) }
+        }
         try coordinator.flush()
         coordinator.close()
         let b = try Replica(
@@ -141,8 +143,8 @@ struct EndToEndBench {
             encrypts: false, subscriptions: adapter.subscriptions)
     }
 
-    /// Peer B's thread: listens, and on every remote change rebuilds its canvas document and
-    /// notes when each key arrived, waking A's loop.
+    /// Peer B's thread: listens, and on every remote change (in its coordinator's drawing by
+    /// then) notes when each key arrived, waking A's loop.
     static func runPeerB(path: String, endpoint: SocketEndpoint, link: PeerLink, wake: EventLoop) {
         do {
             let loop = try EventLoop()
@@ -152,10 +154,9 @@ struct EndToEndBench {
             let node = SyncNode(
                 loop: loop, replica: adapter, configuration: session(adapter, name: "bench peer B"))
             adapter.forwardLocalCommits(to: node)
-            let coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
-            var document = CanvasDocument(groups: coordinator.drawing)
-            coordinator.onRemoteChange = { [unowned coordinator] change in
-                document.applyFromReplica(change.groups, keepingLocal: coordinator.unflushedKeys)
+            // The coordinator puts each change into its drawing before it calls back.
+            let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
+            coordinator.onRemoteChange = { change in
                 link.arrived(change.groups.keys.map(\.rawValue), at: BenchClock.now())
                 wake.execute {}
             }

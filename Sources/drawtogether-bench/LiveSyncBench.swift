@@ -3,7 +3,7 @@ import StrokeKit
 
 /// B1-style live streaming: peer A makes N single-key writes; after each, the changes B lacks
 /// (since B's versions, as the sync session asks) are encoded, decoded and applied to B one at a
-/// time. Run twice: once with an observer on B's document (the app always has one: the
+/// time. Run twice: once with a document observer on B's document (the app always has one: the
 /// coordinator's), once without, so the observer's share is visible.
 struct LiveSyncBench {
     let updates: Int
@@ -27,7 +27,7 @@ struct LiveSyncBench {
         var deliveries = 0
         let token =
             observed
-            ? try b.observe(MapWorkload.selectDocument, arguments: MapWorkload.idArgument) { _ in
+            ? b.observeDocument(MapWorkload.documentID, in: MapWorkload.collection) { _ in
                 deliveries += 1
             }
             : nil

@@ -124,8 +124,8 @@ struct MapWorkload {
         // Observers on both sides, as the coordinator has one on its drawing.
         var deliveriesA = 0
         var deliveriesB = 0
-        let tokenA = try a.observe(Self.selectDocument, arguments: Self.idArgument) { _ in deliveriesA += 1 }
-        let tokenB = try b.observe(Self.selectDocument, arguments: Self.idArgument) { _ in deliveriesB += 1 }
+        let tokenA = a.observeDocument(Self.documentID, in: Self.collection) { _ in deliveriesA += 1 }
+        let tokenB = b.observeDocument(Self.documentID, in: Self.collection) { _ in deliveriesB += 1 }
         defer {
             tokenA.cancel()
             tokenB.cancel()
@@ -154,13 +154,14 @@ struct MapWorkload {
         let applyB = try BenchClock.measure { try Self.apply(deltaAB, to: b) }.seconds
         let beforeA = deliveriesA
         let applyA = try BenchClock.measure { try Self.apply(deltaBA, to: a) }.seconds
-        // An observer hears only of a commit that changed its result: in `overlap` B's own later
-        // writes win every conflict, so B's document does not change and only A's observer fires.
+        // A document observer hears of every commit that wrote to its document, with patches of
+        // the paths written (in `overlap` B's own later writes win every conflict, so B's
+        // patches restate what B had).
         report.add(
             "\(prefix).apply", applyB, "s",
             [
                 ("observer_deliveries", .number(Double(deliveriesB - beforeB))),
-                ("note", .text("B decodes and applies A's delta: one SQLite transaction, observer run")),
+                ("note", .text("B decodes and applies A's delta: one SQLite transaction, document observer patched")),
             ])
         report.add(
             "\(prefix).apply.b_to_a", applyA, "s",

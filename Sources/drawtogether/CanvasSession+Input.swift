@@ -110,10 +110,14 @@ extension CanvasSession {
         return true
     }
 
+    /// Runs an editor command on the drawing, as one edit of the coordinator's.
     func apply(_ command: EditorCommand) {
-        let feedback = editor.handle(command, in: &document, nowMilliseconds: wallClock())
+        let revision = coordinator.drawing.revision
+        let feedback = coordinator.edit(now: loop.now.milliseconds) { drawing in
+            editor.handle(command, in: &drawing, nowMilliseconds: wallClock())
+        }
         if let message = feedback.message { show(message) }
-        if feedback.documentChanged { pushEdits() }
+        if coordinator.drawing.revision != revision { editsMade() }
         publishPresence()
     }
 
@@ -128,11 +132,11 @@ extension CanvasSession {
                 menu = nil
             case .open(let id):
                 menu = nil
-                if id != coordinator.drawingID { try switchDrawing(to: id) }
+                if id != coordinator.drawingID { switchDrawing(to: id) }
             case .create(let name):
                 let entry = try drawings.create(named: name)
                 menu = nil
-                try switchDrawing(to: entry.id)
+                switchDrawing(to: entry.id)
             case .rename(let id, let name):
                 try drawings.rename(id: id, toUniqueName: name)
                 if id == coordinator.drawingID { drawingName = name }
@@ -146,15 +150,15 @@ extension CanvasSession {
     }
 
     /// Saves the current drawing and opens another in its place.
-    func switchDrawing(to id: String) throws {
+    func switchDrawing(to id: String) {
         flushNow()
         coordinator.close()
-        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: id)
+        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: id)
         drawingName = drawings.find(id)?.name ?? id
         drawingDeleted = false
-        document = CanvasDocument(groups: coordinator.drawing)
+        layerCache = CanvasLayerCache()  // it follows one drawing
         attachCoordinator()
-        observeOwnKeys()
+        observeOwnKeys(coordinator.drawing.keys)
         editor.resetUndo()
     }
 }

@@ -20,7 +20,7 @@ extension CanvasSession {
             TooSmallView(glyphs: glyphs).paint(into: &grid)
         } else {
             grid = CanvasView(mode: editor.glyphMode).render(
-                editor, document: document, peers: presence, cache: layerCache)
+                editor, drawing: coordinator.drawing, peers: presence, cache: layerCache)
             statusBar(node: node, sync: syncStatus).paint(into: &grid, row: size.height - 1)
             if let message {
                 // Above the status bar, on up to three lines: the end often says what to do.

@@ -8,9 +8,9 @@ import TerminalCanvas
 ///
 /// Everything runs on the loop's thread: terminal input, the termination and resize signals,
 /// the coordinator's flush deadline, and (through the sync node's sockets) changes from peers.
-/// An edit goes editor → document → coordinator (debounced flush into the replica); a change in
-/// the replica comes back through the coordinator's observer into the document; every path ends
-/// in `render()`.
+/// The coordinator owns the open drawing: an edit is the editor changing it inside
+/// `coordinator.edit` (then a debounced flush into the replica), and a change in the replica comes
+/// back through the coordinator's observer straight into it; every path ends in `render()`.
 final class CanvasSession {
     let loop: EventLoop
     let replica: Replica
@@ -25,14 +25,13 @@ final class CanvasSession {
     var drawingName: String
     /// The open drawing was deleted on another peer (drawing on it brings it back).
     var drawingDeleted = false
-    var document: CanvasDocument
     var editor: CanvasEditor
     var decoder = InputDecoder()
     /// Between Ctrl-Z and the stop: the terminal is the shell's, the peers are catching up.
     var isSuspending = false
     var hasQuit = false
     /// The drawing's raster layer, reused by frames that only move cursors or strokes in progress.
-    let layerCache = CanvasLayerCache()
+    var layerCache = CanvasLayerCache()
     /// The help's first line shown (it scrolls when taller than the terminal); nil: help closed.
     var helpFirstLine: Int?
     var menu: DrawingsMenu?
@@ -62,15 +61,14 @@ final class CanvasSession {
         self.keysHelp = keysHelp
         self.displayName = displayName
         self.wallClock = wallClock
-        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawing.id)
+        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawing.id)
         drawingName = drawing.name
-        document = CanvasDocument(groups: coordinator.drawing)
         let keyClock = StrokeKeyClock(peerShortID: StrokeKeyClock.shortID(forPeerID: replica.peerID.rawValue))
         editor = CanvasEditor(
             palette: palette.colours, keyClock: keyClock,
             viewport: CanvasViewport(screenWidth: screen.size.width, screenHeight: screen.size.height),
             glyphMode: screen.supportsUnicode ? .block : .ascii)
-        observeOwnKeys()
+        observeOwnKeys(coordinator.drawing.keys)
         attachCoordinator()
         drawings.onChange = { [unowned self] entries in drawingsChanged(entries) }
     }
@@ -148,9 +146,8 @@ final class CanvasSession {
 
     func attachCoordinator() {
         coordinator.onRemoteChange = { [unowned self] change in
-            document.applyFromReplica(change.groups, keepingLocal: coordinator.unflushedKeys)
             if let problem = change.problems.first { show(problem.description) }
-            observeOwnKeys()
+            observeOwnKeys(change.groups.keys)
             setNeedsRender()
         }
     }
@@ -169,14 +166,9 @@ final class CanvasSession {
         setNeedsRender()
     }
 
-    /// Hands the keys the editor changed to the coordinator and (re)arms the flush deadline.
-    func pushEdits() {
-        let keys = document.takeChangedKeys()
-        guard !keys.isEmpty else { return }
+    /// After an edit: brings back a drawing a peer deleted and (re)arms the flush deadline.
+    func editsMade() {
         if drawingDeleted { restoreDeletedDrawing() }
-        var edits: [StrokeKey: StrokeGroup?] = [:]
-        for key in keys { edits[key] = .some(document[key]) }
-        coordinator.edit(edits, now: loop.now.milliseconds)
         scheduleFlush()
     }
 
@@ -212,9 +204,10 @@ final class CanvasSession {
         entries.map { DrawingsMenu.Item(id: $0.id, name: $0.name) }
     }
 
-    /// A restarted peer must never reuse one of its own keys.
-    func observeOwnKeys() {
-        for key in coordinator.groups.keys { editor.keyClock.observe(key) }
+    /// A restarted peer must never reuse one of its own keys: the key clock sees every key that
+    /// arrives.
+    func observeOwnKeys(_ keys: some Sequence<StrokeKey>) {
+        for key in keys { editor.keyClock.observe(key) }
     }
 
     /// Draws after the current callback returns. Changes from the replica and the sync node arrive

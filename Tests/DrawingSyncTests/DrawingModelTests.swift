@@ -102,7 +102,7 @@ import Testing
     @Test func anEmptyCanvasRemovesEverything() {
         let a = F.group(F.stroke(at: 1, key: F.key(0)))
         var model = model(syncing: a)
-        let changes = model.changes(current: [:])
+        let changes = model.changes(current: Drawing())
         #expect(changes.upserts.isEmpty)
         #expect(changes.removals == [a.key])
     }
@@ -185,7 +185,7 @@ import Testing
     @Test func deletingAllPiecesOfASplitRemovesTheKey() {
         let key = F.key(0)
         var model = model(syncing: F.group(F.stroke(at: 1, key: key), F.stroke(at: 20, key: key)))
-        #expect(model.changes(current: [:]).removals == [key])
+        #expect(model.changes(current: Drawing()).removals == [key])
     }
 
     @Test func strokesSharingAKeyAreEncodedTogetherInOrder() {
@@ -200,15 +200,14 @@ import Testing
 
     @Test func onlyTheKeysAskedAboutAreCompared() {
         var model = DrawingModel()
-        var canvas: [StrokeKey: StrokeGroup] = [:]
+        var canvas = Drawing()
         for index in 0..<1_000 {
-            let group = F.group(F.stroke(at: Double(index % 50), key: F.key(Int64(index))))
-            canvas[group.key] = group
+            canvas.insert(F.group(F.stroke(at: Double(index % 50), key: F.key(Int64(index)))))
         }
         _ = model.persistPending(model.changes(current: canvas))
         let before = model.encodeCount
         let edited = F.key(500)
-        canvas[edited] = F.group(F.masked(canvas[edited]!.pieces[0]))
+        canvas.insert(F.group(F.masked(canvas[edited]!.pieces[0])))
         let changes = model.changes(current: canvas, among: [edited])
         #expect(model.encodeCount - before == 1)
         #expect(Array(changes.upserts.keys) == [edited])

@@ -45,8 +45,8 @@ import Testing
         try peer.replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE_LOCAL_DIFF",
             arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(other))])])
-        #expect(peer.coordinator.groups.count == 2)
-        #expect(peer.coordinator.groups[other.key] == other)
+        #expect(peer.coordinator.drawing.count == 2)
+        #expect(peer.coordinator.drawing[other.key] == other)
         #expect(peer.remoteChanges.count == 1)
     }
 
@@ -67,7 +67,7 @@ import Testing
         try peer.replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE",
             arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(masked))])])
-        #expect(peer.coordinator.groups[plain.key] == masked)
+        #expect(peer.coordinator.drawing[plain.key] == masked)
         #expect(peer.coordinator.model.synced[plain.key]?.group == masked)
     }
 
@@ -98,17 +98,17 @@ import Testing
         let peer = try TestPeer(peer: 1)
         try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
         try DrawingList(replica: peer.replica).create(id: "drawing-2", name: "Second")
-        let second = try DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-2")
+        let second = DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-2")
         #expect(second.drawingID == "drawing-2")
-        #expect(second.groups.isEmpty && second.model.synced.isEmpty)
+        #expect(second.drawing.isEmpty && second.model.synced.isEmpty)
     }
 
     @Test func aNewCoordinatorReceivesTheStrokesAlreadyStored() throws {
         let peer = try TestPeer(peer: 1)
         try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))))
-        let again = try DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-1")
+        let again = DrawingSyncCoordinator(replica: peer.replica, drawingID: "drawing-1")
         #expect(again.model.synced.count == 1)
-        #expect(again.groups.count == 1)
+        #expect(again.drawing.count == 1)
     }
 
     @Test func nothingIsWrittenBeforeTheQuietPeriodEnds() throws {
@@ -151,9 +151,36 @@ import Testing
         let encodedBefore = peer.coordinator.model.encodeCount
         let versionsBefore = try peer.replica.versions(collection: "drawings", documentID: "drawing-1")
         let target = F.key(4_321)
-        try peer.draw(F.group(F.masked(peer.coordinator.groups[target]!.pieces[0])))
+        try peer.draw(F.group(F.masked(peer.coordinator.drawing[target]!.pieces[0])))
         #expect(peer.coordinator.model.encodeCount - encodedBefore == 1)
         let delta = try peer.replica.changes(collection: "drawings", documentID: "drawing-1", since: versionsBefore)
         #expect(delta.eventCount == 1)
+    }
+
+    /// An edit longer than the drawing's journal (an undo of a wide erase) is found by comparing
+    /// the drawing with what was synchronized: every key it touched is flushed, and a key it did
+    /// not touch still takes a change from the replica inside the quiet period.
+    @Test func anEditLongerThanTheJournalFlushesExactlyTheKeysItChanged() throws {
+        let peer = try TestPeer(peer: 1)
+        let count = Drawing.journalLimit * 2
+        let groups = (0..<count).map { F.group(F.stroke(at: Double($0 % 40), key: F.key(Int64($0)))) }
+        peer.coordinator.edit(now: peer.clock.now) { drawing in
+            for group in groups { drawing.insert(group) }
+        }
+        #expect(peer.coordinator.unflushedKeys.count == count)
+        try peer.settle()
+        #expect(try peer.storedStrokes().count == count)
+        peer.coordinator.edit(now: peer.clock.now) { drawing in
+            for group in groups.dropFirst() { drawing.insert(F.group(F.masked(group.pieces[0]))) }
+        }
+        #expect(peer.coordinator.unflushedKeys == Set(groups.dropFirst().map(\.key)))
+        let untouched = groups[0]
+        let moved = F.group(F.stroke(at: 70, key: untouched.key))
+        try peer.replica.execute(
+            "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE_LOCAL_DIFF",
+            arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(moved))])])
+        #expect(peer.coordinator.drawing[untouched.key] == moved)
+        try peer.settle()
+        #expect(try peer.storedStrokes()[untouched.key.rawValue]?.stringValue == StrokeModel.encode(moved).value)
     }
 }

@@ -25,7 +25,7 @@ final class TestPeer {
             configuration: ReplicaConfiguration(wallClock: { clock.now }, peerID: PeerID(peer)))
         self.drawingID = drawingID
         try DrawingList(replica: replica).create(id: drawingID, name: "Test drawing")
-        coordinator = try DrawingSyncCoordinator(replica: replica, drawingID: drawingID, quietPeriod: quietPeriod)
+        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID, quietPeriod: quietPeriod)
         coordinator.onRemoteChange = { [unowned self] change in remoteChanges.append(change) }
     }
 

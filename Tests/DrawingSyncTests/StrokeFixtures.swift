@@ -29,8 +29,8 @@ enum StrokeFixtures {
         return stroke
     }
 
-    static func canvas(_ groups: StrokeGroup...) -> [StrokeKey: StrokeGroup] {
-        Dictionary(uniqueKeysWithValues: groups.map { ($0.key, $0) })
+    static func canvas(_ groups: StrokeGroup...) -> Drawing {
+        Drawing(groups: groups)
     }
 
     static func strokesMap(_ groups: StrokeGroup...) -> [String: DocumentValue] {

@@ -34,7 +34,7 @@ import Testing
             try deliver(from: a, to: b)
         }
         try expectSameCanvas(a, b)
-        #expect(a.coordinator.drawing == [fromA, fromB])
+        #expect(a.coordinator.drawing.groups == [fromA, fromB])
     }
 
     /// A peer's one-stroke change reaches the other canvas without re-reading the drawing: the
@@ -49,10 +49,10 @@ import Testing
         a.coordinator.edit(edits, now: a.clock.now)
         try a.settle()
         try deliver(from: a, to: b)
-        #expect(b.coordinator.groups.count == 2_000)
+        #expect(b.coordinator.drawing.count == 2_000)
 
         let target = F.key(1_234, peer: "aaaaaa")
-        let masked = F.group(F.masked(a.coordinator.groups[target]!.pieces[0]))
+        let masked = F.group(F.masked(a.coordinator.drawing[target]!.pieces[0]))
         let readBefore = b.coordinator.model.readCount
         let changesBefore = b.remoteChanges.count
         try a.draw(masked)
@@ -60,14 +60,14 @@ import Testing
         #expect(b.coordinator.model.readCount - readBefore == 1)
         #expect(b.remoteChanges.count == changesBefore + 1)
         #expect(b.remoteChanges.last.map { Array($0.groups.keys) } == [target])
-        #expect(b.coordinator.groups[target] == masked)
+        #expect(b.coordinator.drawing[target] == masked)
 
         // A removal is read as one absent entry.
         try a.erase(target)
         try deliver(from: a, to: b)
         #expect(b.coordinator.model.readCount - readBefore == 2)
         #expect(b.remoteChanges.last.map { Array($0.groups.keys) } == [target])
-        #expect(b.coordinator.groups[target] == nil)
+        #expect(b.coordinator.drawing[target] == nil)
         try expectSameCanvas(a, b)
     }
 
@@ -80,7 +80,7 @@ import Testing
         try b.draw(F.group(F.masked(stroke, radius: 1.5)))
         try syncBoth(a, b)
         try expectSameCanvas(a, b)
-        #expect(a.coordinator.groups.count == 1)
+        #expect(a.coordinator.drawing.count == 1)
     }
 
     @Test func anEditWinsOverAConcurrentErase() throws {
@@ -92,7 +92,7 @@ import Testing
         try b.draw(F.group(F.masked(stroke)))
         try syncBoth(a, b)
         try expectSameCanvas(a, b)
-        #expect(a.coordinator.groups[stroke.key] == F.group(F.masked(stroke)))
+        #expect(a.coordinator.drawing[stroke.key] == F.group(F.masked(stroke)))
     }
 
     @Test func strokesDrawnInTheSameMillisecondOnTwoPeersAreBothKept() throws {
@@ -101,7 +101,7 @@ import Testing
         try b.draw(F.group(F.stroke(at: 9, key: F.key(0, peer: "bbbbbb"))))
         try syncBoth(a, b)
         try expectSameCanvas(a, b)
-        #expect(a.coordinator.groups.count == 2)
+        #expect(a.coordinator.drawing.count == 2)
     }
 
     @Test func duplicatedDeliveryChangesNothing() throws {
@@ -125,7 +125,7 @@ import Testing
         try b.erase(F.key(5, peer: "bbbbbb"))
         try syncBoth(a, b)
         try expectSameCanvas(a, b)
-        #expect(a.coordinator.groups.count == 38)
+        #expect(a.coordinator.drawing.count == 38)
     }
 
     @Test func receivingARemoteChangeWritesNothing() throws {
@@ -137,7 +137,7 @@ import Testing
         try b.settle()
         #expect(b.coordinator.transactionCount == before)
         #expect(b.coordinator.deadline == nil)
-        #expect(b.coordinator.groups.count == 1)
+        #expect(b.coordinator.drawing.count == 1)
     }
 
     @Test func aRemoteChangeInsideTheQuietPeriodDoesNotUndoALocalErase() throws {
@@ -149,12 +149,12 @@ import Testing
         a.coordinator.edit([shared.key: StrokeGroup?.none], now: a.clock.now)
         try b.draw(F.group(F.stroke(at: 20, key: F.key(50, peer: "bbbbbb"))))
         try deliver(from: b, to: a)
-        #expect(a.coordinator.groups[shared.key] == nil)
-        #expect(a.coordinator.groups.count == 1)
+        #expect(a.coordinator.drawing[shared.key] == nil)
+        #expect(a.coordinator.drawing.count == 1)
         try a.settle()
         try syncBoth(a, b)
         try expectSameCanvas(a, b)
-        #expect(b.coordinator.groups[shared.key] == nil)
+        #expect(b.coordinator.drawing[shared.key] == nil)
     }
 
     @Test func aRemoteEditOfALocallyErasedStrokeInsideTheQuietPeriodKeepsTheErase() throws {
@@ -165,7 +165,7 @@ import Testing
         a.coordinator.edit([stroke.key: StrokeGroup?.none], now: a.clock.now)
         try b.draw(F.group(F.masked(stroke)))
         try deliver(from: b, to: a)
-        #expect(a.coordinator.groups[stroke.key] == nil)
+        #expect(a.coordinator.drawing[stroke.key] == nil)
         try a.settle()
         try syncBoth(a, b)
         try expectSameCanvas(a, b)

@@ -2,9 +2,9 @@
 import TestSupport
 import Testing
 
-/// Observers of one document are brought up to date from the paths each commit changed instead
-/// of running their query again. Whatever the statements and the merges, what they deliver must
-/// be exactly what running the query gives, delivered exactly when that changes.
+/// Observers of one document get patches from the paths each commit changed; SELECT observers
+/// run their query again. Whatever the statements and the merges, what each delivers must be
+/// exactly what running the query gives, and a SELECT observer delivers exactly when that changes.
 @Suite struct IncrementalObserverTests {
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func patchedResultsEqualFreshQueriesAfterRandomWritesAndMerges(seed: UInt64) throws {
@@ -39,25 +39,54 @@ import Testing
         withExtendedLifetime(tokens) {}
     }
 
-    /// A patched delivery says where the document changed; the first result and a re-run query
-    /// say nothing (nil: read it all).
-    @Test func aPatchedDeliveryNamesTheChangedPaths() throws {
+    /// A document observer gets the whole document first, then per commit the paths it wrote
+    /// with what each shows now; a document that vanished is one whole-document patch.
+    @Test func aDocumentObserverGetsThePathsEachCommitChanged() throws {
         let node = try StoredNode(peer: 0xA1)
         let doc: DocumentValue = .object(["_id": .string("d0"), "strokes": .object(["k1": .string("a")])])
         try node.replica.execute(Statements.insert(), arguments: ["doc": doc])
-        var deliveries: [Set<[String]>?] = []
-        let token = try node.replica.observe(Statements.select(), arguments: ["id": .string("d0")]) { _, paths in
-            deliveries.append(paths)
-        }
+        var deliveries: [DocumentObservation] = []
+        let token = node.replica.observeDocument("d0", in: "drawings") { deliveries.append($0) }
         try node.replica.execute(Statements.set(["strokes", "k2"]), arguments: ["id": .string("d0"), "value": .string("b")])
         try node.replica.execute(Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("d0")])
         try node.replica.execute(Statements.delete(), arguments: ["id": .string("d0")])
         #expect(deliveries.count == 4)
-        #expect(deliveries[0] == nil)
-        #expect(deliveries[1] == [["strokes", "k2"]])
-        #expect(deliveries[2] == [["strokes", "k1"]])
-        #expect(deliveries[3] == nil)  // the document vanished: the query ran again
+        #expect(deliveries[0] == .initial(["strokes": .object(["k1": .string("a")])]))
+        #expect(deliveries[1] == .changed([DocumentPatch(path: ["strokes", "k2"], value: .string("b"))]))
+        #expect(deliveries[2] == .changed([DocumentPatch(path: ["strokes", "k1"], value: nil)]))
+        #expect(deliveries[3] == .changed([DocumentPatch(path: [], value: nil)]))
         withExtendedLifetime(token) {}
+    }
+
+    /// Whatever the statements and the merges, the first value and the patches of a document
+    /// observer, applied in order, give exactly what a fresh query shows, after every commit.
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    func documentPatchesRebuildWhatFreshQueriesShow(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var a = try StoredNode(peer: 0xA1)
+        var b = try StoredNode(peer: 0xB2)
+        let workload = RandomWorkload(scope: .document)
+        var mirrors: [String: [String: DocumentValue]?] = [:]
+        var tokens: [ObservationToken] = []
+        for id in workload.documentIDs {
+            tokens.append(a.replica.observeDocument(id, in: "drawings") { mirrors[id, default: nil].follow($0) })
+        }
+        var wall: Int64 = 1_000
+        for step in 0..<300 {
+            wall += Int64(rng.next() % 3)
+            switch rng.next() % 10 {
+            case 0..<5: try workload.step(&a, wall: wall, &rng)
+            case 5..<8: try workload.step(&b, wall: wall, &rng)
+            default:
+                let delta = try b.changes(in: "drawings", since: try a.versions(of: "drawings"))
+                _ = try a.merge(delta, wall: wall)
+            }
+            for id in workload.documentIDs {
+                let fresh = try a.replica.execute(Statements.select(), arguments: ["id": .string(id)])
+                #expect(Self.row(id, mirrors[id] ?? nil) == fresh.documents, "seed \(seed) step \(step) document \(id)")
+            }
+        }
+        withExtendedLifetime(tokens) {}
     }
 
     /// Nested maps that appear with their first entry and vanish with their last, registers that
@@ -72,6 +101,8 @@ import Testing
         let paths: [[String]] = [["meta"], ["meta", "a"], ["meta", "b"], ["meta", "a", "x"], ["meta", "a", "y"], ["strokes", "k"]]
         var delivered: [QueryResult] = []
         let token = try a.replica.observe(Statements.select(), arguments: ["id": .string("d0")]) { delivered.append($0) }
+        var mirror: [String: DocumentValue]?
+        let documentToken = a.replica.observeDocument("d0", in: "drawings") { mirror.follow($0) }
         var wall: Int64 = 1_000
         for step in 0..<400 {
             wall += Int64(rng.next() % 2)
@@ -89,7 +120,25 @@ import Testing
             let fresh = try a.replica.execute(Statements.select(), arguments: ["id": .string("d0")])
             #expect(delivered.last == fresh, "seed \(seed) step \(step)")
             #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0 != $1 }, "seed \(seed) step \(step)")
+            #expect(Self.row("d0", mirror) == fresh.documents, "seed \(seed) step \(step)")
         }
-        withExtendedLifetime(token) {}
+        withExtendedLifetime((token, documentToken)) {}
+    }
+
+    /// A mirrored document as a SELECT returns it: one row with its `_id`, or none.
+    private static func row(_ id: String, _ fields: [String: DocumentValue]?) -> [[String: DocumentValue]] {
+        guard var fields else { return [] }
+        fields["_id"] = .string(id)
+        return [fields]
+    }
+}
+
+extension Optional where Wrapped == [String: DocumentValue] {
+    /// Takes in one delivery of a document observer.
+    fileprivate mutating func follow(_ observation: DocumentObservation) {
+        switch observation {
+        case .initial(let fields): self = fields
+        case .changed(let patches): for patch in patches { patch.apply(to: &self) }
+        }
     }
 }

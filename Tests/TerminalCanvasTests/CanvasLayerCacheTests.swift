@@ -8,8 +8,8 @@ import Testing
 @Suite struct CanvasLayerCacheTests {
     let view = CanvasView(mode: .block)
 
-    func drawing(_ count: Int) -> CanvasDocument {
-        CanvasDocument(
+    func drawing(_ count: Int) -> Drawing {
+        Drawing(
             groups: (0..<count).map { index in
                 CanvasFixtures.group(
                     through: [(index % 10, index % 5), (index % 10 + 3, index % 5 + 1)], at: 1_000_000 + Int64(index),
@@ -100,7 +100,7 @@ import Testing
                 }
             }
             if rng.next() % 20 == 0 {
-                for _ in 0..<(CanvasDocument.journalLimit + 1) {
+                for _ in 0..<(Drawing.journalLimit + 1) {
                     next += 1
                     document.insert(CanvasFixtures.group(through: [(1, 1), (2, 1)], at: next))
                 }
@@ -112,18 +112,23 @@ import Testing
         #expect(cache.extensions > 0 && cache.misses > 1)
     }
 
-    @Test func copiesOfADocumentEditedApartNeverShareARevision() {
-        let original = drawing(3)
-        var first = original
-        var second = original
-        #expect(first.revision == second.revision)
-        first.insert(CanvasFixtures.group(through: [(0, 0), (1, 0)], at: 3_000_000))
-        second.insert(CanvasFixtures.group(through: [(5, 5), (6, 5)], at: 3_000_000))
-        #expect(first.revision != second.revision)
-        #expect(first.revision != original.revision && second.revision != original.revision)
-        // An edit that changes nothing keeps the revision (and the cached layer).
-        let before = first.revision
-        first.insert(first.groups[0])
-        #expect(first.revision == before)
+    /// A cache follows one drawing by its revision: every change moves it on, an edit that
+    /// changes nothing keeps it (and the cached layer).
+    @Test func theRevisionMovesOnWithEveryChangeAndOnlyThen() {
+        let view = CanvasView(mode: .block)
+        let viewport = CanvasViewport(screenWidth: 20, screenHeight: 8)
+        let cache = CanvasLayerCache()
+        var document = drawing(3)
+        let original = document.revision
+        _ = view.render(document, viewport: viewport, cache: cache)
+        document.insert(CanvasFixtures.group(through: [(0, 0), (1, 0)], at: 3_000_000))
+        #expect(document.revision != original)
+        let before = document.revision
+        document.insert(document.groups[0])
+        #expect(document.revision == before)
+        _ = view.render(document, viewport: viewport, cache: cache)
+        let misses = cache.misses
+        _ = view.render(document, viewport: viewport, cache: cache)
+        #expect(cache.misses == misses && cache.hits > 0)
     }
 }

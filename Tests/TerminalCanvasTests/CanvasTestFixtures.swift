@@ -9,11 +9,15 @@ struct CanvasSession {
     static let palette: [UInt8] = [15, 196, 208, 226, 46]
 
     var editor: CanvasEditor
-    var document: CanvasDocument
+    var document: Drawing
     var now: Int64 = startMilliseconds
     var view: CanvasView
     /// The feedback of the last command.
     var lastFeedback = EditorFeedback.none
+    /// The drawing's revision when the changed keys were last taken (as the coordinator does),
+    /// and keys changed before a change from the replica that are not taken yet.
+    var takenRevision: UInt64 = 0
+    var pendingKeys: Set<StrokeKey> = []
 
     init(
         width: Int = 12, height: Int = 6, groups: [StrokeGroup] = [], mode: GlyphMode = .block,
@@ -23,8 +27,29 @@ struct CanvasSession {
             palette: Self.palette, keyClock: StrokeKeyClock(peerShortID: peer),
             viewport: CanvasViewport(screenWidth: width, screenHeight: height), glyphMode: mode,
             cursor: cursor)
-        document = CanvasDocument(groups: groups)
+        document = Drawing(groups: groups)
         view = CanvasView(mode: mode)
+    }
+
+    /// The keys changed since they were last taken, from the drawing's journal.
+    var changedKeys: Set<StrokeKey> { pendingKeys.union(document.changedKeys(since: takenRevision) ?? []) }
+
+    /// Forgets the changed keys, as a flush does.
+    @discardableResult
+    mutating func takeChangedKeys() -> Set<StrokeKey> {
+        defer {
+            takenRevision = document.revision
+            pendingKeys = []
+        }
+        return changedKeys
+    }
+
+    /// Makes the drawing hold exactly `groups`, as changes from the replica would; they are not
+    /// local edits, so they are not among the changed keys.
+    mutating func receiveFromReplica(_ groups: [StrokeGroup]) {
+        pendingKeys = changedKeys
+        document.replaceContent(with: groups)
+        takenRevision = document.revision
     }
 
     /// Runs commands in order, 10 ms apart.
@@ -54,7 +79,7 @@ struct CanvasSession {
     }
 
     func grid(peers: [PeerPresence] = []) -> CellGrid {
-        view.render(editor, document: document, peers: peers)
+        view.render(editor, drawing: document, peers: peers)
     }
 
     /// The screen without any cursor, for comparing ink alone.
@@ -97,5 +122,14 @@ enum CanvasFixtures {
         zip(cells, cells.dropFirst()).allSatisfy { a, b in
             max(abs(a.x - b.x), abs(a.y - b.y)) == 1
         }
+    }
+}
+
+extension Drawing {
+    /// Makes the drawing hold exactly `groups`, as changes from the replica would.
+    mutating func replaceContent(with groups: [StrokeGroup]) {
+        let incoming = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
+        for key in keys where incoming[key] == nil { setGroup(nil, for: key) }
+        for (key, group) in incoming { setGroup(group, for: key) }
     }
 }

@@ -11,7 +11,7 @@ import Testing
             strokeInProgress: [(1, 3), (2, 3), (3, 3), (4, 3)].map { CanvasCell(x: $0.0, y: $0.1) })
         let bob = PeerPresence(name: "bob-the-builder", colour: 201, cursor: CanvasCell(x: 12, y: 4))
         let viewport = CanvasViewport(screenWidth: 14, screenHeight: 6)
-        let grid = view.render(CanvasDocument(), viewport: viewport, peers: [ana, bob])
+        let grid = view.render(Drawing(), viewport: viewport, peers: [ana, bob])
         // Bob's tag, cut to 8 characters, goes to the left: it would not fit on the right.
         #expect(grid.rows == ["", "   +ana", "", " ▄▄▄▄", "    bob-the-+", ""])
         #expect(grid[3, 1] == Cell("+", foreground: 46, attributes: .reverse))
@@ -26,7 +26,7 @@ import Testing
             name: "carol", colour: 208, cursor: CanvasCell(x: 3, y: 2),
             strokeInProgress: [CanvasCell(x: 3, y: 0), CanvasCell(x: 3, y: 2)])
         let viewport = CanvasViewport(screenWidth: 12, screenHeight: 4)
-        let grid = view.render(CanvasDocument(groups: [stored]), viewport: viewport, peers: [carol])
+        let grid = view.render(Drawing(groups: [stored]), viewport: viewport, peers: [carol])
         #expect(grid.rows == ["   ▄", "   █", "▄▄▄█carol", ""])
         #expect(grid[3, 2] == Cell("█", foreground: 208, attributes: .reverse))
         #expect(grid[2, 2].foreground == 33)
@@ -36,13 +36,13 @@ import Testing
         let mallory = PeerPresence(name: "\u{1B}[2J\u{7}é", colour: 1, cursor: CanvasCell(x: 0, y: 0))
         #expect(mallory.tag == "?[2J??")
         let grid = view.render(
-            CanvasDocument(), viewport: CanvasViewport(screenWidth: 10, screenHeight: 2), peers: [mallory])
+            Drawing(), viewport: CanvasViewport(screenWidth: 10, screenHeight: 2), peers: [mallory])
         #expect(grid.rows == ["+?[2J??", ""])
     }
 
     @Test func theLocalCursorIsReverseVideoAndThePlusOnlyOnBlankCells() {
         let stored = CanvasFixtures.group(through: [(0, 1), (4, 1)])
-        let document = CanvasDocument(groups: [stored])
+        let document = Drawing(groups: [stored])
         let viewport = CanvasViewport(screenWidth: 8, screenHeight: 4)
         let onInk = view.render(document, viewport: viewport, cursor: CanvasCell(x: 2, y: 1))
         #expect(onInk.rows == ["", "▄▄▄▄▄", "", ""])
@@ -57,7 +57,7 @@ import Testing
         let viewport = CanvasViewport(screenWidth: 8, screenHeight: 4)
         let peer = PeerPresence(name: "dan", colour: 2, cursor: CanvasCell(x: 1, y: 3))
         let grid = view.render(
-            CanvasDocument(groups: [underStatus]), viewport: viewport, peers: [peer],
+            Drawing(groups: [underStatus]), viewport: viewport, peers: [peer],
             cursor: CanvasCell(x: 2, y: 3))
         #expect(grid.height == 4)
         #expect(grid.rows == ["", "", "", ""])
@@ -98,7 +98,7 @@ import Testing
                 name: "ana", colour: 46, cursor: CanvasCell(x: 0, y: 0), strokeInProgress: cells, inkTool: .marker,
                 width: width)
             let grid = CanvasView(mode: .block).render(
-                CanvasDocument(), viewport: CanvasViewport(screenWidth: 12, screenHeight: 8), peers: [peer])
+                Drawing(), viewport: CanvasViewport(screenWidth: 12, screenHeight: 8), peers: [peer])
             return (0..<7).filter { y in (2...9).contains { x in grid[x, y].background == 46 } }
         }
         #expect(rowsWithInk(width: nil) == [3])

@@ -15,7 +15,7 @@ import Testing
         #expect(session.document.count == 1)
         #expect(group.pieces.count == 2)
         #expect(group.pieces.allSatisfy { $0.key == line.key })
-        #expect(session.document.changedKeys == [line.key])
+        #expect(session.changedKeys == [line.key])
         #expect(session.ink == ["", "", " ▄▄▄▄ ▄▄▄▄▄", "", "", ""])
     }
 
@@ -45,7 +45,7 @@ import Testing
         session.run(.selectTool(.maskEraser))
         session.mouseStroke([(0, 2), (11, 2)])
         #expect(session.document.isEmpty)
-        #expect(session.document.changedKeys == [line.key])
+        #expect(session.changedKeys == [line.key])
     }
 
     @Test func anEraserDragThatTouchesNothingLeavesNoUndoStep() {
@@ -53,7 +53,7 @@ import Testing
         session.run(.selectTool(.maskEraser))
         session.mouseStroke([(0, 4), (11, 4)])
         #expect(session.document[line.key] == line)
-        #expect(session.document.changedKeys.isEmpty)
+        #expect(session.changedKeys.isEmpty)
         #expect(!session.editor.undoStack.canUndo)
     }
 
@@ -72,7 +72,7 @@ import Testing
         session.press(4, 2)
         session.release(4, 2)
         #expect(session.document.isEmpty)
-        #expect(session.document.changedKeys == [red.key, blue.key])
+        #expect(session.changedKeys == [red.key, blue.key])
     }
 
     @Test func holdingTheStrokeEraserStillRemovesOnlyOneGroup() {

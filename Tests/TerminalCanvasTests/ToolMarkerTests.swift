@@ -98,7 +98,7 @@ import Testing
             strokeInProgress: (4...9).map { CanvasCell(x: $0, y: 2) }, inkTool: .marker)
         let viewport = CanvasViewport(screenWidth: 16, screenHeight: 5)
         let grid = CanvasView(mode: .block).render(
-            CanvasDocument(groups: [line]), viewport: viewport, peers: [dana])
+            Drawing(groups: [line]), viewport: viewport, peers: [dana])
         #expect(grid.rows[2] == "▄▄▄▄▄▄▄░░░")
         #expect(grid[5, 2] == Cell("▄", foreground: 33, background: Self.yellow))
         #expect(grid[9, 2] == Cell("░", foreground: Self.yellow, background: Self.yellow))

@@ -7,11 +7,11 @@ import Testing
         var session = CanvasSession()
         session.mouseStroke([(1, 1), (5, 1)])
         let drawn = try #require(session.document.groups.first)
-        _ = session.document.takeChangedKeys()
+        _ = session.takeChangedKeys()
 
         session.run(.undo)
         #expect(session.document.isEmpty)
-        #expect(session.document.changedKeys == [drawn.key])
+        #expect(session.changedKeys == [drawn.key])
         #expect(session.lastFeedback == EditorFeedback(documentChanged: true, message: "undone"))
         #expect(session.ink == ["", "", "", "", "", ""])
 
@@ -48,10 +48,10 @@ import Testing
         var session = CanvasSession()
         session.mouseStroke([(1, 1), (5, 1)])
         let mine = try #require(session.document.groups.first)
-        _ = session.document.takeChangedKeys()
+        _ = session.takeChangedKeys()
         let theirs = CanvasFixtures.group(
             through: [(1, 3), (5, 3)], at: CanvasSession.startMilliseconds + 500)
-        session.document.replaceFromReplica([mine, theirs])
+        session.receiveFromReplica([mine, theirs])
 
         session.run(.undo)
         #expect(session.document.groups == [theirs])
@@ -62,17 +62,17 @@ import Testing
         var session = CanvasSession()
         session.mouseStroke([(1, 1), (8, 1)])
         let mine = try #require(session.document.groups.first)
-        _ = session.document.takeChangedKeys()
+        _ = session.takeChangedKeys()
         // Another peer erases the middle of my stroke; the replica hands us the result.
         let cut = MaskEraser(brush: EraserBrush(radius: 0.5)).erase(
             [mine], along: [CanvasCell(x: 4, y: 1).centre])
         let remote = try #require(cut.first)
         #expect(remote.pieces.count == 2)
-        session.document.replaceFromReplica([remote])
+        session.receiveFromReplica([remote])
 
         session.run(.undo)
         #expect(session.document.groups == [remote])
-        #expect(session.document.changedKeys.isEmpty)
+        #expect(session.changedKeys.isEmpty)
         #expect(!session.lastFeedback.documentChanged)
         #expect(
             session.lastFeedback.message
@@ -90,11 +90,11 @@ import Testing
         session.run(.selectTool(.strokeEraser))
         session.mouseStroke([(0, 2), (8, 2)])
         #expect(session.document.isEmpty)
-        _ = session.document.takeChangedKeys()  // the coordinator flushed the removals
+        _ = session.takeChangedKeys()  // the coordinator flushed the removals
         // Meanwhile another peer draws a new stroke under the right one's key (the replica's
         // last write won): my removal of it is no longer mine to undo.
         let redrawn = CanvasFixtures.group(through: [(6, 1), (9, 1)], at: 2_000)
-        session.document.replaceFromReplica([redrawn])
+        session.receiveFromReplica([redrawn])
 
         session.run(.undo)
         #expect(session.document.groups == [left, redrawn])
@@ -110,7 +110,7 @@ import Testing
         session.release(3, 2)
         session.run(.undo)
         // Someone removes the stroke I had brought back; redo has nothing of mine to redo.
-        session.document = CanvasDocument()
+        session.document = Drawing()
         session.run(.redo)
         #expect(session.document.isEmpty)
         #expect(

@@ -6,8 +6,8 @@ import StrokeKit
 /// Most frames change none of them: a peer's cursor moves, someone is in the middle of a stroke,
 /// the status line changes. Rasterising a 10,000-stroke drawing takes about 17 ms, and presence
 /// arrives many times a second, so `CanvasView` asks this cache for the drawing's layer and only
-/// adds the strokes in progress on top of a copy. A drawing is recognised by its `revision`,
-/// which no other state of any document shares.
+/// adds the strokes in progress on top of a copy. A cache follows one drawing, whose `revision`
+/// tells its states apart; opening another drawing takes a new cache.
 public final class CanvasLayerCache {
     private struct Key: Equatable {
         var revision: UInt64
@@ -27,9 +27,9 @@ public final class CanvasLayerCache {
 
     public init() {}
 
-    /// The layer of `document` in `viewport` and `mode`, rasterised only when one of them changed.
-    public func layer(for document: CanvasDocument, viewport: Viewport, mode: GlyphMode) -> RasterLayer {
-        let wanted = Key(revision: document.revision, viewport: viewport, mode: mode)
+    /// The layer of `drawing` in `viewport` and `mode`, rasterised only when one of them changed.
+    public func layer(for drawing: Drawing, viewport: Viewport, mode: GlyphMode) -> RasterLayer {
+        let wanted = Key(revision: drawing.revision, viewport: viewport, mode: mode)
         if wanted == key, let layer {
             hits += 1
             return layer
@@ -37,7 +37,7 @@ public final class CanvasLayerCache {
         // Only strokes added since, all above everything in the layer (a new stroke here or from
         // a peer, the common change): draw them on top instead of starting over.
         if var extended = layer, let cached = key, cached.viewport == viewport, cached.mode == mode,
-            let added = document.additions(since: cached.revision), let lowest = added.first?.key,
+            let added = drawing.additions(since: cached.revision), let lowest = added.first?.key,
             topKey.map({ $0 < lowest }) ?? true
         {
             extensions += 1
@@ -49,10 +49,10 @@ public final class CanvasLayerCache {
             return extended
         }
         misses += 1
-        let fresh = RasterLayer(document.groups, viewport: viewport, mode: mode)
+        let fresh = RasterLayer(drawing.groups, viewport: viewport, mode: mode)
         key = wanted
         layer = fresh
-        topKey = document.keys.last
+        topKey = drawing.keys.last
         return fresh
     }
 }

@@ -23,12 +23,12 @@ public struct CanvasView: Sendable {
     /// The screen for a viewport. With a `cache`, the drawing is rasterised only when it, the
     /// view or the mode changed; strokes in progress are added on top of it every frame.
     public func render(
-        _ document: CanvasDocument, viewport: CanvasViewport, inProgress: Stroke? = nil,
+        _ drawing: Drawing, viewport: CanvasViewport, inProgress: Stroke? = nil,
         peers: [PeerPresence] = [], cursor: CanvasCell? = nil, cache: CanvasLayerCache? = nil
     ) -> CellGrid {
         var layer =
-            cache?.layer(for: document, viewport: viewport.visible, mode: mode)
-            ?? RasterLayer(document.groups, viewport: viewport.visible, mode: mode)
+            cache?.layer(for: drawing, viewport: viewport.visible, mode: mode)
+            ?? RasterLayer(drawing.groups, viewport: viewport.visible, mode: mode)
         var overlay: [StrokeGroup] = []
         if let inProgress, let group = StrokeGroup(key: inProgress.key, pieces: [inProgress]) {
             overlay.append(group)
@@ -62,10 +62,10 @@ public struct CanvasView: Sendable {
 
     /// The screen for an editor's state: its viewport, stroke in progress and cursor.
     public func render(
-        _ editor: CanvasEditor, document: CanvasDocument, peers: [PeerPresence] = [], cache: CanvasLayerCache? = nil
+        _ editor: CanvasEditor, drawing: Drawing, peers: [PeerPresence] = [], cache: CanvasLayerCache? = nil
     ) -> CellGrid {
         render(
-            document, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
+            drawing, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
             cursor: editor.cursor, cache: cache)
     }
 

@@ -1,13 +1,13 @@
 import StrokeKit
 
 /// The canvas's tools as one state machine: commands in (pointer reports, cursor keys, tool and
-/// size keys, undo), edits of a `CanvasDocument` out.
+/// size keys, undo), edits of a `Drawing` out.
 ///
 /// A gesture runs from pen down (a press, or space) to pen up (a release, or space again). The
-/// pen keeps its stroke to itself until pen up, then adds it to the document as a new group; the
-/// erasers edit the document as they move. Either way a finished gesture is one undo step. The
+/// pen keeps its stroke to itself until pen up, then adds it to the drawing as a new group; the
+/// erasers edit the drawing as they move. Either way a finished gesture is one undo step. The
 /// editor owns the keyboard cursor, the viewport that follows it, the settings and the undo stack;
-/// the document is passed in, since the coordinator also reads and replaces it. Time comes in as
+/// the drawing is passed in, since the coordinator also reads and replaces it. Time comes in as
 /// Unix milliseconds with each command.
 public struct CanvasEditor: Sendable {
     public private(set) var tool: ToolKind = .pen
@@ -45,7 +45,7 @@ public struct CanvasEditor: Sendable {
     /// Whether the keyboard pen is down (space pressed once).
     public var isPenDown: Bool { active?.source == .keyboard }
 
-    /// The pen stroke being drawn, not yet in the document: drawn on top, sent as presence.
+    /// The pen stroke being drawn, not yet in the drawing: drawn on top, sent as presence.
     public var inProgressStroke: Stroke? {
         if case .drawing(let pen) = active?.gesture { return pen.stroke }
         return nil
@@ -59,27 +59,27 @@ public struct CanvasEditor: Sendable {
 
     /// Handles one command at time `nowMilliseconds`.
     public mutating func handle(
-        _ command: EditorCommand, in document: inout CanvasDocument, nowMilliseconds: Int64
+        _ command: EditorCommand, in drawing: inout Drawing, nowMilliseconds: Int64
     ) -> EditorFeedback {
         switch command {
         case .pointer(let event):
             return EditorFeedback(
-                documentChanged: handle(event, in: &document, nowMilliseconds: nowMilliseconds))
+                documentChanged: handle(event, in: &drawing, nowMilliseconds: nowMilliseconds))
         case .pressOffCanvas:
             pointerHeldOffCanvas = true
-            return EditorFeedback(documentChanged: finishGesture(in: &document))
+            return EditorFeedback(documentChanged: finishGesture(in: &drawing))
         case .moveCursor(let dx, let dy):
             return EditorFeedback(
                 documentChanged: moveCursor(
-                    to: cursor.offset(dx: dx, dy: dy), in: &document, now: nowMilliseconds))
+                    to: cursor.offset(dx: dx, dy: dy), in: &drawing, now: nowMilliseconds))
         case .liftPen:
-            return EditorFeedback(documentChanged: finishGesture(in: &document))
+            return EditorFeedback(documentChanged: finishGesture(in: &drawing))
         case .togglePen:
-            if active != nil { return EditorFeedback(documentChanged: finishGesture(in: &document)) }
+            if active != nil { return EditorFeedback(documentChanged: finishGesture(in: &drawing)) }
             return EditorFeedback(
-                documentChanged: beginGesture(.keyboard, at: cursor, in: &document, now: nowMilliseconds))
+                documentChanged: beginGesture(.keyboard, at: cursor, in: &drawing, now: nowMilliseconds))
         case .selectTool(let next):
-            let changed = finishGesture(in: &document)
+            let changed = finishGesture(in: &drawing)
             tool = next
             return EditorFeedback(documentChanged: changed)
         case .selectColour(let slot):
@@ -95,26 +95,26 @@ public struct CanvasEditor: Sendable {
             return .none
         case .undo, .redo:
             // An action still in progress is finished first, so undo takes back what the user sees.
-            let finished = finishGesture(in: &document)
+            let finished = finishGesture(in: &drawing)
             let outcome =
-                command == .undo ? undoStack.undo(in: &document) : undoStack.redo(in: &document)
+                command == .undo ? undoStack.undo(in: &drawing) : undoStack.redo(in: &drawing)
             var restored = false
             if case .applied(_, let keys, _) = outcome { restored = !keys.isEmpty }
             return EditorFeedback(documentChanged: finished || restored, message: outcome.message)
         case .pan(let direction):
             let step = viewport.panStep(direction)
-            return pan(dx: step.dx, dy: step.dy, in: &document, now: nowMilliseconds)
+            return pan(dx: step.dx, dy: step.dy, in: &drawing, now: nowMilliseconds)
         case .viewHome:
-            return pan(dx: -viewport.origin.x, dy: -viewport.origin.y, in: &document, now: nowMilliseconds)
+            return pan(dx: -viewport.origin.x, dy: -viewport.origin.y, in: &drawing, now: nowMilliseconds)
         }
     }
 
     /// Moves the view (never past the canvas origin) and the cursor along by as much as the view
     /// really moved, so the cursor keeps its place on screen.
-    private mutating func pan(dx: Int, dy: Int, in document: inout CanvasDocument, now: Int64) -> EditorFeedback {
+    private mutating func pan(dx: Int, dy: Int, in drawing: inout Drawing, now: Int64) -> EditorFeedback {
         let moved = viewport.pan(dx: dx, dy: dy)
         return EditorFeedback(
-            documentChanged: moveCursor(to: cursor.offset(dx: moved.dx, dy: moved.dy), in: &document, now: now))
+            documentChanged: moveCursor(to: cursor.offset(dx: moved.dx, dy: moved.dy), in: &drawing, now: now))
     }
 
     /// Why `[` or `]` changed nothing, so the key press is not met with silence.
@@ -143,7 +143,7 @@ public struct CanvasEditor: Sendable {
     /// it ends it. While the keyboard pen is down, hovering does not move the cursor. After a
     /// press off the canvas, drags do nothing until the button comes up.
     private mutating func handle(
-        _ event: PointerEvent, in document: inout CanvasDocument, nowMilliseconds: Int64
+        _ event: PointerEvent, in drawing: inout Drawing, nowMilliseconds: Int64
     )
         -> Bool
     {
@@ -156,27 +156,27 @@ public struct CanvasEditor: Sendable {
         }
         switch event {
         case .press:
-            let finished = finishGesture(in: &document)
+            let finished = finishGesture(in: &drawing)
             cursor = cell
-            return beginGesture(.pointer, at: cell, in: &document, now: nowMilliseconds) || finished
+            return beginGesture(.pointer, at: cell, in: &drawing, now: nowMilliseconds) || finished
         case .drag:
             guard active != nil else {
                 cursor = cell
-                return beginGesture(.pointer, at: cell, in: &document, now: nowMilliseconds)
+                return beginGesture(.pointer, at: cell, in: &drawing, now: nowMilliseconds)
             }
-            return moveCursor(to: cell, in: &document, now: nowMilliseconds)
+            return moveCursor(to: cell, in: &drawing, now: nowMilliseconds)
         case .release:
             guard active != nil else {
                 cursor = cell
                 return false
             }
-            let moved = moveCursor(to: cell, in: &document, now: nowMilliseconds)
-            return finishGesture(in: &document) || moved
+            let moved = moveCursor(to: cell, in: &drawing, now: nowMilliseconds)
+            return finishGesture(in: &drawing) || moved
         case .hover:
             switch active?.source {
             case .keyboard: return false
             case .pointer:
-                let finished = finishGesture(in: &document)
+                let finished = finishGesture(in: &drawing)
                 cursor = cell
                 return finished
             case nil:
@@ -188,12 +188,12 @@ public struct CanvasEditor: Sendable {
 
     /// Moves the cursor (keeping it on screen, and off negative coordinates, which the view never
     /// shows) and carries a running gesture along.
-    private mutating func moveCursor(to target: CanvasCell, in document: inout CanvasDocument, now: Int64)
+    private mutating func moveCursor(to target: CanvasCell, in drawing: inout Drawing, now: Int64)
         -> Bool
     {
         let cell = CanvasViewport.clamped(target)
         cursor = cell
         viewport.keepVisible(cell)
-        return extendGesture(to: cell, in: &document, now: now)
+        return extendGesture(to: cell, in: &drawing, now: now)
     }
 }

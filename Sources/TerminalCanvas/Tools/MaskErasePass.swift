@@ -1,7 +1,7 @@
 import StrokeKit
 
 /// One drag of the mask eraser: a dab where it starts, then a sweep from cell centre to cell
-/// centre on every move, applied to the document at once so the user sees the ink go.
+/// centre on every move, applied to the drawing at once so the user sees the ink go.
 struct MaskErasePass: Sendable {
     private let eraser: MaskEraser
     private(set) var lastCell: CanvasCell
@@ -13,30 +13,30 @@ struct MaskErasePass: Sendable {
         lastCell = cell
     }
 
-    /// Erases a dab where the pass starts; true when the document changed.
-    mutating func start(in document: inout CanvasDocument) -> Bool {
-        erase(along: [lastCell.centre], in: &document)
+    /// Erases a dab where the pass starts; true when the drawing changed.
+    mutating func start(in drawing: inout Drawing) -> Bool {
+        erase(along: [lastCell.centre], in: &drawing)
     }
 
-    /// Sweeps the brush from the last cell to `cell`; true when the document changed.
+    /// Sweeps the brush from the last cell to `cell`; true when the drawing changed.
     @discardableResult
-    mutating func sweep(to cell: CanvasCell, in document: inout CanvasDocument) -> Bool {
+    mutating func sweep(to cell: CanvasCell, in drawing: inout Drawing) -> Bool {
         guard cell != lastCell else { return false }
         defer { lastCell = cell }
-        return erase(along: [lastCell.centre, cell.centre], in: &document)
+        return erase(along: [lastCell.centre, cell.centre], in: &drawing)
     }
 
     /// Erases along a path in every group; each group the brush changed is recorded for undo
     /// before it is replaced (or removed, when nothing of it is left).
     @discardableResult
-    private mutating func erase(along path: [CanvasPoint], in document: inout CanvasDocument) -> Bool {
+    private mutating func erase(along path: [CanvasPoint], in drawing: inout Drawing) -> Bool {
         var changed = false
         let reach = Self.bounds(of: path, growingBy: eraser.brush.radius)
-        for group in document.groups where group.pieces.contains(where: { Self.mayTouch($0, reach) }) {
+        for group in drawing.groups where group.pieces.contains(where: { Self.mayTouch($0, reach) }) {
             let result = eraser.erase([group], along: path).first
             guard result != group else { continue }
-            recording.noteBefore(group.key, in: document)
-            changed = document.setGroup(result, for: group.key) || changed
+            recording.noteBefore(group.key, in: drawing)
+            changed = drawing.setGroup(result, for: group.key) || changed
         }
         return changed
     }

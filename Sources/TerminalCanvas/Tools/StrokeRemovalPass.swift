@@ -17,27 +17,27 @@ struct StrokeRemovalPass: Sendable {
     }
 
     /// Removes the topmost group where the pass starts; true when there was one.
-    mutating func start(in document: inout CanvasDocument) -> Bool {
-        removeTopmost(at: lastCell, in: &document)
+    mutating func start(in drawing: inout Drawing) -> Bool {
+        removeTopmost(at: lastCell, in: &drawing)
     }
 
     /// Moves to `cell`, removing the topmost group in each cell entered; true when any was.
     @discardableResult
-    mutating func move(to cell: CanvasCell, in document: inout CanvasDocument) -> Bool {
+    mutating func move(to cell: CanvasCell, in drawing: inout Drawing) -> Bool {
         var changed = false
         for next in CellLine.cells(from: lastCell, to: cell).dropFirst() {
-            changed = removeTopmost(at: next, in: &document) || changed
+            changed = removeTopmost(at: next, in: &drawing) || changed
         }
         lastCell = cell
         return changed
     }
 
     @discardableResult
-    private mutating func removeTopmost(at cell: CanvasCell, in document: inout CanvasDocument) -> Bool {
-        guard let key = Raster.topmostKey(in: document.groups, atCellX: cell.x, y: cell.y, mode: mode) else {
+    private mutating func removeTopmost(at cell: CanvasCell, in drawing: inout Drawing) -> Bool {
+        guard let key = Raster.topmostKey(in: drawing.groups, atCellX: cell.x, y: cell.y, mode: mode) else {
             return false
         }
-        recording.noteBefore(key, in: document)
-        return document.removeGroup(for: key) != nil
+        recording.noteBefore(key, in: drawing)
+        return drawing.removeGroup(for: key) != nil
     }
 }

@@ -27,25 +27,25 @@ public struct UndoStack: Equatable, Sendable {
         redoEntries.removeAll()
     }
 
-    /// Reverts the latest action in `document` (a local edit: the keys are marked changed).
-    public mutating func undo(in document: inout CanvasDocument) -> UndoOutcome {
+    /// Reverts the latest action in `drawing` (a local edit: the keys are marked changed).
+    public mutating func undo(in drawing: inout Drawing) -> UndoOutcome {
         guard let entry = undoEntries.popLast() else { return .nothingToDo(.undo) }
-        let (done, restored, skipped) = Self.apply(entry, reversed: true, to: &document)
+        let (done, restored, skipped) = Self.apply(entry, reversed: true, to: &drawing)
         if let done { redoEntries.append(done) }
         return .applied(.undo, restored: restored, skipped: skipped)
     }
 
-    /// Reapplies the latest undone action in `document`.
-    public mutating func redo(in document: inout CanvasDocument) -> UndoOutcome {
+    /// Reapplies the latest undone action in `drawing`.
+    public mutating func redo(in drawing: inout Drawing) -> UndoOutcome {
         guard let entry = redoEntries.popLast() else { return .nothingToDo(.redo) }
-        let (done, restored, skipped) = Self.apply(entry, reversed: false, to: &document)
+        let (done, restored, skipped) = Self.apply(entry, reversed: false, to: &drawing)
         if let done { undoEntries.append(done) }
         return .applied(.redo, restored: restored, skipped: skipped)
     }
 
     /// Moves each group of `entry` from one side to the other where it still holds the value
     /// the action left; returns the entry of what moved (for the opposite stack) and the keys.
-    private static func apply(_ entry: UndoEntry, reversed: Bool, to document: inout CanvasDocument)
+    private static func apply(_ entry: UndoEntry, reversed: Bool, to drawing: inout Drawing)
         -> (UndoEntry?, restored: [StrokeKey], skipped: [StrokeKey])
     {
         var moved: [UndoEntry.GroupChange] = []
@@ -54,11 +54,11 @@ public struct UndoStack: Equatable, Sendable {
         for change in reversed ? Array(entry.changes.reversed()) : entry.changes {
             let expected = reversed ? change.after : change.before
             let target = reversed ? change.before : change.after
-            guard document[change.key] == expected else {
+            guard drawing[change.key] == expected else {
                 skipped.append(change.key)
                 continue
             }
-            document.setGroup(target, for: change.key)
+            drawing.setGroup(target, for: change.key)
             moved.append(change)
         }
         let ordered = reversed ? Array(moved.reversed()) : moved

@@ -1,0 +1,37 @@
+/// One change to an observed document, as automerge's patches: the value a path shows after a
+/// commit, or nil when nothing is there any more. `path` is empty for the whole document (its
+/// fields, without `_id`).
+///
+/// A patch may restate a value the path already had (an event that lost to the one already
+/// there still names its path), so a reader that cares compares.
+public struct DocumentPatch: Equatable, Sendable {
+    public var path: [String]
+    public var value: DocumentValue?
+
+    public init(path: [String], value: DocumentValue?) {
+        self.path = path
+        self.value = value
+    }
+
+    /// Brings `fields` (a document's fields, nil when it does not exist) up to date with this
+    /// patch: maps on the way are made, and a whole-document patch replaces everything.
+    public func apply(to fields: inout [String: DocumentValue]?) {
+        guard !path.isEmpty else {
+            fields = value?.objectValue
+            return
+        }
+        var row = fields ?? [:]
+        fields = nil
+        ReplicaState.place(value, at: path[...], in: &row)
+        fields = row
+    }
+}
+
+/// What an observer of one document receives (`Replica.observeDocument`).
+public enum DocumentObservation: Equatable, Sendable {
+    /// The document when observation starts: its fields without `_id`, nil when it does not exist.
+    case initial([String: DocumentValue]?)
+    /// A commit changed the document: every path it wrote, with what each shows now. Applied in
+    /// order to the fields delivered so far, they give the document as it is now.
+    case changed([DocumentPatch])
+}

@@ -1,0 +1,130 @@
+/// The open drawing: its stroke groups by key, in key order (z-order), and a short journal of
+/// what changed, step by step.
+///
+/// One value of this type is the drawing while it is open: the coordinator owns it, the editor
+/// changes it inside `DrawingSyncCoordinator.edit`, changes from the replica go straight into
+/// it, and frames are rendered from it. Every change goes through `setGroup(_:for:)` and moves
+/// `revision` on by one; the journal lets a reader that saw an earlier revision catch up with
+/// what changed since (the coordinator learns which keys an edit touched, a cached raster layer
+/// which strokes to add) instead of comparing the whole drawing.
+public struct Drawing: Equatable, Sendable {
+    private var groupsByKey: [StrokeKey: StrokeGroup]
+    /// The keys in order, kept up to date by every change of `groupsByKey` (a frame asks for the
+    /// groups in order, and sorting 10,000 keys per frame was most of the cost of drawing it).
+    private var orderedKeys: [StrokeKey] = []
+    /// Moves on by one with every change. Revisions order the states of one drawing; two
+    /// drawings (or two copies of one, changed apart) are not told apart by them.
+    public private(set) var revision: UInt64 = 0
+    /// The latest steps, oldest first.
+    private var journal: [Change] = []
+
+    /// One step from one revision to the next.
+    private struct Change: Sendable {
+        var from: UInt64
+        var key: StrokeKey
+        /// The key was absent before this step and is present after it.
+        var added: Bool
+    }
+
+    /// How many steps the journal keeps: enough for the strokes that arrive between two frames
+    /// and for an ordinary edit; a reader further behind compares instead.
+    public static let journalLimit = 64
+
+    /// A drawing holding `groups`. Of two groups with one key, the later one is kept.
+    public init(groups: [StrokeGroup] = []) {
+        groupsByKey = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
+        orderedKeys = groupsByKey.keys.sorted()
+    }
+
+    /// Two drawings are equal when they hold the same groups, whatever their history.
+    public static func == (lhs: Drawing, rhs: Drawing) -> Bool {
+        lhs.groupsByKey == rhs.groupsByKey
+    }
+
+    /// Every group in key order (bottom first: the order they are drawn in).
+    public var groups: [StrokeGroup] {
+        orderedKeys.compactMap { groupsByKey[$0] }
+    }
+
+    /// Every key, sorted.
+    public var keys: [StrokeKey] { orderedKeys }
+
+    public var count: Int { groupsByKey.count }
+    public var isEmpty: Bool { groupsByKey.isEmpty }
+
+    /// The group stored under a key, if any.
+    public subscript(key: StrokeKey) -> StrokeGroup? { groupsByKey[key] }
+
+    /// Stores `group` under `key` (nil removes it). A group whose own key is not `key` is
+    /// refused, since the map key and the group key must agree; the result says whether anything
+    /// changed (an equal value changes nothing and keeps the revision).
+    @discardableResult
+    public mutating func setGroup(_ group: StrokeGroup?, for key: StrokeKey) -> Bool {
+        guard group.map({ $0.key == key }) ?? true, groupsByKey[key] != group else { return false }
+        let wasPresent = groupsByKey[key] != nil
+        groupsByKey[key] = group
+        journal.append(Change(from: revision, key: key, added: !wasPresent && group != nil))
+        if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
+        revision += 1
+        guard wasPresent != (group != nil) else { return true }
+        let index = Self.insertionIndex(of: key, in: orderedKeys)
+        if group != nil {
+            orderedKeys.insert(key, at: index)
+        } else if index < orderedKeys.count, orderedKeys[index] == key {
+            orderedKeys.remove(at: index)
+        }
+        return true
+    }
+
+    /// Adds or replaces a group under its own key.
+    @discardableResult
+    public mutating func insert(_ group: StrokeGroup) -> Bool {
+        setGroup(group, for: group.key)
+    }
+
+    /// Removes a group; returns what was removed.
+    @discardableResult
+    public mutating func removeGroup(for key: StrokeKey) -> StrokeGroup? {
+        let removed = groupsByKey[key]
+        setGroup(nil, for: key)
+        return removed
+    }
+
+    /// The keys changed since `revision` (an earlier revision of this drawing), if the journal
+    /// reaches back that far; nil otherwise.
+    public func changedKeys(since revision: UInt64) -> Set<StrokeKey>? {
+        guard let steps = steps(since: revision) else { return nil }
+        return Set(steps.lazy.map(\.key))
+    }
+
+    /// The groups added since `revision`, in key order, if that is all that happened since (no
+    /// group changed or removed) and the journal reaches back that far; nil otherwise.
+    public func additions(since revision: UInt64) -> [StrokeGroup]? {
+        guard let steps = steps(since: revision) else { return nil }
+        var keys: [StrokeKey] = []
+        for change in steps {
+            guard change.added else { return nil }
+            keys.append(change.key)
+        }
+        return keys.sorted().compactMap { groupsByKey[$0] }
+    }
+
+    /// The journal's steps after `revision`; nil when they are no longer all in it.
+    private func steps(since revision: UInt64) -> ArraySlice<Change>? {
+        if revision == self.revision { return [] }
+        // The steps are consecutive: the one from `revision` sits at its distance from the first.
+        guard revision < self.revision, let first = journal.first?.from, revision >= first else { return nil }
+        return journal[(journal.startIndex + Int(revision - first))...]
+    }
+
+    /// The first index in sorted `keys` whose key is not below `key`.
+    private static func insertionIndex(of key: StrokeKey, in keys: [StrokeKey]) -> Int {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,97 @@
+import StrokeKit
+import TestSupport
+import Testing
+
+@Suite struct DrawingTests {
+    let older = Self.line(y: 0, at: 1_000)
+    let newer = Self.line(y: 2, at: 2_000)
+    let newest = Self.line(y: 4, at: 3_000)
+
+    static func line(y: Double, at milliseconds: Int64, peer: String = "bbbbbb") -> StrokeGroup {
+        let key = Fixtures.key(milliseconds, peer: peer)
+        return Fixtures.group([Fixtures.stroke([(0.5, y + 0.5), (3.5, y + 0.5)], key: key)])
+    }
+
+    @Test func groupsComeInKeyOrderWhateverOrderTheyWereAddedIn() {
+        var drawing = Drawing(groups: [newest, older])
+        drawing.insert(newer)
+        #expect(drawing.groups == [older, newer, newest])
+        #expect(drawing.keys == [older.key, newer.key, newest.key])
+        #expect(drawing[newer.key] == newer)
+    }
+
+    /// The kept order stays the sorted order through any mix of adds, replacements and removals.
+    @Test func keyOrderSurvivesSeededEdits() {
+        var generator = SplitMix64(seed: 11)
+        var drawing = Drawing()
+        var reference: [StrokeKey: StrokeGroup] = [:]
+        for step in 0..<600 {
+            let milliseconds = Int64.random(in: 0..<80, using: &generator) * 10
+            let group = Self.line(
+                y: Double(step % 7), at: 1_000 + milliseconds,
+                peer: ["aaaaaa", "b", "zz"].randomElement(using: &generator) ?? "b")
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0:
+                for key in drawing.keys.shuffled(using: &generator).prefix(20) {
+                    drawing.removeGroup(for: key)
+                    reference[key] = nil
+                }
+            case 1...3:
+                drawing.setGroup(nil, for: group.key)
+                reference[group.key] = nil
+            default:
+                drawing.insert(group)
+                reference[group.key] = group
+            }
+            #expect(drawing.keys == reference.keys.sorted())
+        }
+        #expect(drawing.groups.map(\.key) == drawing.keys)
+    }
+
+    @Test func everyChangeMovesTheRevisionOnAndTheJournalNamesItsKeys() {
+        var drawing = Drawing(groups: [older])
+        let start = drawing.revision
+        #expect(drawing.changedKeys(since: start) == [])
+        drawing.insert(newer)
+        drawing.removeGroup(for: older.key)
+        #expect(drawing.revision == start + 2)
+        #expect(drawing.changedKeys(since: start) == [older.key, newer.key])
+        #expect(drawing.changedKeys(since: start + 1) == [older.key])
+        // Not a revision this drawing has had.
+        #expect(drawing.changedKeys(since: start + 3) == nil)
+    }
+
+    @Test func anEditThatChangesNothingKeepsTheRevision() {
+        var drawing = Drawing(groups: [older])
+        let revision = drawing.revision
+        let reinserted = drawing.insert(older)
+        let removed = drawing.removeGroup(for: newer.key)
+        // A group under another group's key would make the map and the group disagree.
+        let misfiled = drawing.setGroup(newer, for: older.key)
+        #expect(!reinserted && removed == nil && !misfiled)
+        #expect(drawing.revision == revision)
+        #expect(drawing.groups == [older])
+    }
+
+    @Test func aReaderFurtherBehindThanTheJournalIsToldToCompare() {
+        var drawing = Drawing()
+        let start = drawing.revision
+        for index in 0..<(Drawing.journalLimit + 1) {
+            drawing.insert(Self.line(y: 1, at: 10_000 + Int64(index)))
+        }
+        #expect(drawing.changedKeys(since: start) == nil)
+        #expect(drawing.additions(since: start) == nil)
+        #expect(drawing.changedKeys(since: start + 1)?.count == Drawing.journalLimit)
+    }
+
+    @Test func additionsAreOnlyNewGroupsInKeyOrder() {
+        var drawing = Drawing(groups: [newer])
+        let start = drawing.revision
+        drawing.insert(newest)
+        drawing.insert(older)
+        #expect(drawing.additions(since: start) == [older, newest])
+        // A change of a group that was there is not an addition.
+        drawing.insert(Self.line(y: 9, at: 2_000))
+        #expect(drawing.additions(since: start) == nil)
+    }
+}
