@@ -43,14 +43,18 @@ let package = Package(
             name: "drawtogether-bench",
             dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
 
-        // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
+        // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and
+        // temp-dir helpers, StrokeKitTestSupport the stroke fixtures.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
-        .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "TestSupport"]),
+        .target(name: "StrokeKitTestSupport", dependencies: ["StrokeKit"]),
+        .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
         .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),
         .testTarget(name: "DrawingSyncTests",
-                    dependencies: ["DrawingSync", "StrokeKit", "ReplicaStore", "TestSupport"]),
-        .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas", "StrokeKit", "CNcurses", "TestSupport"]),
+                    dependencies: ["DrawingSync", "StrokeKit", "StrokeKitTestSupport", "ReplicaStore", "TestSupport"]),
+        .testTarget(
+            name: "TerminalCanvasTests",
+            dependencies: ["TerminalCanvas", "StrokeKit", "StrokeKitTestSupport", "CNcurses", "TestSupport"]),
         .testTarget(
             name: "DrawTogetherTests",
             dependencies: ["drawtogether", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "TestSupport"]),

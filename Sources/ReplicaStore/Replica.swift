@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The local-first document store of one peer: CRDT documents in memory (`ReplicaState`), every
 /// change persisted to SQLite in one transaction, DQL statements, observers and deltas for sync.
@@ -23,13 +23,11 @@ public final class Replica {
 
     /// Opens (creating if needed) the store in `directory` for writing; takes the writer's lock.
     public convenience init(directory: String, configuration: ReplicaConfiguration = .init()) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
+        if let failure = Self.createDirectories(directory) {
             throw ReplicaError.cannotOpenStore(
                 directory: directory,
-                reason: "cannot create it (\(Self.fileSystemReason(error))); check the permissions of the folders "
-                    + "above it, or choose another store with --store")
+                reason: "cannot create it (\(String(cString: strerror(failure)))); check the permissions of the "
+                    + "folders above it, or choose another store with --store")
         }
         let lock = try StoreLock(directory: directory)
         try self.init(directory: directory, configuration: configuration, lock: lock)
@@ -62,14 +60,24 @@ public final class Replica {
         subscriptions = try database.loadSubscriptions()
     }
 
-    /// Foundation's file errors describe themselves as `Error Domain=NSCocoaErrorDomain Code=513
-    /// ...`; the POSIX error under them says it in words ("Permission denied", "Not a directory").
-    private static func fileSystemReason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(truncatingIfNeeded: underlying.code)))
+    /// Creates the directory and any missing parents (`mkdir -p`). Nil when it exists now, or the
+    /// `errno` of the step that failed, which `strerror` says in words ("Permission denied",
+    /// "File exists" for a file in the way).
+    private static func createDirectories(_ path: String) -> Int32? {
+        guard !path.isEmpty else { return ENOENT }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o777) != 0 {
+                let failure = errno
+                var status = stat()
+                guard failure == EEXIST, stat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                    return failure
+                }
+            }
+            prefix += "/"
         }
-        return nsError.localizedDescription
+        return nil
     }
 
     /// The state SQLite has committed: every event, and the clock as of the last commit.

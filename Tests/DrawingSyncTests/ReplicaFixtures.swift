@@ -3,15 +3,10 @@ import ReplicaStore
 import StrokeKit
 import TestSupport
 
-/// A wall clock the test moves by hand.
-final class ManualClock {
-    var now: Int64 = StrokeFixtures.baseMilliseconds
-}
-
 /// A real replica on disk in its own temporary directory, with a manual clock and a fixed peer.
 final class TestPeer {
     let directory: TemporaryDirectory
-    let clock = ManualClock()
+    let clock = ManualClock(StrokeFixtures.baseMilliseconds)
     let replica: Replica
     let drawingID: String
     var coordinator: DrawingSyncCoordinator!

@@ -1,31 +1,30 @@
 import DrawingSync
 import ReplicaStore
 import StrokeKit
+import StrokeKitTestSupport
 
 /// Small strokes for coordinator and model tests, like the original app's `makeStroke`:
 /// a two-point pen stroke from (x, y) to (x + 5, y + 5) under the key for `milliseconds`.
+/// Built with the shared `Fixtures`; what is here is this target's own shorthand.
 enum StrokeFixtures {
-    static let baseMilliseconds: Int64 = 1_774_455_614_000  // 2026-03-25T16:20:14.000Z
+    static let baseMilliseconds = Fixtures.baseMilliseconds
 
     static func key(_ offset: Int64, peer: String = "aaaaaa") -> StrokeKey {
-        StrokeKey(creationMilliseconds: baseMilliseconds + offset, peerSuffix: peer)!
+        Fixtures.key(baseMilliseconds + offset, peer: peer)
     }
 
     static func stroke(at x: Double, _ y: Double = 1, key: StrokeKey, colour: UInt8 = 15) -> Stroke {
-        Stroke(
-            key: key, ink: Ink(tool: .pen, colour: colour, width: 1),
-            path: [StrokePoint(CanvasPoint(x: x, y: y)), StrokePoint(CanvasPoint(x: x + 5, y: y + 5), timeOffsetMilliseconds: 40)],
-            createdAtMilliseconds: key.creationMilliseconds)!
+        Fixtures.stroke([(x, y), (x + 5, y + 5)], key: key, width: 1, colour: colour, millisecondsApart: 40)
     }
 
     static func group(_ strokes: Stroke...) -> StrokeGroup {
-        StrokeGroup(key: strokes[0].key, pieces: strokes)!
+        Fixtures.group(strokes)
     }
 
     static func masked(_ stroke: Stroke, radius: Double = 0.5) -> Stroke {
         var stroke = stroke
-        let first = stroke.path[0].point
-        stroke.mask = stroke.mask.adding([MaskSweep(radius: radius, path: [first.offset(by: 1, 1)])!])
+        let corner = stroke.path[0].point.offset(by: 1, 1)
+        stroke.mask = stroke.mask.adding(Fixtures.mask(radius: radius, [(corner.x, corner.y)]).sweeps)
         return stroke
     }
 

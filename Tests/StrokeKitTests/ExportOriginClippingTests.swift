@@ -1,4 +1,5 @@
 import StrokeKit
+import StrokeKitTestSupport
 import Testing
 
 /// `text` and `ansi` start at the canvas origin; `OriginClipping` counts what they leave out.

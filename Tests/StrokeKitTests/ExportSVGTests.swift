@@ -1,5 +1,6 @@
 import Foundation
 import StrokeKit
+import StrokeKitTestSupport
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import StrokeKit
+import StrokeKitTestSupport
 import Testing
 
 /// Markers on the cell grid: an underlay that colours the background and never hides pen ink.

@@ -1,4 +1,5 @@
 import StrokeKit
+import StrokeKitTestSupport
 import Testing
 
 @Suite struct StrokeGroupTests {

@@ -1,11 +1,12 @@
 import StrokeKit
+import StrokeKitTestSupport
 import TerminalCanvas
 
 /// A canvas session on a manual clock: an editor, its document, and the time, which moves 10 ms
 /// with every command so strokes get distinct, predictable times.
 struct CanvasSession {
     /// 2026-03-25T16:20:14.000Z.
-    static let startMilliseconds: Int64 = 1_774_455_614_000
+    static let startMilliseconds = Fixtures.baseMilliseconds
     static let palette: [UInt8] = [15, 196, 208, 226, 46]
 
     var editor: CanvasEditor
@@ -88,12 +89,11 @@ struct CanvasSession {
     }
 }
 
+/// This target's shorthand over the shared `Fixtures`: strokes through cell centres, drawn by
+/// another peer.
 enum CanvasFixtures {
     static func key(_ milliseconds: Int64, peer: String = "bbbbbb") -> StrokeKey {
-        guard let key = StrokeKey(creationMilliseconds: milliseconds, peerSuffix: peer) else {
-            preconditionFailure("fixture key must be valid")
-        }
-        return key
+        Fixtures.key(milliseconds, peer: peer)
     }
 
     /// A group of one thin stroke through the centres of the given cells, drawn by another peer.
@@ -101,15 +101,11 @@ enum CanvasFixtures {
         through cells: [(Int, Int)], at milliseconds: Int64 = CanvasSession.startMilliseconds - 1000,
         peer: String = "bbbbbb", colour: UInt8 = 33
     ) -> StrokeGroup {
-        let key = key(milliseconds, peer: peer)
-        let path = cells.map { StrokePoint(CanvasCell(x: $0.0, y: $0.1).centre) }
-        guard
-            let stroke = Stroke(
-                key: key, ink: Ink(tool: .pen, colour: colour), path: path,
-                createdAtMilliseconds: milliseconds),
-            let group = StrokeGroup(key: key, pieces: [stroke])
-        else { preconditionFailure("fixture group needs cells") }
-        return group
+        let centres = cells.map { cell in CanvasCell(x: cell.0, y: cell.1).centre }
+        let stroke = Fixtures.stroke(
+            centres.map { ($0.x, $0.y) }, key: key(milliseconds, peer: peer), width: InkTool.pen.defaultWidth,
+            colour: colour, millisecondsApart: 0)
+        return Fixtures.group([stroke])
     }
 
     /// The cells a path runs through (its points are cell centres).

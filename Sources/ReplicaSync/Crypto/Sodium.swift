@@ -30,6 +30,13 @@ enum Sodium {
         return output
     }
 
+    /// Zeroes one allocated C value (a key or a stream state) before freeing it, so no secret is
+    /// left behind in freed memory.
+    static func wipeAndFree<Value>(_ pointer: UnsafeMutablePointer<Value>) {
+        sodium_memzero(pointer, MemoryLayout<Value>.size)
+        pointer.deallocate()
+    }
+
     /// Compares secrets in constant time.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }

@@ -53,11 +53,10 @@ extension SyncSession {
     }
 
     private mutating func open(sealed frame: Frame) throws(SyncProtocolError) -> Frame {
-        guard case .sealed(let ciphertext) = try SyncMessage(frame: frame), var receiver else {
+        guard case .sealed(let ciphertext) = try SyncMessage(frame: frame), let receiver else {
             throw .decryptionFailed
         }
         let plaintext = try receiver.open(ciphertext)
-        self.receiver = receiver
         var inner = FrameDecoder(sizeLimit: configuration.frameSizeLimit)
         inner.append(plaintext)
         guard let innerFrame = try inner.nextFrame(), inner.bufferedByteCount == 0 else {

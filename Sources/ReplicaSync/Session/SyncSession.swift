@@ -169,12 +169,11 @@ public struct SyncSession {
 
     /// Frames (and, once encryption started, seals) one message.
     private mutating func framed(_ message: SyncMessage) throws(SyncProtocolError) -> [UInt8] {
-        guard var sender else { return try message.frame().encoded(limit: configuration.frameSizeLimit) }
+        guard let sender else { return try message.frame().encoded(limit: configuration.frameSizeLimit) }
         // The sealed inner frame, in its outer frame, must fit the limit.
         let overhead = Frame.prefixSize + Frame.headerSize + SecretStreamSender.overhead
         let inner = try message.frame().encoded(limit: configuration.frameSizeLimit - overhead)
         let sealed = sender.seal(inner)
-        self.sender = sender
         return try SyncMessage.sealed(sealed).frame().encoded(limit: configuration.frameSizeLimit)
     }
 

@@ -1,5 +1,4 @@
 @preconcurrency import CNcurses
-import Foundation
 import StrokeKit
 import Synchronization
 
@@ -38,7 +37,7 @@ public final class TerminalScreen {
 
         public init(
             mouseTracking: MouseTracking = .drag, terminalType: String? = nil,
-            environment: [String: String] = ProcessInfo.processInfo.environment,
+            environment: [String: String] = processEnvironment,
             inputDescriptor: Int32 = STDIN_FILENO, outputDescriptor: Int32 = STDOUT_FILENO
         ) {
             self.mouseTracking = mouseTracking
@@ -46,6 +45,20 @@ public final class TerminalScreen {
             self.environment = environment
             self.inputDescriptor = inputDescriptor
             self.outputDescriptor = outputDescriptor
+        }
+
+        /// The process's environment as `environ` holds it (the default `environment`).
+        public static var processEnvironment: [String: String] {
+            var variables: [String: String] = [:]
+            var entry = environ
+            while let pointer = entry.pointee {
+                let text = String(cString: pointer)
+                if let equals = text.firstIndex(of: "=") {
+                    variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+                }
+                entry += 1
+            }
+            return variables
         }
     }
 
@@ -106,7 +119,7 @@ public final class TerminalScreen {
 
         setlocale(LC_ALL, "")
         let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
-        supportsUnicode = codeset.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+        supportsUnicode = codeset.uppercased().filter { $0 != "-" } == "UTF8"
 
         cn_set_escdelay(25)  // a lone Esc is a command key: do not wait the default second for more
         guard let screen = newterm(type, output, input) else {

@@ -1,13 +1,8 @@
 import ReplicaStore
+import TestSupport
 
-/// A wall clock the test moves by hand.
-final class ManualClock {
-    var now: Int64
-
-    init(_ now: Int64 = 1_000) {
-        self.now = now
-    }
-
+extension ManualClock {
+    /// A replica configuration that reads this clock, with a fixed peer when given one.
     func configuration(peer: UInt64? = nil) -> ReplicaConfiguration {
         ReplicaConfiguration(wallClock: { self.now }, peerID: peer.map(PeerID.init))
     }

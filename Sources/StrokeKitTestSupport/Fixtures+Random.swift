@@ -1,52 +1,9 @@
 import StrokeKit
-import TestSupport
 
-/// Small builders that keep the tests about behaviour, not construction.
-enum Fixtures {
-    /// A key at a Unix time (milliseconds) for a peer; the fixtures only use valid values.
-    static func key(_ milliseconds: Int64 = 1_774_455_614_127, peer: String = "3fa2c1") -> StrokeKey {
-        guard let key = StrokeKey(creationMilliseconds: milliseconds, peerSuffix: peer) else {
-            preconditionFailure("fixture key must be valid")
-        }
-        return key
-    }
-
-    /// A stroke through the given points, 10 ms apart.
-    static func stroke(
-        _ points: [(Double, Double)], key: StrokeKey = key(), width: Double = 0.25, colour: UInt8 = 1,
-        tool: InkTool = .pen, transform: StrokeTransform = .identity, mask: StrokeMask = .none
-    ) -> Stroke {
-        let path = points.enumerated().map { index, point in
-            StrokePoint(x: point.0, y: point.1, timeOffsetMilliseconds: index * 10)
-        }
-        guard
-            let stroke = Stroke(
-                key: key, ink: Ink(tool: tool, colour: colour, width: width), path: path,
-                createdAtMilliseconds: key.creationMilliseconds, transform: transform, mask: mask)
-        else { preconditionFailure("fixture stroke needs points") }
-        return stroke
-    }
-
-    static func group(_ pieces: [Stroke]) -> StrokeGroup {
-        guard let first = pieces.first, let group = StrokeGroup(key: first.key, pieces: pieces) else {
-            preconditionFailure("fixture group needs pieces")
-        }
-        return group
-    }
-
-    static func mask(radius: Double, _ points: [(Double, Double)]) -> StrokeMask {
-        guard let sweep = MaskSweep(radius: radius, path: points.map { CanvasPoint(x: $0.0, y: $0.1) }) else {
-            preconditionFailure("fixture sweep needs points")
-        }
-        return StrokeMask(sweeps: [sweep])
-    }
-
-    static func points(_ pairs: [(Double, Double)]) -> [CanvasPoint] {
-        pairs.map { CanvasPoint(x: $0.0, y: $0.1) }
-    }
-
-    /// A random but valid group: several pieces, random ink, paths, transforms and masks.
-    static func randomGroup(using generator: inout SplitMix64) -> StrokeGroup {
+extension Fixtures {
+    /// A random but valid group: several pieces, random ink, paths, transforms and masks; the
+    /// same generator state gives the same group.
+    public static func randomGroup(using generator: inout some RandomNumberGenerator) -> StrokeGroup {
         let milliseconds = Int64.random(in: 0...StrokeKey.maximumMilliseconds, using: &generator)
         let peer = String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 36)
         let groupKey = key(milliseconds, peer: String(peer.prefix(Int.random(in: 1...12, using: &generator))))
