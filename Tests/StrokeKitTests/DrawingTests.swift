@@ -1,4 +1,5 @@
 import StrokeKit
+import StrokeKitTestSupport
 import TestSupport
 import Testing
 
