@@ -26,8 +26,7 @@ public final class Replica {
         if let failure = Self.createDirectories(directory) {
             throw ReplicaError.cannotOpenStore(
                 directory: directory,
-                reason: "cannot create it (\(String(cString: strerror(failure)))); check the permissions of the "
-                    + "folders above it, or choose another store with --store")
+                reason: "cannot create it (\(String(cString: strerror(failure))))")
         }
         let lock = try StoreLock(directory: directory)
         try self.init(directory: directory, configuration: configuration, lock: lock)

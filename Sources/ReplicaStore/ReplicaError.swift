@@ -23,38 +23,34 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A delta from another peer breaks the rules every honest peer follows.
     case malformedDelta(reason: String)
 
+    /// What happened, in one lower-case sentence without a full stop. What to do about it is the
+    /// program's to say (it knows its own flags), not the store's.
     public var description: String {
         switch self {
         case .storeInUse(let directory, let pid):
             let holder = pid.map { "process \($0)" } ?? "another process"
-            return "The replica in \(directory) is in use by \(holder). Close that instance, "
-                + "or choose another store with --store."
+            return "the replica in \(directory) is in use by \(holder)"
         case .notAReplica(let path, let reason):
-            return "\(path) is not a DrawTogether replica (\(reason)). Move it away or choose another store."
+            return "\(path) is not a DrawTogether replica (\(reason))"
         case .damaged(let path, let detail):
-            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-                .joined(separator: "/")
-            return "The replica file \(path) is damaged (\(detail)). Move its directory "
-                + "\(directory.isEmpty ? "." : directory) away and start again: a new replica is made, "
-                + "which gets the drawings back from its peers; or restore the directory from a copy."
+            return "the replica file \(path) is damaged (\(detail))"
         case .unsupportedSchemaVersion(let path, let found, let supported):
-            return "\(path) has schema version \(found), but this program knows versions up to "
-                + "\(supported). Use a newer drawtogether."
+            return "\(path) has schema version \(found), but this program knows versions up to \(supported)"
         case .cannotOpenStore(let directory, let reason):
-            return "Cannot open the store directory \(directory): \(reason)."
+            return "cannot open the store directory \(directory): \(reason)"
         case .readOnly(let directory):
-            return "The replica in \(directory) was opened read-only; writing needs the writer's lock."
+            return "the replica in \(directory) was opened read-only; writing needs the writer's lock"
         case .documentExists(let collection, let id):
-            return "A document with _id '\(id)' already exists in \(collection). "
-                + "Add ON ID CONFLICT DO UPDATE to overwrite it."
+            return "a document with _id '\(id)' already exists in \(collection); "
+                + "add ON ID CONFLICT DO UPDATE to overwrite it"
         case .missingArgument(let name):
-            return "The statement uses :\(name), but no argument named '\(name)' was given."
+            return "the statement uses :\(name), but no argument named '\(name)' was given"
         case .invalidValue(let reason):
-            return "Invalid value: \(reason)."
+            return "invalid value: \(reason)"
         case .unsupportedStatement(let reason):
-            return "Unsupported statement: \(reason)."
+            return "unsupported statement: \(reason)"
         case .malformedDelta(let reason):
-            return "A peer sent a malformed change set: \(reason)."
+            return "a peer sent a malformed change set: \(reason)"
         }
     }
 }

@@ -144,7 +144,7 @@ extension CanvasSession {
                 try drawings.delete(id: id)
             }
         } catch {
-            show("\(error)")
+            show(UserMessage.message(for: error))
         }
         menu?.update(items: Self.menuItems(drawings.entries))
     }

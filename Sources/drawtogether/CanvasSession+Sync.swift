@@ -37,7 +37,7 @@ extension CanvasSession {
         case .connected(let peer, _, _):
             return "\(peer.displayName) joined"
         case .disconnected(let peer, _, _, let reason, let wasEstablished):
-            if reason.isRefusal { return "\(peer): \(reason.message)" }
+            if reason.isRefusal { return "\(peer): \(UserMessage.message(for: reason))" }
             // A peer that never got through the handshake never joined, so it cannot leave.
             return wasEstablished && reason != .localShutdown ? "\(peer) left" : nil
         case .unreachable:

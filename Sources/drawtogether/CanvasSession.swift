@@ -138,7 +138,7 @@ final class CanvasSession {
         do {
             try coordinator.flush()
         } catch {
-            show("could not save: \(error)")
+            show("could not save: \(UserMessage.message(for: error))")
         }
     }
 
@@ -179,7 +179,7 @@ final class CanvasSession {
             try drawings.create(id: coordinator.drawingID, name: drawingName)
             show("'\(drawingName)' is back")
         } catch {
-            show("could not bring '\(drawingName)' back: \(error)")
+            show("could not bring '\(drawingName)' back: \(UserMessage.message(for: error))")
         }
     }
 
@@ -192,7 +192,7 @@ final class CanvasSession {
             do {
                 try coordinator.tick(now: loop.now.milliseconds)
             } catch {
-                show("could not save, will retry: \(error)")
+                show("could not save, will retry: \(UserMessage.message(for: error))")
             }
             scheduleFlush()
             render()

@@ -10,7 +10,7 @@ enum DrawTogetherApp {
         do {
             parsed = try CommandLineArguments.parse(arguments)
         } catch {
-            printError("drawtogether: \(error)")
+            printError("drawtogether: \(UserMessage.message(for: error))")
             return 2
         }
         switch parsed.command {
@@ -31,7 +31,7 @@ enum DrawTogetherApp {
                 readFile: Configuration.readFileFromDisk,
                 warn: { printError("drawtogether: warning: \($0)") })
         } catch {
-            printError("drawtogether: \(error)")
+            printError("drawtogether: \(UserMessage.message(for: error))")
             return 2
         }
         return perform(parsed.command, configuration: configuration)
@@ -59,7 +59,7 @@ enum DrawTogetherApp {
                 return 0
             }
         } catch {
-            printError("drawtogether: \(FileSystemFailure.message(error) ?? "\(error)")")
+            printError("drawtogether: \(UserMessage.message(for: error))")
             return 1
         }
     }
@@ -72,7 +72,7 @@ enum DrawTogetherApp {
             if topic == .open { print("\n" + (try resources.text("help/keys.txt")), terminator: "") }
             return 0
         } catch {
-            printError("drawtogether: \(error)")
+            printError("drawtogether: \(UserMessage.message(for: error))")
             return 1
         }
     }

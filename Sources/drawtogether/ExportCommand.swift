@@ -36,11 +36,11 @@ enum ExportCommand {
         let exportFormat = DrawingExportFormat(rawValue: format.rawValue) ?? .text
         let groups = model.drawing()
         let text = DrawingExporter.export(groups, as: exportFormat)
-        if exportFormat == .text || exportFormat == .ansi,
-            let warning = OriginClipping(of: groups).warning(format: exportFormat.rawValue)
-        {
+        let clipping = OriginClipping(of: groups)
+        if exportFormat == .text || exportFormat == .ansi, let warning = clipping.warning(format: exportFormat.rawValue) {
             // Text starts at the canvas origin by design; say so rather than drop ink silently.
-            printError("drawtogether: warning: \(warning)")
+            let keeps = "--format svg or --format json includes \(clipping.total == 1 ? "it" : "them")"
+            printError("drawtogether: warning: \(warning); \(keeps)")
         }
         if let output {
             do {

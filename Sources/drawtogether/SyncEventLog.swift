@@ -21,9 +21,9 @@ struct SyncEventLog {
             return
                 "\(prefix): connected to \(peer.displayName) [\(PeerIDText.short(peer.peerID))] over \(peer.transport.rawValue) \(via)"
         case .disconnected(let peer, _, _, let reason, let wasEstablished):
-            if reason.isRefusal { return "\(prefix): \(peer) refused: \(reason.message)" }
+            if reason.isRefusal { return "\(prefix): \(peer) refused: \(UserMessage.message(for: reason))" }
             guard wasEstablished, reason != .localShutdown else { return nil }
-            return "\(prefix): disconnected from \(peer): \(reason.message)"
+            return "\(prefix): disconnected from \(peer): \(UserMessage.message(for: reason))"
         case .unreachable(let endpoint, let problem):
             guard reportedUnreachable.insert(endpoint).inserted else { return nil }
             return "\(prefix): cannot reach \(endpoint): \(problem); retrying"

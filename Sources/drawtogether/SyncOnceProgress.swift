@@ -42,9 +42,9 @@ struct SyncOnceProgress {
             if dialled { reached.insert(endpoint) }
         case .disconnected(let peer, let endpoint, let dialled, let reason, _):
             if dialled, reason.isRefusal, refusal == nil {
-                refusal = "\(peer) refused: \(reason.message)"
+                refusal = "\(peer) refused: \(UserMessage.message(for: reason))"
             } else if dialled {
-                problems[endpoint] = reason.message
+                problems[endpoint] = UserMessage.message(for: reason)
             }
         case .unreachable(let endpoint, let problem):
             problems[endpoint] = problem

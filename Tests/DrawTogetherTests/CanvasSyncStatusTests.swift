@@ -71,7 +71,7 @@ import Testing
         let refused = SyncNodeEvent.disconnected(
             peer: "relay", endpoint: relay, dialled: true, reason: .authenticationFailed, wasEstablished: false)
         let notice = CanvasSession.notice(for: refused)
-        #expect(notice == "relay: \(SyncCloseReason.authenticationFailed.message)")
+        #expect(notice == "relay: \(UserMessage.message(for: SyncCloseReason.authenticationFailed))")
         #expect(notice?.contains("--token") == true)
     }
 

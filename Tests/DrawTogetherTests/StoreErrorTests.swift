@@ -124,8 +124,8 @@ import Testing
         for arguments in commands {
             let result = try run(arguments + ["--store", directory.path + "/store"], in: directory)
             expectOneCleanLine(result)
-            #expect(result.standardError.contains("The replica file \(path) is damaged"))
-            #expect(result.standardError.contains("Move its directory \(replicaDirectory) away"))
+            #expect(result.standardError.contains("the replica file \(path) is damaged"))
+            #expect(result.standardError.contains("move its directory \(replicaDirectory) away"))
         }
     }
 }

@@ -43,7 +43,7 @@ import Testing
         guard case ReplicaError.damaged(let damagedPath, let detail) = error else { return false }
         let message = "\(error)"
         return damagedPath == path && detail.contains("malformed") && message.contains(path)
-            && message.contains("Move its directory") && !message.contains("SELECT")
+            && message.contains("is damaged") && !message.contains("SELECT")
     }
 
     @Test func aDamagedPageInTheMiddleIsReportedAsADamagedReplicaNamingTheFile() throws {
@@ -77,7 +77,7 @@ import Testing
             _ = try Replica.openReadOnly(directory: directory.path)
         } throws: { error in
             guard case ReplicaError.notAReplica(let notPath, _) = error else { return false }
-            return notPath == path && "\(error)".contains("Move it away")
+            return notPath == path && "\(error)".contains("is not a DrawTogether replica")
         }
     }
 }

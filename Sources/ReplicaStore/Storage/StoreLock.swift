@@ -13,8 +13,7 @@ final class StoreLock {
         guard descriptor >= 0 else {
             throw ReplicaError.cannotOpenStore(
                 directory: directory,
-                reason: "cannot open \(path): \(Self.errorText(errno)); check the directory's permissions, "
-                    + "or choose another store with --store")
+                reason: "cannot open \(path): \(Self.errorText(errno))")
         }
         guard Self.lock(descriptor) else {
             let failure = errno

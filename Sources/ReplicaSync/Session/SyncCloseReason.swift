@@ -1,4 +1,5 @@
-/// Why a session ended, worded for the person looking at the status line on either side.
+/// Why a session ended: `message` says what happened (the program adds what to do about it, since
+/// the flags are its own), `shortMessage` a few words for the status bar.
 public enum SyncCloseReason: Error, Equatable, Sendable {
     case protocolVersionMismatch(local: UInt8, remote: UInt8)
     case databaseMismatch(local: String, remote: String)
@@ -22,10 +23,9 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
             return "protocol versions differ (this peer speaks \(local), the other \(remote)); "
                 + "update both to the same release"
         case .databaseMismatch(let local, let remote):
-            return "database ids differ (this peer has '\(local)', the other '\(remote)'); "
-                + "use the same --database-id on both"
+            return "database ids differ (this peer has '\(local)', the other '\(remote)')"
         case .authenticationFailed:
-            return "authentication failed: the peers do not share the same token; check --token on both"
+            return "authentication failed: the peers do not share the same token"
         case .protocolViolation(let error):
             return "protocol error: \(error.message)"
         case .unexpectedMessage(let message, let phase):

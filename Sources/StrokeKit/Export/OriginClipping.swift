@@ -30,8 +30,8 @@ public struct OriginClipping: Equatable, Sendable {
     /// Groups left out in part or in whole.
     public var total: Int { whollyOutside + partlyOutside }
 
-    /// One line for standard error, or nil when nothing is left out: how many strokes, and what
-    /// to export instead.
+    /// What was left out, or nil when nothing was: how many strokes, wholly or in part (the
+    /// program says which formats keep them).
     public func warning(format: String) -> String? {
         guard total > 0 else { return nil }
         var parts: [String] = []
@@ -39,7 +39,6 @@ public struct OriginClipping: Equatable, Sendable {
         if partlyOutside > 0 { parts.append("\(partlyOutside) partly") }
         let strokes = total == 1 ? "1 stroke lies" : "\(total) strokes lie"
         return "\(strokes) left of or above the canvas origin (0,0), where \(format) export starts, "
-            + "and \(total == 1 ? "is" : "are") left out (\(parts.joined(separator: ", "))); "
-            + "--format svg or --format json includes \(total == 1 ? "it" : "them")"
+            + "and \(total == 1 ? "is" : "are") left out (\(parts.joined(separator: ", ")))"
     }
 }
