@@ -16,7 +16,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
 
-        // Libraries.
+        // Libraries. JSONText (the one JSON reader, quoter and text position) is pure and depends on nothing.
+        .target(name: "JSONText"),
         .target(name: "StrokeKit"),
         .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
@@ -45,6 +46,7 @@ let package = Package(
 
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "TestSupport"]),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "TestSupport"]),
         .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),
