@@ -19,7 +19,7 @@ let package = Package(
         // Libraries. JSONText (the one JSON reader, quoter and text position) is pure and depends on nothing.
         .target(name: "JSONText"),
         .target(name: "StrokeKit", dependencies: ["JSONText"]),
-        .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
+        .target(name: "ReplicaStore", dependencies: ["JSONText", "CSQLite"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
