@@ -35,7 +35,7 @@ let package = Package(
         // with -sanitize=fuzzer -DFUZZING for libFuzzer. One line per target.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzDQL", dependencies: ["FuzzSupport", "ReplicaStore"]),
-        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "ReplicaStore"]),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "JSONText", "ReplicaStore"]),
         .executableTarget(name: "FuzzSyncFrames", dependencies: ["FuzzSupport", "ReplicaSync"]),
         .executableTarget(name: "FuzzStrokeCodec", dependencies: ["FuzzSupport", "StrokeKit"]),
 
