@@ -15,7 +15,8 @@ public enum JSONSyntaxError: Error, Hashable, Sendable {
     /// `stoppedExpecting` and found `found`. After a leading zero (`01`) the number ended at the
     /// `0`, so `stoppedExpecting` is what may follow a value there.
     case invalidNumber(
-        literal: String, offset: Int, stoppedExpecting: JSONExpectation, found: Unicode.Scalar?, stopOffset: Int)
+        literal: String, offset: Int, stoppedExpecting: JSONExpectation, found: Unicode.Scalar?,
+        stopOffset: Int)
     /// A raw control character (below U+0020) inside a string; JSON requires it escaped.
     case controlCharacterInString(UInt8, offset: Int)
     /// A backslash followed by a letter that starts no escape; `escape` is both, as written.

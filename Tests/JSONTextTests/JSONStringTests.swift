@@ -26,7 +26,8 @@ import Testing
                 if let scalar = Unicode.Scalar(UInt32.random(in: 0...0x10FFFF, using: &generator)) {
                     text.unicodeScalars.append(scalar)
                 } else {
-                    text += ["\"", "\\", "\u{0}", "\u{1F}", "é", "😀"][Int.random(in: 0..<6, using: &generator)]
+                    let pieces = ["\"", "\\", "\u{0}", "\u{1F}", "é", "😀"]
+                    text += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
                 }
             }
             let quoted = JSONString.quoted(text)

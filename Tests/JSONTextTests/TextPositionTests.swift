@@ -28,7 +28,9 @@ import Testing
 
     @Test func steppingCharacterByCharacterAgreesWithOffsets() {
         var generator = SplitMix64(seed: 0x7E57)
-        let pieces = ["a", " ", "\n", "\r", "\r\n", "\t", "é", "e\u{301}", "😀", "\u{2028}", "\u{85}", "🇫🇷"]
+        let pieces = [
+            "a", " ", "\n", "\r", "\r\n", "\t", "é", "e\u{301}", "😀", "\u{2028}", "\u{85}", "🇫🇷",
+        ]
         for _ in 0..<300 {
             var text = ""
             for _ in 0..<Int.random(in: 0...12, using: &generator) {
@@ -37,7 +39,8 @@ import Testing
             var stepped = TextPosition.start
             var offset = 0
             for character in text {
-                #expect(TextPosition(utf8Offset: offset, in: text) == stepped, "\(Array(text.unicodeScalars))")
+                let scalars = Array(text.unicodeScalars)
+                #expect(TextPosition(utf8Offset: offset, in: text) == stepped, "\(scalars)")
                 stepped.advance(past: character)
                 offset += character.utf8.count
             }

@@ -12,8 +12,7 @@ extension DrawingJSON {
     {
         let root: JSONNode
         do {
-            root = try JSONReader.parse(
-                text, limits: JSONReader.Limits(maximumBytes: limits.maximumBytes, maximumDepth: limits.maximumDepth))
+            root = try JSONReader.parse(text, limits: limits.reader)
         } catch {
             throw DrawingJSONError(error, in: text)
         }
@@ -156,7 +155,11 @@ private struct DrawingDocumentReader {
     // MARK: Typed access
 
     private func position(_ node: JSONNode) -> DrawingJSON.Position {
-        DrawingJSON.Position(utf8Offset: node.offset, in: text)
+        position(offset: node.offset)
+    }
+
+    private func position(offset: Int) -> DrawingJSON.Position {
+        DrawingJSON.Position(utf8Offset: offset, in: text)
     }
 
     /// The members of an object by name, after checking that every required field is there and
@@ -170,7 +173,7 @@ private struct DrawingDocumentReader {
         var byName: [String: JSONNode] = [:]
         for member in members {
             guard required.contains(member.key) || optional.contains(member.key) else {
-                throw .unknownField(path: path, field: member.key, at: DrawingJSON.Position(utf8Offset: member.keyOffset, in: text))
+                throw .unknownField(path: path, field: member.key, at: position(offset: member.keyOffset))
             }
             byName[member.key] = member.value
         }
@@ -250,6 +253,13 @@ private struct DrawingDocumentReader {
 
     private func coordinate(_ node: JSONNode, path: String) throws(DrawingJSONError) -> Double {
         try number(node, path: path, in: -FixedPoint.coordinateLimit...FixedPoint.coordinateLimit)
+    }
+}
+
+extension DrawingJSON.Limits {
+    /// The same bounds, as the JSON reader takes them.
+    fileprivate var reader: JSONReader.Limits {
+        JSONReader.Limits(maximumBytes: maximumBytes, maximumDepth: maximumDepth)
     }
 }
 
