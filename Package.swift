@@ -16,9 +16,10 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
 
-        // Libraries.
-        .target(name: "StrokeKit"),
-        .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
+        // Libraries. JSONText (the one JSON reader, quoter and text position) is pure and depends on nothing.
+        .target(name: "JSONText"),
+        .target(name: "StrokeKit", dependencies: ["JSONText"]),
+        .target(name: "ReplicaStore", dependencies: ["JSONText", "CSQLite"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
@@ -34,7 +35,7 @@ let package = Package(
         // with -sanitize=fuzzer -DFUZZING for libFuzzer. One line per target.
         .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzDQL", dependencies: ["FuzzSupport", "ReplicaStore"]),
-        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "ReplicaStore"]),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "JSONText", "ReplicaStore"]),
         .executableTarget(name: "FuzzSyncFrames", dependencies: ["FuzzSupport", "ReplicaSync"]),
         .executableTarget(name: "FuzzStrokeCodec", dependencies: ["FuzzSupport", "StrokeKit"]),
 
@@ -47,6 +48,7 @@ let package = Package(
         // temp-dir helpers, StrokeKitTestSupport the stroke fixtures.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .target(name: "StrokeKitTestSupport", dependencies: ["StrokeKit"]),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "TestSupport"]),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
         .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),

@@ -1,13 +1,15 @@
+import JSONText
+
 /// Splits DQL text into tokens, one at a time, tracking lines and columns.
 ///
 /// Lexing is lazy so that the first error in the text is the one reported: a syntax error on line 1
-/// is not hidden behind an unterminated string on line 3. Columns count `Character`s, which is what
-/// a user sees in an editor. Nothing here recurses, so input length is bounded only by memory.
+/// is not hidden behind an unterminated string on line 3. Positions step along as `TextPosition`
+/// counts (columns in `Character`s, which is what a user sees in an editor), the same way JSON
+/// errors count. Nothing here recurses, so input length is bounded only by memory.
 struct DQLLexer {
     private let characters: [Character]
     private var index = 0
-    private var line = 1
-    private var column = 1
+    private var position = TextPosition.start
 
     init(_ text: String) {
         characters = Array(text)
@@ -16,7 +18,7 @@ struct DQLLexer {
     /// The next token; `.end` forever once the text is used up.
     mutating func next() throws(DQLSyntaxError) -> DQLToken {
         skipWhitespaceAndComments()
-        let start = DQLPosition(line: line, column: column)
+        let start = position
         let startIndex = index
         guard let character = peek() else {
             return DQLToken(kind: .end, position: start, text: "")
@@ -123,12 +125,7 @@ struct DQLLexer {
 
     private mutating func advance() {
         guard index < characters.count else { return }
-        if characters[index].isNewline {
-            line += 1
-            column = 1
-        } else {
-            column += 1
-        }
+        position.advance(past: characters[index])
         index += 1
     }
 

@@ -1,3 +1,5 @@
+import JSONText
+
 /// The syntax tree of one statement in the DQL subset that DESIGN.md lists.
 ///
 /// The parser (`DQLParser`) produces it from text; the store executes it. It holds no values of
@@ -13,18 +15,9 @@ public enum DQLStatement: Equatable, Sendable {
     case delete(DQLDelete)
 }
 
-/// A line and column in a statement or JSON text, both counted from 1 (columns in characters).
-public struct DQLPosition: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    public var description: String { "line \(line), column \(column)" }
-}
+/// A line and column in a statement, both counted from 1 (columns in characters): JSONText's
+/// `TextPosition`, which JSON errors use too.
+public typealias DQLPosition = TextPosition
 
 /// A field path: `name`, `strokes.key` or ``strokes.`2026-03-25T16:20:14.127Z~3fa2c1` ``.
 /// Each component is one map level; backquotes allow any characters in a component.

@@ -1,3 +1,5 @@
+import JSONText
+
 /// JSON text in and out, for `drawtogether query --args JSON` and for printing query results.
 extension DocumentValue {
     /// How deep arrays and objects may nest in `init(json:)` unless the caller says otherwise.
@@ -15,10 +17,43 @@ extension DocumentValue {
         maximumDepth: Int = DocumentValue.defaultJSONDepthLimit,
         maximumSize: Int = DocumentValue.defaultJSONSizeLimit
     ) throws(JSONError) {
-        let size = json.utf8.count
-        guard size <= maximumSize else { throw .tooLarge(size: size, limit: maximumSize) }
-        var reader = JSONReader(bytes: Array(json.utf8), maximumDepth: maximumDepth)
-        self = try reader.document()
+        let root: JSONNode
+        do {
+            root = try JSONReader.parse(
+                json, limits: JSONReader.Limits(maximumBytes: maximumSize, maximumDepth: maximumDepth))
+        } catch {
+            throw JSONError(error, in: json)
+        }
+        self = try DocumentValue(root, in: json)
+    }
+
+    /// The value of a node `JSONReader` read from `text`; numbers become the nearest `Double`,
+    /// and one too large for a `Double` (`1e400`) is refused at the node.
+    private init(_ node: JSONNode, in text: String) throws(JSONError) {
+        switch node.value {
+        case .null:
+            self = .null
+        case .bool(let value):
+            self = .bool(value)
+        case .number(let literal):
+            guard let value = Double(literal), value.isFinite else {
+                throw .numberOutOfRange(literal, position: JSONPosition(utf8Offset: node.offset, in: text))
+            }
+            self = .number(value)
+        case .string(let value):
+            self = .string(value)
+        case .array(let elements):
+            var values: [DocumentValue] = []
+            values.reserveCapacity(elements.count)
+            for element in elements { values.append(try DocumentValue(element, in: text)) }
+            self = .array(values)
+        case .object(let members):
+            // The reader refuses duplicate keys, so every member is an entry of its own.
+            var entries: [String: DocumentValue] = [:]
+            entries.reserveCapacity(members.count)
+            for member in members { entries[member.key] = try DocumentValue(member.value, in: text) }
+            self = .object(entries)
+        }
     }
 
     /// The value as JSON text; the same value always gives the same text.
@@ -41,7 +76,7 @@ extension DocumentValue {
         case .number(let value):
             output += Self.jsonNumber(value)
         case .string(let value):
-            Self.writeJSONString(value, to: &output)
+            JSONString.write(value, to: &output)
         case .array(let elements):
             let inner = indentation + 1
             Self.writeContainer(
@@ -58,7 +93,7 @@ extension DocumentValue {
                 count: keys.count, brackets: ("{", "}"), pretty: pretty, indentation: indentation, to: &output
             ) {
                 offset, output in
-                Self.writeJSONString(keys[offset], to: &output)
+                JSONString.write(keys[offset], to: &output)
                 output += pretty ? ": " : ":"
                 entries[keys[offset]]?.write(to: &output, pretty: pretty, indentation: inner)
             }
@@ -93,26 +128,5 @@ extension DocumentValue {
             return String(Int64(value))
         }
         return "\(value)"
-    }
-
-    static func writeJSONString(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

@@ -1,3 +1,5 @@
+import JSONText
+
 /// Why a text is not a JSON value that `DocumentValue(json:)` accepts, and where.
 ///
 /// Positions are 1-based lines and columns counted in characters, as an editor shows them.
@@ -62,4 +64,4 @@ public enum JSONError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A line and column in a JSON text: the same position type as the DQL parser's.
-public typealias JSONPosition = DQLPosition
+public typealias JSONPosition = TextPosition

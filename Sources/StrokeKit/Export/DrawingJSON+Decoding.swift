@@ -1,3 +1,5 @@
+import JSONText
+
 extension DrawingJSON {
     /// The groups of a `drawtogether-drawing` document, sorted by key (z-order).
     ///
@@ -8,15 +10,19 @@ extension DrawingJSON {
     public static func decode(_ text: String, limits: Limits = Limits()) throws(DrawingJSONError)
         -> [StrokeGroup]
     {
-        let bytes = Array(text.utf8)
-        let root = try StrictJSONReader.parse(bytes, limits: limits)
-        return try DrawingDocumentReader(positions: TextPositions(bytes: bytes)).drawing(root)
+        let root: JSONNode
+        do {
+            root = try JSONReader.parse(text, limits: limits.reader)
+        } catch {
+            throw DrawingJSONError(error, in: text)
+        }
+        return try DrawingDocumentReader(text: text).drawing(root)
     }
 }
 
 /// Checks a parsed JSON document against the drawing format and builds the model values.
 private struct DrawingDocumentReader {
-    let positions: TextPositions
+    let text: String
 
     func drawing(_ root: JSONNode) throws(DrawingJSONError) -> [StrokeGroup] {
         let document = "the document"
@@ -149,7 +155,11 @@ private struct DrawingDocumentReader {
     // MARK: Typed access
 
     private func position(_ node: JSONNode) -> DrawingJSON.Position {
-        positions.position(node.offset)
+        position(offset: node.offset)
+    }
+
+    private func position(offset: Int) -> DrawingJSON.Position {
+        DrawingJSON.Position(utf8Offset: offset, in: text)
     }
 
     /// The members of an object by name, after checking that every required field is there and
@@ -163,7 +173,7 @@ private struct DrawingDocumentReader {
         var byName: [String: JSONNode] = [:]
         for member in members {
             guard required.contains(member.key) || optional.contains(member.key) else {
-                throw .unknownField(path: path, field: member.key, at: positions.position(member.keyOffset))
+                throw .unknownField(path: path, field: member.key, at: position(offset: member.keyOffset))
             }
             byName[member.key] = member.value
         }
@@ -243,5 +253,26 @@ private struct DrawingDocumentReader {
 
     private func coordinate(_ node: JSONNode, path: String) throws(DrawingJSONError) -> Double {
         try number(node, path: path, in: -FixedPoint.coordinateLimit...FixedPoint.coordinateLimit)
+    }
+}
+
+extension DrawingJSON.Limits {
+    /// The same bounds, as the JSON reader takes them.
+    fileprivate var reader: JSONReader.Limits {
+        JSONReader.Limits(maximumBytes: maximumBytes, maximumDepth: maximumDepth)
+    }
+}
+
+extension JSONNode {
+    /// What kind of value this is, for messages ("should be an array, not a string").
+    fileprivate var kind: String {
+        switch value {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "true or false"
+        case .null: "null"
+        }
     }
 }

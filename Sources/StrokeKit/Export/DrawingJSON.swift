@@ -1,3 +1,5 @@
+import JSONText
+
 /// `export --format json` and its importer: the strokes of a drawing as a JSON document.
 ///
 /// ```
@@ -61,20 +63,27 @@ public enum DrawingJSON {
             self.offset = offset
         }
 
+        /// The line and column of a UTF-8 offset in `text`, counted as `TextPosition` counts them.
+        init(utf8Offset offset: Int, in text: String) {
+            let end = min(max(offset, 0), text.utf8.count)
+            let position = TextPosition(utf8Offset: end, in: text)
+            self.init(line: position.line, column: position.column, offset: end)
+        }
+
         public var description: String { "line \(line), column \(column)" }
     }
 
     /// The document of a drawing, ending in a line feed.
     public static func encode(_ groups: [StrokeGroup]) -> String {
         let ordered = DrawingExporter.canonicalOrder(groups)
-        var lines = ["{", #"  "format": \#(quoted(formatName)),"#, #"  "version": \#(version),"#]
+        var lines = ["{", #"  "format": \#(JSONString.quoted(formatName)),"#, #"  "version": \#(version),"#]
         guard !ordered.isEmpty else {
             return (lines + [#"  "groups": []"#, "}"]).joined(separator: "\n") + "\n"
         }
         lines.append(#"  "groups": ["#)
         for (groupIndex, group) in ordered.enumerated() {
             lines.append("    {")
-            lines.append(#"      "key": \#(quoted(group.key.rawValue)),"#)
+            lines.append(#"      "key": \#(JSONString.quoted(group.key.rawValue)),"#)
             lines.append(#"      "pieces": ["#)
             for (pieceIndex, piece) in group.pieces.enumerated() {
                 lines += pieceLines(piece).map { "        " + $0 }
@@ -98,7 +107,7 @@ public enum DrawingJSON {
         }
         return [
             "{",
-            #"  "tool": \#(quoted(toolName(piece.ink.tool))),"#,
+            #"  "tool": \#(JSONString.quoted(toolName(piece.ink.tool))),"#,
             #"  "colour": \#(piece.ink.colour),"#,
             #"  "width": \#(number(piece.ink.width)),"#,
             #"  "createdAt": \#(piece.createdAtMilliseconds),"#,
@@ -120,32 +129,5 @@ public enum DrawingJSON {
 
     static func tool(named name: String) -> InkTool? {
         InkTool.allCases.first { toolName($0) == name }
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, everything
-    /// else as is (the document is UTF-8).
-    static func quoted(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        result.append("\"")
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result.append(contentsOf: #"\""#.unicodeScalars)
-            case "\\": result.append(contentsOf: #"\\"#.unicodeScalars)
-            case "\n": result.append(contentsOf: #"\n"#.unicodeScalars)
-            case "\r": result.append(contentsOf: #"\r"#.unicodeScalars)
-            case "\t": result.append(contentsOf: #"\t"#.unicodeScalars)
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result.append(
-                        contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                            .unicodeScalars)
-                } else {
-                    result.append(scalar)
-                }
-            }
-        }
-        result.append("\"")
-        return String(result)
     }
 }

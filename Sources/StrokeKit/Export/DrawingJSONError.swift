@@ -1,3 +1,5 @@
+import JSONText
+
 /// Why a `drawtogether-drawing` JSON document was refused, with where.
 ///
 /// Syntax cases come from the JSON reader; the others from checking the document against the
@@ -53,25 +55,25 @@ public enum DrawingJSONError: Error, Hashable, Sendable, CustomStringConvertible
         case .invalidString(let reason, _):
             "bad string: \(reason)"
         case .duplicateKey(let key, _):
-            "the field \(DrawingJSON.quoted(key)) appears twice in one object"
+            "the field \(JSONString.quoted(key)) appears twice in one object"
         case .trailingContent:
             "unexpected text after the end of the document"
         case .wrongType(let path, let expected, let found, _):
             "\(path) should be \(expected), not \(found)"
         case .missingField(let path, let field, _):
-            "\(path) lacks the field \(DrawingJSON.quoted(field))"
+            "\(path) lacks the field \(JSONString.quoted(field))"
         case .unknownField(let path, let field, _):
-            "\(path) has a field \(DrawingJSON.quoted(field)) that this format does not know"
+            "\(path) has a field \(JSONString.quoted(field)) that this format does not know"
         case .invalidValue(let path, let reason, _):
             "\(path) \(reason)"
         case .unsupportedFormat(let found, _):
-            "the format is \(DrawingJSON.quoted(found)), not \(DrawingJSON.quoted(DrawingJSON.formatName)): "
+            "the format is \(JSONString.quoted(found)), not \(JSONString.quoted(DrawingJSON.formatName)): "
                 + "this is not a drawtogether drawing"
         case .unsupportedVersion(let found, _):
             "version \(found) is not supported (this drawtogether reads version \(DrawingJSON.version)); "
                 + "export the drawing again with a matching drawtogether"
         case .duplicateGroupKey(let key, _):
-            "the key \(DrawingJSON.quoted(key)) belongs to two groups; a drawing holds each key once"
+            "the key \(JSONString.quoted(key)) belongs to two groups; a drawing holds each key once"
         }
     }
 }
