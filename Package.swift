@@ -42,7 +42,7 @@ let package = Package(
         // The benchmark (`swift run -c release drawtogether-bench`); built by CI, never run by tests.
         .executableTarget(
             name: "drawtogether-bench",
-            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
+            dependencies: ["JSONText", "StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and
         // temp-dir helpers, StrokeKitTestSupport the stroke fixtures.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 
 /// One measured number: what it is, its value and unit, and labelled details (sample size, notes).
 struct Figure {
@@ -62,20 +63,6 @@ struct Figure {
     }
 
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONString.quoted(text)
     }
 }
