@@ -16,10 +16,11 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
 
-        // Libraries.
-        .target(name: "StrokeKit"),
-        .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
-        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
+        // Libraries. ByteCoding, at the very bottom, is the one byte reader and writer every codec uses.
+        .target(name: "ByteCoding"),
+        .target(name: "StrokeKit", dependencies: ["ByteCoding"]),
+        .target(name: "ReplicaStore", dependencies: ["ByteCoding", "CSQLite"]),
+        .target(name: "ReplicaSync", dependencies: ["ByteCoding", "ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
 
@@ -45,6 +46,7 @@ let package = Package(
 
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "TestSupport"]),
         .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),
