@@ -67,7 +67,7 @@ extension StrokeCodecError: CustomStringConvertible {
 
 extension StrokeCodecError: ByteCodingFailure {
     /// The codec's case for a failed read. The key is the codec's only text and its only length
-    /// with a limit, so a length over the limit and invalid UTF-8 both mean an invalid key.
+    /// with a limit, so a length over a limit and invalid UTF-8 would both mean an invalid key.
     public init(_ error: ByteCodingError) {
         switch error {
         case .truncated(let field, let offset, _, _):

@@ -60,8 +60,13 @@ public enum StrokeGroupCodec {
         guard found == version else { throw .unsupportedVersion(found) }
 
         let keyOffset = reader.offset
-        let keyText = try reader.readUTF8("key length", prefix: .varint, limit: StrokeKey.maximumLength)
-        guard let key = StrokeKey(rawValue: keyText) else { throw .invalidKey(offset: keyOffset) }
+        // Read in steps rather than with `readUTF8`: a key that is too long, not UTF-8 or not a key is
+        // one error (`invalidKey` at the length), and a short one says the data ends inside it.
+        let keyLength = try reader.readVarint("key length")
+        guard keyLength <= UInt64(StrokeKey.maximumLength) else { throw .invalidKey(offset: keyOffset) }
+        let keyBytes = try reader.readBytes("key", count: Int(keyLength))
+        guard let keyText = String(validating: keyBytes, as: UTF8.self), let key = StrokeKey(rawValue: keyText)
+        else { throw .invalidKey(offset: keyOffset) }
 
         // The smallest piece: flags, tool, colour, width, createdAt, point count, one 3-byte point.
         let count = try readCount("pieces", minimumBytes: 9, from: &reader)
