@@ -16,7 +16,8 @@ extension ByteReader {
         case .uint32(let order): count = UInt64(try readFixed(field, as: UInt32.self, order))
         }
         if let limit, count > UInt64(max(limit, 0)) {
-            throw Failure(.countOverLimit(field: field.description, offset: start, count: count, limit: limit))
+            throw Failure(
+                .countOverLimit(field: field.description, offset: start, count: count, limit: limit))
         }
         guard count <= UInt64(remaining / max(minimumBytes, 1)) else {
             throw Failure(

@@ -13,7 +13,7 @@ public struct ByteReader<Failure: ByteCodingFailure> {
     /// A reader over `bytes`, starting at `offset`.
     @inlinable
     public init(_ bytes: [UInt8], offset: Int = 0) {
-        precondition(offset >= 0 && offset <= bytes.count, "reader offset \(offset) outside 0...\(bytes.count)")
+        precondition(offset >= 0 && offset <= bytes.count, "offset \(offset) outside 0...\(bytes.count)")
         self.bytes = bytes
         position = offset
     }
@@ -39,7 +39,8 @@ public struct ByteReader<Failure: ByteCodingFailure> {
     @inlinable
     public mutating func readBytes(_ field: StaticString, count: Int) throws(Failure) -> ArraySlice<UInt8> {
         guard count >= 0, count <= remaining else {
-            throw Failure(.truncated(field: field.description, offset: position, needed: count, available: remaining))
+            throw Failure(
+                .truncated(field: field.description, offset: position, needed: count, available: remaining))
         }
         defer { position += count }
         return bytes[position..<(position + count)]
@@ -63,7 +64,9 @@ public struct ByteReader<Failure: ByteCodingFailure> {
             let byte = try readByte(field)
             let payload = UInt64(byte & 0x7F)
             // The tenth byte holds bit 63 alone.
-            if shift == 63 && payload > 1 { throw Failure(.varintOverflow(field: field.description, offset: start)) }
+            if shift == 63 && payload > 1 {
+                throw Failure(.varintOverflow(field: field.description, offset: start))
+            }
             value |= payload << shift
             if byte & 0x80 == 0 {
                 if byte == 0 && position - start > 1 {
@@ -90,7 +93,8 @@ public struct ByteReader<Failure: ByteCodingFailure> {
     ) throws(Failure) -> T {
         let size = MemoryLayout<T>.size
         guard size <= remaining else {
-            throw Failure(.truncated(field: field.description, offset: position, needed: size, available: remaining))
+            throw Failure(
+                .truncated(field: field.description, offset: position, needed: size, available: remaining))
         }
         var value: T = 0
         switch order {

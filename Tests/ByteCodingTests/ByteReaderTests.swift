@@ -41,7 +41,9 @@ import Testing
         let tenth: [UInt8] = Array(repeating: 0xFF, count: 9)
         for bytes in [tenth + [0x02], tenth + [0x81, 0x01], tenth + [0x80, 0x01]] {
             var reader = Reader(bytes)
-            #expect(throws: ByteCodingError.varintOverflow(field: "n", offset: 0)) { try reader.readVarint("n") }
+            #expect(throws: ByteCodingError.varintOverflow(field: "n", offset: 0)) {
+                try reader.readVarint("n")
+            }
         }
     }
 
@@ -55,7 +57,8 @@ import Testing
 
     @Test func zigzagKeepsSmallMagnitudesShortAndCoversTheExtremes() throws {
         let cases: [(Int64, [UInt8])] = [
-            (0, [0x00]), (-1, [0x01]), (1, [0x02]), (-2, [0x03]), (63, [0x7E]), (-64, [0x7F]), (64, [0x80, 0x01]),
+            (0, [0x00]), (-1, [0x01]), (1, [0x02]), (-2, [0x03]), (63, [0x7E]), (-64, [0x7F]),
+            (64, [0x80, 0x01]),
         ]
         for (value, expected) in cases {
             var writer = ByteWriter()
@@ -133,7 +136,10 @@ import Testing
 
     @Test func lengthPrefixedTextRoundTripsWithEveryPrefix() throws {
         let text = "Ünïcode ✏️ drawing"
-        for prefix in [LengthPrefix.varint, .uint16(.bigEndian), .uint16(.littleEndian), .uint32(.bigEndian)] {
+        let prefixes: [LengthPrefix] = [
+            .varint, .uint16(.bigEndian), .uint16(.littleEndian), .uint32(.bigEndian),
+        ]
+        for prefix in prefixes {
             var writer = ByteWriter()
             writer.writeUTF8(text, prefix: prefix)
             writer.writeBytes([1, 2, 3], prefix: prefix)
@@ -152,7 +158,12 @@ import Testing
         ) { try reader.readUTF8("name", prefix: .uint16(.bigEndian)) }
     }
 
-    @Test(arguments: [[0xFF], [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0xF8, 0x88, 0x80, 0x80, 0x80]] as [[UInt8]])
+    /// A stray continuation byte, a cut sequence, an overlong form, a surrogate, a 5-byte form.
+    static let invalidUTF8: [[UInt8]] = [
+        [0xFF], [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0xF8, 0x88, 0x80, 0x80],
+    ]
+
+    @Test(arguments: invalidUTF8)
     func invalidUTF8IsRefusedAtThePrefix(utf8: [UInt8]) {
         var reader = Reader([0x09, UInt8(utf8.count)] + utf8)
         #expect(throws: ByteCodingError.invalidUTF8(field: "key", offset: 1)) {

@@ -28,7 +28,8 @@ extension BinaryDecodingError: ByteCodingFailure {
             self = .truncated(offset: offset)
         case .overlongVarint(_, let offset), .varintOverflow(_, let offset):
             self = .invalid(what: "varint", offset: offset)
-        case .countOverLimit(_, let offset, let count, _), .countExceedsRemaining(_, let offset, let count, _, _):
+        case .countOverLimit(_, let offset, let count, _),
+            .countExceedsRemaining(_, let offset, let count, _, _):
             self = .invalid(what: "count \(count)", offset: offset)
         case .invalidUTF8(_, let offset):
             self = .invalid(what: "UTF-8 string", offset: offset)

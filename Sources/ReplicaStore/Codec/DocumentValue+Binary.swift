@@ -33,7 +33,9 @@ extension DocumentValue {
         }
     }
 
-    static func read(from reader: inout ByteReader<BinaryDecodingError>, depth: Int = 0) throws -> DocumentValue {
+    static func read(
+        from reader: inout ByteReader<BinaryDecodingError>, depth: Int = 0
+    ) throws -> DocumentValue {
         guard depth < maximumDecodingDepth else {
             throw BinaryDecodingError.nestedTooDeep(offset: reader.offset, limit: maximumDecodingDepth)
         }
@@ -45,7 +47,8 @@ extension DocumentValue {
         case .null: return .null
         case .falseValue: return .bool(false)
         case .trueValue: return .bool(true)
-        case .number: return .number(Double(bitPattern: try reader.readFixed("number", as: UInt64.self, .littleEndian)))
+        case .number:
+            return .number(Double(bitPattern: try reader.readFixed("number", as: UInt64.self, .littleEndian)))
         case .string: return .string(try reader.readUTF8("string", prefix: .varint))
         case .array:
             var elements: [DocumentValue] = []

@@ -68,8 +68,11 @@ extension ReplicaDelta {
 }
 
 /// The format tag at the start of a version list or a delta.
-private func readHeader(_ header: [UInt8], name: String, from reader: inout ByteReader<BinaryDecodingError>) throws {
-    guard reader.remaining >= header.count, try reader.readBytes("format", count: header.count).elementsEqual(header)
+private func readHeader(
+    _ header: [UInt8], name: String, from reader: inout ByteReader<BinaryDecodingError>
+) throws {
+    guard reader.remaining >= header.count,
+        try reader.readBytes("format", count: header.count).elementsEqual(header)
     else { throw BinaryDecodingError.wrongFormat(expected: name) }
 }
 

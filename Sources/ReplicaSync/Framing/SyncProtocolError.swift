@@ -69,7 +69,8 @@ extension SyncProtocolError: ByteCodingFailure {
             self = .fieldTooLarge(field: field, size: Int(clamping: count), limit: limit)
         case .countExceedsRemaining(let field, _, let count, let minimumBytes, let remaining):
             let needed = Int(clamping: count).multipliedReportingOverflow(by: minimumBytes)
-            self = .truncatedField(field: field, needed: needed.overflow ? .max : needed.partialValue, available: remaining)
+            self = .truncatedField(
+                field: field, needed: needed.overflow ? .max : needed.partialValue, available: remaining)
         case .invalidUTF8(let field, _):
             self = .invalidText(field: field)
         case .overlongVarint(let field, _), .varintOverflow(let field, _):

@@ -37,15 +37,17 @@ extension StrokeGroupCodec {
     }
 
     /// A value checked against an inclusive range.
-    static func checked(_ value: Int64, in range: ClosedRange<Int64>, _ field: String) throws(StrokeCodecError)
-        -> Int64
-    {
+    static func checked(
+        _ value: Int64, in range: ClosedRange<Int64>, _ field: String
+    ) throws(StrokeCodecError) -> Int64 {
         guard range.contains(value) else { throw .valueOutOfRange(field: field, value: value) }
         return value
     }
 
     /// Reads a mask written by `write(_:to:)`.
-    static func readMask(from reader: inout ByteReader<StrokeCodecError>) throws(StrokeCodecError) -> StrokeMask {
+    static func readMask(
+        from reader: inout ByteReader<StrokeCodecError>
+    ) throws(StrokeCodecError) -> StrokeMask {
         let count = try readCount("mask sweeps", minimumBytes: 4, from: &reader)
         var sweeps: [MaskSweep] = []
         sweeps.reserveCapacity(count)

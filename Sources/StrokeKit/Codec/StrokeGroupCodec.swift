@@ -65,7 +65,8 @@ public enum StrokeGroupCodec {
         let keyLength = try reader.readVarint("key length")
         guard keyLength <= UInt64(StrokeKey.maximumLength) else { throw .invalidKey(offset: keyOffset) }
         let keyBytes = try reader.readBytes("key", count: Int(keyLength))
-        guard let keyText = String(validating: keyBytes, as: UTF8.self), let key = StrokeKey(rawValue: keyText)
+        guard let keyText = String(validating: keyBytes, as: UTF8.self),
+            let key = StrokeKey(rawValue: keyText)
         else { throw .invalidKey(offset: keyOffset) }
 
         // The smallest piece: flags, tool, colour, width, createdAt, point count, one 3-byte point.
