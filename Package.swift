@@ -16,11 +16,13 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
 
-        // Libraries. JSONText (the one JSON reader, quoter and text position) is pure and depends on nothing.
+        // Libraries. ByteCoding (the one byte reader and writer) and JSONText (the one JSON reader,
+        // quoter and text position) are pure and depend on nothing.
+        .target(name: "ByteCoding"),
         .target(name: "JSONText"),
-        .target(name: "StrokeKit", dependencies: ["JSONText"]),
-        .target(name: "ReplicaStore", dependencies: ["JSONText", "CSQLite"]),
-        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
+        .target(name: "StrokeKit", dependencies: ["ByteCoding", "JSONText"]),
+        .target(name: "ReplicaStore", dependencies: ["ByteCoding", "JSONText", "CSQLite"]),
+        .target(name: "ReplicaSync", dependencies: ["ByteCoding", "ReplicaStore", "CSodium"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
 
@@ -48,6 +50,7 @@ let package = Package(
         // temp-dir helpers, StrokeKitTestSupport the stroke fixtures.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .target(name: "StrokeKitTestSupport", dependencies: ["StrokeKit"]),
+        .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "TestSupport"]),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
         .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),

@@ -46,6 +46,14 @@ import Testing
         }
     }
 
+    @Test func overlongVarintsAreRefusedSoEveryValueHasOneEncoding() throws {
+        // "DV" v1 with no documents, its count written as a two-byte zero.
+        #expect(try DocumentVersions(decoding: [0x44, 0x56, 0x01, 0x00]) == DocumentVersions())
+        #expect(throws: BinaryDecodingError.invalid(what: "varint", offset: 3)) {
+            try DocumentVersions(decoding: [0x44, 0x56, 0x01, 0x80, 0x00])
+        }
+    }
+
     @Test func hugeCountsAndDeepNestingAreRefusedWithoutAllocating() throws {
         // "RD" v1, empty collection name, then a document count of 2^63.
         let hugeCount: [UInt8] = [0x52, 0x44, 0x01, 0x00] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]

@@ -1,19 +1,21 @@
+import ByteCoding
+
 extension VersionVector {
-    func write(to writer: inout BinaryWriter) {
+    func write(to writer: inout ByteWriter) {
         let entries = sortedEntries
-        writer.write(varint: UInt64(entries.count))
+        writer.writeVarint(UInt64(entries.count))
         for entry in entries {
-            writer.write(fixed: entry.peer.rawValue)
-            writer.write(varint: entry.counter)
+            writer.writeFixed(entry.peer.rawValue, .littleEndian)
+            writer.writeVarint(entry.counter)
         }
     }
 
-    static func read(from reader: inout BinaryReader) throws -> VersionVector {
+    static func read(from reader: inout ByteReader<BinaryDecodingError>) throws -> VersionVector {
         var counters: [PeerID: UInt64] = [:]
-        for _ in 0..<(try reader.readCount(minimumSize: 9)) {
+        for _ in 0..<(try reader.readCount("version vector entries", prefix: .varint, minimumBytes: 9)) {
             let start = reader.offset
-            let peer = PeerID(try reader.readFixed())
-            let counter = try reader.readVarint()
+            let peer = PeerID(try reader.readFixed("version vector peer", as: UInt64.self, .littleEndian))
+            let counter = try reader.readVarint("version vector counter")
             guard counter > 0, counters.updateValue(counter, forKey: peer) == nil else {
                 throw BinaryDecodingError.invalid(what: "version vector entry", offset: start)
             }
@@ -26,35 +28,37 @@ extension DocumentEvent {
     private static let removedFlag: UInt8 = 1
     private static let valueFlag: UInt8 = 2
 
-    func write(to writer: inout BinaryWriter) {
-        writer.write(fixed: dot.peer.rawValue)
-        writer.write(varint: dot.counter)
-        writer.write(varint: UInt64(bitPattern: timestamp.milliseconds))
-        writer.write(varint: UInt64(timestamp.counter))
-        writer.write(varint: UInt64(path.count))
-        for component in path { writer.write(string: component) }
-        writer.write(byte: kind.rawValue)
-        writer.write(byte: (isRemoved ? Self.removedFlag : 0) | (value == nil ? 0 : Self.valueFlag))
+    func write(to writer: inout ByteWriter) {
+        writer.writeFixed(dot.peer.rawValue, .littleEndian)
+        writer.writeVarint(dot.counter)
+        writer.writeVarint(UInt64(bitPattern: timestamp.milliseconds))
+        writer.writeVarint(UInt64(timestamp.counter))
+        writer.writeVarint(UInt64(path.count))
+        for component in path { writer.writeUTF8(component, prefix: .varint) }
+        writer.writeByte(kind.rawValue)
+        writer.writeByte((isRemoved ? Self.removedFlag : 0) | (value == nil ? 0 : Self.valueFlag))
         value?.write(to: &writer)
         context.write(to: &writer)
     }
 
-    static func read(from reader: inout BinaryReader) throws -> DocumentEvent {
-        let peer = PeerID(try reader.readFixed())
-        let counter = try reader.readVarint()
-        let milliseconds = Int64(bitPattern: try reader.readVarint())
+    static func read(from reader: inout ByteReader<BinaryDecodingError>) throws -> DocumentEvent {
+        let peer = PeerID(try reader.readFixed("event peer", as: UInt64.self, .littleEndian))
+        let counter = try reader.readVarint("event counter")
+        let milliseconds = Int64(bitPattern: try reader.readVarint("timestamp milliseconds"))
         let counterOffset = reader.offset
-        guard let logical = UInt32(exactly: try reader.readVarint()) else {
+        guard let logical = UInt32(exactly: try reader.readVarint("timestamp counter")) else {
             throw BinaryDecodingError.invalid(what: "timestamp counter", offset: counterOffset)
         }
         var path: [String] = []
-        for _ in 0..<(try reader.readCount()) { path.append(try reader.readString()) }
+        for _ in 0..<(try reader.readCount("path", prefix: .varint)) {
+            path.append(try reader.readUTF8("path component", prefix: .varint))
+        }
         let kindOffset = reader.offset
-        guard let kind = Kind(rawValue: try reader.readByte()) else {
+        guard let kind = Kind(rawValue: try reader.readByte("event kind")) else {
             throw BinaryDecodingError.invalid(what: "event kind", offset: kindOffset)
         }
         let flagsOffset = reader.offset
-        let flags = try reader.readByte()
+        let flags = try reader.readByte("event flags")
         guard flags & ~(removedFlag | valueFlag) == 0 else {
             throw BinaryDecodingError.invalid(what: "event flags", offset: flagsOffset)
         }
@@ -68,14 +72,14 @@ extension DocumentEvent {
 
     /// The stored form of one event (a row of the events table).
     func encoded() -> [UInt8] {
-        var writer = BinaryWriter()
+        var writer = ByteWriter()
         write(to: &writer)
         return writer.bytes
     }
 
     init(decoding bytes: [UInt8]) throws {
-        var reader = BinaryReader(bytes)
+        var reader = ByteReader<BinaryDecodingError>(bytes)
         self = try Self.read(from: &reader)
-        try reader.expectEnd()
+        if reader.remaining != 0 { throw BinaryDecodingError.trailingBytes(offset: reader.offset) }
     }
 }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 extension DocumentValue {
     /// How deep arrays and objects may nest in decoded input, so hostile bytes cannot exhaust the stack.
     static let maximumDecodingDepth = 64
@@ -7,53 +9,58 @@ extension DocumentValue {
     }
 
     /// Deterministic: object keys are written in sorted order.
-    func write(to writer: inout BinaryWriter) {
+    func write(to writer: inout ByteWriter) {
         switch self {
-        case .null: writer.write(byte: Tag.null.rawValue)
-        case .bool(let flag): writer.write(byte: (flag ? Tag.trueValue : Tag.falseValue).rawValue)
+        case .null: writer.writeByte(Tag.null.rawValue)
+        case .bool(let flag): writer.writeByte((flag ? Tag.trueValue : Tag.falseValue).rawValue)
         case .number(let number):
-            writer.write(byte: Tag.number.rawValue)
-            writer.write(double: number)
+            writer.writeByte(Tag.number.rawValue)
+            writer.writeFixed(number.bitPattern, .littleEndian)
         case .string(let text):
-            writer.write(byte: Tag.string.rawValue)
-            writer.write(string: text)
+            writer.writeByte(Tag.string.rawValue)
+            writer.writeUTF8(text, prefix: .varint)
         case .array(let elements):
-            writer.write(byte: Tag.array.rawValue)
-            writer.write(varint: UInt64(elements.count))
+            writer.writeByte(Tag.array.rawValue)
+            writer.writeVarint(UInt64(elements.count))
             for element in elements { element.write(to: &writer) }
         case .object(let entries):
-            writer.write(byte: Tag.object.rawValue)
-            writer.write(varint: UInt64(entries.count))
+            writer.writeByte(Tag.object.rawValue)
+            writer.writeVarint(UInt64(entries.count))
             for key in entries.keys.sorted() {
-                writer.write(string: key)
+                writer.writeUTF8(key, prefix: .varint)
                 entries[key]?.write(to: &writer)
             }
         }
     }
 
-    static func read(from reader: inout BinaryReader, depth: Int = 0) throws -> DocumentValue {
+    static func read(
+        from reader: inout ByteReader<BinaryDecodingError>, depth: Int = 0
+    ) throws -> DocumentValue {
         guard depth < maximumDecodingDepth else {
             throw BinaryDecodingError.nestedTooDeep(offset: reader.offset, limit: maximumDecodingDepth)
         }
         let start = reader.offset
-        guard let tag = Tag(rawValue: try reader.readByte()) else {
+        guard let tag = Tag(rawValue: try reader.readByte("value tag")) else {
             throw BinaryDecodingError.invalid(what: "value tag", offset: start)
         }
         switch tag {
         case .null: return .null
         case .falseValue: return .bool(false)
         case .trueValue: return .bool(true)
-        case .number: return .number(try reader.readDouble())
-        case .string: return .string(try reader.readString())
+        case .number:
+            return .number(Double(bitPattern: try reader.readFixed("number", as: UInt64.self, .littleEndian)))
+        case .string: return .string(try reader.readUTF8("string", prefix: .varint))
         case .array:
             var elements: [DocumentValue] = []
-            for _ in 0..<(try reader.readCount()) { elements.append(try read(from: &reader, depth: depth + 1)) }
+            for _ in 0..<(try reader.readCount("array elements", prefix: .varint)) {
+                elements.append(try read(from: &reader, depth: depth + 1))
+            }
             return .array(elements)
         case .object:
             var entries: [String: DocumentValue] = [:]
-            for _ in 0..<(try reader.readCount(minimumSize: 2)) {
+            for _ in 0..<(try reader.readCount("object entries", prefix: .varint, minimumBytes: 2)) {
                 let keyOffset = reader.offset
-                let key = try reader.readString()
+                let key = try reader.readUTF8("object key", prefix: .varint)
                 guard entries.updateValue(try read(from: &reader, depth: depth + 1), forKey: key) == nil else {
                     throw BinaryDecodingError.invalid(what: "duplicate key '\(key)'", offset: keyOffset)
                 }

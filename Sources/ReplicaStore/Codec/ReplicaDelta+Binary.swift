@@ -1,30 +1,32 @@
+import ByteCoding
+
 extension DocumentVersions {
     private static let header: [UInt8] = [0x44, 0x56, 0x01]  // "DV", format 1
 
     /// Deterministic: documents in id order, vector entries in peer order.
     public func encoded() -> [UInt8] {
-        var writer = BinaryWriter()
-        for byte in Self.header { writer.write(byte: byte) }
-        writer.write(varint: UInt64(vectors.count))
+        var writer = ByteWriter()
+        writer.writeBytes(Self.header)
+        writer.writeVarint(UInt64(vectors.count))
         for id in vectors.keys.sorted() {
-            writer.write(string: id)
+            writer.writeUTF8(id, prefix: .varint)
             self[id].write(to: &writer)
         }
         return writer.bytes
     }
 
     public init(decoding bytes: [UInt8]) throws {
-        var reader = BinaryReader(bytes)
-        try reader.expectHeader(Self.header, name: "a document version list (format 1)")
+        var reader = ByteReader<BinaryDecodingError>(bytes)
+        try readHeader(Self.header, name: "a document version list (format 1)", from: &reader)
         var vectors: [String: VersionVector] = [:]
-        for _ in 0..<(try reader.readCount(minimumSize: 2)) {
+        for _ in 0..<(try reader.readCount("documents", prefix: .varint, minimumBytes: 2)) {
             let start = reader.offset
-            let id = try reader.readString()
+            let id = try reader.readUTF8("document id", prefix: .varint)
             guard vectors.updateValue(try VersionVector.read(from: &reader), forKey: id) == nil else {
                 throw BinaryDecodingError.invalid(what: "duplicate document '\(id)'", offset: start)
             }
         }
-        try reader.expectEnd()
+        try readEnd(of: reader)
         self.init(vectors)
     }
 }
@@ -34,31 +36,47 @@ extension ReplicaDelta {
 
     /// Deterministic: documents in the order held (id order from `changes`), events in dot order.
     public func encoded() -> [UInt8] {
-        var writer = BinaryWriter()
-        for byte in Self.header { writer.write(byte: byte) }
-        writer.write(string: collection)
-        writer.write(varint: UInt64(documents.count))
+        var writer = ByteWriter()
+        writer.writeBytes(Self.header)
+        writer.writeUTF8(collection, prefix: .varint)
+        writer.writeVarint(UInt64(documents.count))
         for document in documents {
-            writer.write(string: document.documentID)
-            writer.write(varint: UInt64(document.events.count))
+            writer.writeUTF8(document.documentID, prefix: .varint)
+            writer.writeVarint(UInt64(document.events.count))
             for event in document.events { event.write(to: &writer) }
         }
         return writer.bytes
     }
 
     public init(decoding bytes: [UInt8]) throws {
-        var reader = BinaryReader(bytes)
-        try reader.expectHeader(Self.header, name: "a replica delta (format 1)")
-        let collection = try reader.readString()
+        var reader = ByteReader<BinaryDecodingError>(bytes)
+        try readHeader(Self.header, name: "a replica delta (format 1)", from: &reader)
+        let collection = try reader.readUTF8("collection", prefix: .varint)
         var documents: [DocumentDelta] = []
-        for _ in 0..<(try reader.readCount(minimumSize: 2)) {
-            let id = try reader.readString()
+        for _ in 0..<(try reader.readCount("documents", prefix: .varint, minimumBytes: 2)) {
+            let id = try reader.readUTF8("document id", prefix: .varint)
             var events: [DocumentEvent] = []
             // An event takes at least 14 bytes (peer, counter, timestamp, path, kind, flags, context).
-            for _ in 0..<(try reader.readCount(minimumSize: 14)) { events.append(try DocumentEvent.read(from: &reader)) }
+            for _ in 0..<(try reader.readCount("events", prefix: .varint, minimumBytes: 14)) {
+                events.append(try DocumentEvent.read(from: &reader))
+            }
             documents.append(DocumentDelta(documentID: id, events: events))
         }
-        try reader.expectEnd()
+        try readEnd(of: reader)
         self.init(collection: collection, documents: documents)
     }
+}
+
+/// The format tag at the start of a version list or a delta.
+private func readHeader(
+    _ header: [UInt8], name: String, from reader: inout ByteReader<BinaryDecodingError>
+) throws {
+    guard reader.remaining >= header.count,
+        try reader.readBytes("format", count: header.count).elementsEqual(header)
+    else { throw BinaryDecodingError.wrongFormat(expected: name) }
+}
+
+/// Nothing may follow a complete version list or delta.
+private func readEnd(of reader: ByteReader<BinaryDecodingError>) throws {
+    if reader.remaining != 0 { throw BinaryDecodingError.trailingBytes(offset: reader.offset) }
 }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One unit on the wire: `[length: UInt32 BE][version: UInt8][type: UInt8][payload]`, where the
 /// length counts the version, type and payload bytes.
 public struct Frame: Equatable, Sendable {
@@ -25,10 +27,10 @@ public struct Frame: Equatable, Sendable {
             throw .outgoingFrameTooLarge(size: counted, limit: limit)
         }
         var writer = ByteWriter(reservingCapacity: Frame.prefixSize + counted)
-        writer.write(UInt32(counted))
-        writer.write(version)
-        writer.write(type)
-        writer.write(raw: payload)
+        writer.writeFixed(UInt32(counted), .bigEndian)
+        writer.writeByte(version)
+        writer.writeByte(type)
+        writer.writeBytes(payload)
         return writer.bytes
     }
 }

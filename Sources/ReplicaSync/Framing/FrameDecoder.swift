@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Cuts a byte stream fed in arbitrary chunks into frames.
 ///
 /// The length prefix is checked against the limit as soon as its four bytes are in, before any
@@ -37,15 +39,13 @@ public struct FrameDecoder: Sendable {
         }
         let total = Frame.prefixSize + Int(announced)
         guard bufferedByteCount >= total else { return nil }
-        let version = buffer[start + Frame.prefixSize]
-        let type = buffer[start + Frame.prefixSize + 1]
-        let payload = Array(buffer[(start + Frame.prefixSize + Frame.headerSize)..<(start + total)])
+        let frame = try bufferedFrame(length: Int(announced))
         start += total
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 65_536)
             start = 0
         }
-        return Frame(version: version, type: type, payload: payload)
+        return frame
     }
 
     /// Called when the stream ended: bytes of an unfinished frame are an error.
@@ -58,8 +58,19 @@ public struct FrameDecoder: Sendable {
 
     /// The length prefix of the next frame, once its bytes are in.
     private var announcedLength: UInt32? {
-        guard bufferedByteCount >= Frame.prefixSize else { return nil }
-        return buffer[start..<(start + Frame.prefixSize)].reduce(0) { ($0 << 8) | UInt32($1) }
+        var reader = ByteReader<SyncProtocolError>(buffer, offset: start)
+        // Fewer than four bytes is no error here: the rest of the prefix has not arrived yet.
+        return try? reader.readFixed("frame.length", as: UInt32.self, .bigEndian)
+    }
+
+    /// The frame whose prefix starts at `start` and announced `length`, once all of it is buffered.
+    /// The reader is gone when this returns, so the buffer is not shared when it is trimmed.
+    private func bufferedFrame(length: Int) throws(SyncProtocolError) -> Frame {
+        var reader = ByteReader<SyncProtocolError>(buffer, offset: start + Frame.prefixSize)
+        let version = try reader.readByte("frame.version")
+        let type = try reader.readByte("frame.type")
+        let payload = try reader.readBytes("frame.payload", count: length - Frame.headerSize)
+        return Frame(version: version, type: type, payload: Array(payload))
     }
 
     private mutating func fail(_ error: SyncProtocolError) throws(SyncProtocolError) -> Frame? {

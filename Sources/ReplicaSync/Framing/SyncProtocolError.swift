@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Everything that can be wrong with bytes a peer sent: each case carries what was found and what
 /// was allowed, so the close reason shown to both users explains itself.
 public enum SyncProtocolError: Error, Equatable, Sendable {
@@ -53,6 +55,27 @@ public enum SyncProtocolError: Error, Equatable, Sendable {
             return "a \(messageType) message arrived unencrypted on an encrypted connection"
         case .outgoingFrameTooLarge(let size, let limit):
             return "a message of \(size) bytes is over the frame limit of \(limit) bytes"
+        }
+    }
+}
+
+extension SyncProtocolError: ByteCodingFailure {
+    /// The case for a failed read of a frame payload.
+    public init(_ error: ByteCodingError) {
+        switch error {
+        case .truncated(let field, _, let needed, let available):
+            self = .truncatedField(field: field, needed: needed, available: available)
+        case .countOverLimit(let field, _, let count, let limit):
+            self = .fieldTooLarge(field: field, size: Int(clamping: count), limit: limit)
+        case .countExceedsRemaining(let field, _, let count, let minimumBytes, let remaining):
+            let needed = Int(clamping: count).multipliedReportingOverflow(by: minimumBytes)
+            self = .truncatedField(
+                field: field, needed: needed.overflow ? .max : needed.partialValue, available: remaining)
+        case .invalidUTF8(let field, _):
+            self = .invalidText(field: field)
+        case .overlongVarint(let field, _), .varintOverflow(let field, _):
+            // No sync message holds a varint; should one ever, a malformed one is an undefined value.
+            self = .invalidValue(field: field, value: 0)
         }
     }
 }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Payload encoding of each message; decoding is bounded by the frame it came in.
 extension SyncMessage {
     /// The current protocol version, sent in every frame header. 2 added `presenceLeft` and the
@@ -9,56 +11,60 @@ extension SyncMessage {
     static let textLimit = 1024
     static let maxSubscriptions = 256
     static let maxStrokePoints = 65_536
+    /// Text is UTF-8 behind a 16-bit big-endian byte length.
+    static let textPrefix = LengthPrefix.uint16(.bigEndian)
+    /// Byte strings (stream headers, version lists, deltas) are behind a 32-bit big-endian length.
+    static let blobPrefix = LengthPrefix.uint32(.bigEndian)
 
     /// This message as one frame.
     public func frame(version: UInt8 = SyncMessage.protocolVersion) -> Frame {
-        var writer = ByteWriter()
+        var writer = ByteWriter(reservingCapacity: 64)
         switch self {
         case .hello(let hello):
             writer.write(text: hello.databaseID)
-            writer.write(hello.peerID)
+            writer.writeFixed(hello.peerID, .bigEndian)
             writer.write(text: hello.displayName)
-            writer.write(UInt8(hello.wantsEncryption ? 1 : 0))
+            writer.writeByte(hello.wantsEncryption ? 1 : 0)
         case .challenge(let nonce, let publicKey):
-            writer.write(raw: nonce)
-            writer.write(raw: publicKey)
+            writer.writeBytes(nonce)
+            writer.writeBytes(publicKey)
         case .response(let proof, let streamHeader):
-            writer.write(raw: proof)
+            writer.writeBytes(proof)
             writer.write(blob: streamHeader)
         case .subscribe(let subscriptions):
-            writer.write(UInt16(clamping: subscriptions.count))
+            writer.writeFixed(UInt16(clamping: subscriptions.count), .bigEndian)
             for subscription in subscriptions.prefix(Int(UInt16.max)) { writer.write(subscription) }
         case .versions(let subscription, let versions):
             writer.write(subscription)
             writer.write(blob: versions)
         case .delta(let delta):
             writer.write(delta.subscription)
-            writer.write(delta.sequence)
+            writer.writeFixed(delta.sequence, .bigEndian)
             writer.write(blob: delta.senderVersions)
             writer.write(blob: delta.changes)
         case .ack(let subscription, let sequence, let versions):
             writer.write(subscription)
-            writer.write(sequence)
+            writer.writeFixed(sequence, .bigEndian)
             writer.write(blob: versions)
         case .presence(let presence):
-            writer.write(presence.peerID)
+            writer.writeFixed(presence.peerID, .bigEndian)
             writer.write(text: presence.displayName)
             writer.write(text: presence.drawingID)
             writer.write(presence.cursor)
             writer.write(text: presence.tool)
-            writer.write(presence.colour)
-            writer.write(presence.widthSixteenths)
-            writer.write(UInt32(clamping: presence.strokeInProgress.count))
+            writer.writeByte(presence.colour)
+            writer.writeFixed(presence.widthSixteenths, .bigEndian)
+            writer.writeFixed(UInt32(clamping: presence.strokeInProgress.count), .bigEndian)
             for point in presence.strokeInProgress { writer.write(point) }
         case .presenceLeft(let peerID):
-            writer.write(peerID)
+            writer.writeFixed(peerID, .bigEndian)
         case .keepalive:
             break
         case .goodbye(let code, let text):
-            writer.write(code.rawValue)
+            writer.writeByte(code.rawValue)
             writer.write(text: text)
         case .sealed(let ciphertext):
-            writer.write(raw: ciphertext)
+            writer.writeBytes(ciphertext)
         }
         return Frame(version: version, type: kind.rawValue, payload: writer.bytes)
     }
@@ -66,27 +72,26 @@ extension SyncMessage {
     /// Decodes a frame's payload according to its type; the version is the caller's concern.
     public init(frame: Frame) throws(SyncProtocolError) {
         guard let kind = Kind(rawValue: frame.type) else { throw .unknownMessageType(frame.type) }
-        var reader = ByteReader(frame.payload[...])
+        var reader = ByteReader<SyncProtocolError>(frame.payload)
         switch kind {
         case .hello:
             self = .hello(Hello(
-                databaseID: try reader.readText("hello.databaseID", limit: SyncMessage.textLimit),
-                peerID: try reader.read(UInt64.self, "hello.peerID"),
-                displayName: try reader.readText("hello.displayName", limit: SyncMessage.textLimit),
+                databaseID: try reader.readText("hello.databaseID"),
+                peerID: try reader.readFixed("hello.peerID", as: UInt64.self, .bigEndian),
+                displayName: try reader.readText("hello.displayName"),
                 wantsEncryption: try reader.readFlag("hello.flags")))
         case .challenge:
             self = .challenge(
-                nonce: try reader.readRaw(count: SyncMessage.nonceSize, "challenge.nonce"),
-                publicKey: try reader.readRaw(count: SyncMessage.publicKeySize, "challenge.publicKey"))
+                nonce: Array(try reader.readBytes("challenge.nonce", count: SyncMessage.nonceSize)),
+                publicKey: Array(try reader.readBytes("challenge.publicKey", count: SyncMessage.publicKeySize)))
         case .response:
             self = .response(
-                proof: try reader.readRaw(count: SyncMessage.proofSize, "response.proof"),
+                proof: Array(try reader.readBytes("response.proof", count: SyncMessage.proofSize)),
                 streamHeader: try reader.readBlob("response.streamHeader"))
         case .subscribe:
-            let count = Int(try reader.read(UInt16.self, "subscribe.count"))
-            guard count <= SyncMessage.maxSubscriptions else {
-                throw .fieldTooLarge(field: "subscribe.count", size: count, limit: SyncMessage.maxSubscriptions)
-            }
+            // A subscription takes at least 3 bytes: an empty collection name and the flag.
+            let count = try reader.readCount(
+                "subscribe.count", prefix: .uint16(.bigEndian), minimumBytes: 3, limit: SyncMessage.maxSubscriptions)
             var subscriptions: [SyncSubscription] = []
             for _ in 0..<count { subscriptions.append(try reader.readSubscription()) }
             self = .subscribe(subscriptions)
@@ -95,78 +100,92 @@ extension SyncMessage {
         case .delta:
             self = .delta(Delta(
                 subscription: try reader.readSubscription(),
-                sequence: try reader.read(UInt64.self, "delta.sequence"),
+                sequence: try reader.readFixed("delta.sequence", as: UInt64.self, .bigEndian),
                 senderVersions: try reader.readBlob("delta.senderVersions"),
                 changes: try reader.readBlob("delta.changes")))
         case .ack:
             self = .ack(
-                try reader.readSubscription(), sequence: try reader.read(UInt64.self, "ack.sequence"),
+                try reader.readSubscription(), sequence: try reader.readFixed("ack.sequence", as: UInt64.self, .bigEndian),
                 versions: try reader.readBlob("ack.versions"))
         case .presence:
             self = .presence(try reader.readPresence())
         case .presenceLeft:
-            self = .presenceLeft(peerID: try reader.read(UInt64.self, "presenceLeft.peerID"))
+            self = .presenceLeft(peerID: try reader.readFixed("presenceLeft.peerID", as: UInt64.self, .bigEndian))
         case .keepalive:
             self = .keepalive
         case .goodbye:
-            let raw = try reader.readUInt8("goodbye.code")
+            let raw = try reader.readByte("goodbye.code")
             // An unknown code from a newer peer still ends the connection; its text explains it.
             let code = GoodbyeCode(rawValue: raw) ?? .protocolViolation
-            self = .goodbye(code, try reader.readText("goodbye.reason", limit: SyncMessage.textLimit))
+            self = .goodbye(code, try reader.readText("goodbye.reason"))
         case .sealed:
-            self = .sealed(reader.readRest())
+            self = .sealed(Array(reader.readRest()))
         }
-        try reader.finish(String(describing: kind))
+        guard reader.remaining == 0 else {
+            throw .trailingBytes(messageType: String(describing: kind), count: reader.remaining)
+        }
     }
 }
 
 extension ByteWriter {
+    /// Text as every sync message writes it: cut to the receiver's limit at a scalar boundary.
+    mutating func write(text: String) {
+        writeUTF8(text, prefix: SyncMessage.textPrefix, truncatingTo: SyncMessage.textLimit)
+    }
+
+    mutating func write(blob: [UInt8]) {
+        writeBytes(blob, prefix: SyncMessage.blobPrefix)
+    }
+
     mutating func write(_ subscription: SyncSubscription) {
         write(text: subscription.collection)
         if let documentID = subscription.documentID {
-            write(UInt8(1))
+            writeByte(1)
             write(text: documentID)
         } else {
-            write(UInt8(0))
+            writeByte(0)
         }
     }
 
     mutating func write(_ point: PresenceUpdate.Point) {
-        write(point.x)
-        write(point.y)
+        writeFixed(point.x, .bigEndian)
+        writeFixed(point.y, .bigEndian)
     }
 }
 
-extension ByteReader {
-    mutating func readFlag(_ field: String) throws(SyncProtocolError) -> Bool {
-        let value = try readUInt8(field)
-        guard value <= 1 else { throw .invalidValue(field: field, value: UInt64(value)) }
+extension ByteReader where Failure == SyncProtocolError {
+    mutating func readText(_ field: StaticString) throws(SyncProtocolError) -> String {
+        try readUTF8(field, prefix: SyncMessage.textPrefix, limit: SyncMessage.textLimit)
+    }
+
+    mutating func readBlob(_ field: StaticString) throws(SyncProtocolError) -> [UInt8] {
+        Array(try readBytes(field, prefix: SyncMessage.blobPrefix))
+    }
+
+    mutating func readFlag(_ field: StaticString) throws(SyncProtocolError) -> Bool {
+        let value = try readByte(field)
+        guard value <= 1 else { throw .invalidValue(field: field.description, value: UInt64(value)) }
         return value == 1
     }
 
     mutating func readSubscription() throws(SyncProtocolError) -> SyncSubscription {
-        let collection = try readText("subscription.collection", limit: SyncMessage.textLimit)
+        let collection = try readText("subscription.collection")
         let hasDocument = try readFlag("subscription.hasDocument")
-        let documentID = hasDocument ? try readText("subscription.documentID", limit: SyncMessage.textLimit) : nil
+        let documentID = hasDocument ? try readText("subscription.documentID") : nil
         return SyncSubscription(collection: collection, documentID: documentID)
     }
 
     mutating func readPresence() throws(SyncProtocolError) -> PresenceUpdate {
-        let peerID = try read(UInt64.self, "presence.peerID")
-        let displayName = try readText("presence.displayName", limit: SyncMessage.textLimit)
-        let drawingID = try readText("presence.drawingID", limit: SyncMessage.textLimit)
+        let peerID = try readFixed("presence.peerID", as: UInt64.self, .bigEndian)
+        let displayName = try readText("presence.displayName")
+        let drawingID = try readText("presence.drawingID")
         let cursor = try readPoint()
-        let tool = try readText("presence.tool", limit: SyncMessage.textLimit)
-        let colour = try readUInt8("presence.colour")
-        let width = try read(UInt16.self, "presence.width")
-        let count = Int(try read(UInt32.self, "presence.pointCount"))
+        let tool = try readText("presence.tool")
+        let colour = try readByte("presence.colour")
+        let width = try readFixed("presence.width", as: UInt16.self, .bigEndian)
         // Each point is 8 bytes: a count that cannot fit in the frame is refused before reserving.
-        guard count <= SyncMessage.maxStrokePoints else {
-            throw .fieldTooLarge(field: "presence.pointCount", size: count, limit: SyncMessage.maxStrokePoints)
-        }
-        guard count * 8 <= remaining else {
-            throw .truncatedField(field: "presence.points", needed: count * 8, available: remaining)
-        }
+        let count = try readCount(
+            "presence.pointCount", prefix: .uint32(.bigEndian), minimumBytes: 8, limit: SyncMessage.maxStrokePoints)
         var points: [PresenceUpdate.Point] = []
         points.reserveCapacity(count)
         for _ in 0..<count { points.append(try readPoint()) }
@@ -176,6 +195,8 @@ extension ByteReader {
     }
 
     mutating func readPoint() throws(SyncProtocolError) -> PresenceUpdate.Point {
-        PresenceUpdate.Point(x: try read(Int32.self, "presence.x"), y: try read(Int32.self, "presence.y"))
+        PresenceUpdate.Point(
+            x: try readFixed("presence.x", as: Int32.self, .bigEndian),
+            y: try readFixed("presence.y", as: Int32.self, .bigEndian))
     }
 }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The proof of the shared token: a keyed BLAKE2b over the whole handshake transcript, so a proof
 /// is only valid for this connection, these two peers, these keys and this side's role.
 struct SyncAuthentication {
@@ -16,12 +18,12 @@ struct SyncAuthentication {
         var keyToInitiator: [UInt8]
 
         var digest: [UInt8] {
-            var writer = ByteWriter()
+            var writer = ByteWriter(reservingCapacity: 64)
             writer.write(text: "drawtogether-sync-auth")
-            writer.write(SyncMessage.protocolVersion)
+            writer.writeByte(SyncMessage.protocolVersion)
             writer.write(text: databaseID)
-            writer.write(initiatorPeerID)
-            writer.write(acceptorPeerID)
+            writer.writeFixed(initiatorPeerID, .bigEndian)
+            writer.writeFixed(acceptorPeerID, .bigEndian)
             for part in [initiatorNonce, acceptorNonce, initiatorPublicKey, acceptorPublicKey, keyToAcceptor, keyToInitiator] {
                 writer.write(blob: part)
             }

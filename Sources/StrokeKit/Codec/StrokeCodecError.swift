@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Why bytes (or base64 text) are not a stroke group. Every hostile input ends here, never in a
 /// crash; each case says where decoding stopped.
 public enum StrokeCodecError: Error, Equatable, Sendable {
@@ -61,4 +63,21 @@ public enum StrokeCodecError: Error, Equatable, Sendable {
 
 extension StrokeCodecError: CustomStringConvertible {
     public var description: String { "stroke group cannot be decoded: \(message)" }
+}
+
+extension StrokeCodecError: ByteCodingFailure {
+    /// The codec's case for a failed read. The key is the codec's only text and its only length
+    /// with a limit, so a length over a limit and invalid UTF-8 would both mean an invalid key.
+    public init(_ error: ByteCodingError) {
+        switch error {
+        case .truncated(let field, let offset, _, _):
+            self = .truncated(field: field, offset: offset)
+        case .overlongVarint(let field, let offset), .varintOverflow(let field, let offset):
+            self = .malformedVarint(field: field, offset: offset)
+        case .countOverLimit(_, let offset, _, _), .invalidUTF8(_, let offset):
+            self = .invalidKey(offset: offset)
+        case .countExceedsRemaining(let field, _, let count, _, let remaining):
+            self = .countTooLarge(field: field, count: count, remainingBytes: remaining)
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The stored form of a stroke group: versioned, compact and deterministic (one group, one byte
 /// string), plus the base64 text used as the value in a drawing's `strokes` map.
 ///
@@ -20,9 +22,7 @@ public enum StrokeGroupCodec {
     public static func encode(_ group: StrokeGroup) -> [UInt8] {
         var writer = ByteWriter()
         writer.writeByte(version)
-        let key = Array(group.key.rawValue.utf8)
-        writer.writeVarint(UInt64(key.count))
-        writer.writeBytes(key)
+        writer.writeUTF8(group.key.rawValue, prefix: .varint)
         writer.writeVarint(UInt64(group.pieces.count))
         for piece in group.pieces {
             var flags: UInt8 = 0
@@ -32,10 +32,10 @@ public enum StrokeGroupCodec {
             writer.writeByte(piece.ink.tool.rawValue)
             writer.writeByte(piece.ink.colour)
             writer.writeVarint(UInt64(FixedPoint.units(piece.ink.width)))
-            writer.writeSigned(piece.createdAtMilliseconds &- group.key.creationMilliseconds)
+            writer.writeZigzag(piece.createdAtMilliseconds &- group.key.creationMilliseconds)
             if !piece.transform.isIdentity {
-                writer.writeSigned(FixedPoint.units(piece.transform.dx))
-                writer.writeSigned(FixedPoint.units(piece.transform.dy))
+                writer.writeZigzag(FixedPoint.units(piece.transform.dx))
+                writer.writeZigzag(FixedPoint.units(piece.transform.dy))
             }
             writer.writeVarint(UInt64(piece.path.count))
             var previous = (x: Int64(0), y: Int64(0), t: Int64(0))
@@ -44,31 +44,33 @@ public enum StrokeGroupCodec {
                     x: FixedPoint.units(sample.point.x), y: FixedPoint.units(sample.point.y),
                     t: Int64(sample.timeOffsetMilliseconds)
                 )
-                writer.writeSigned(current.x - previous.x)
-                writer.writeSigned(current.y - previous.y)
-                writer.writeSigned(current.t - previous.t)
+                writer.writeZigzag(current.x - previous.x)
+                writer.writeZigzag(current.y - previous.y)
+                writer.writeZigzag(current.t - previous.t)
                 previous = current
             }
-            if !piece.mask.isEmpty { writer.writeMask(piece.mask) }
+            if !piece.mask.isEmpty { write(piece.mask, to: &writer) }
         }
         return writer.bytes
     }
 
     public static func decode(_ bytes: [UInt8]) throws(StrokeCodecError) -> StrokeGroup {
-        var reader = ByteReader(bytes)
+        var reader = ByteReader<StrokeCodecError>(bytes)
         let found = try reader.readByte("version")
         guard found == version else { throw .unsupportedVersion(found) }
 
         let keyOffset = reader.offset
+        // Read in steps rather than with `readUTF8`: a key that is too long, not UTF-8 or not a key is
+        // one error (`invalidKey` at the length), and a short one says the data ends inside it.
         let keyLength = try reader.readVarint("key length")
         guard keyLength <= UInt64(StrokeKey.maximumLength) else { throw .invalidKey(offset: keyOffset) }
-        let keyBytes = try reader.readBytes(Int(keyLength), "key")
+        let keyBytes = try reader.readBytes("key", count: Int(keyLength))
         guard let keyText = String(validating: keyBytes, as: UTF8.self),
             let key = StrokeKey(rawValue: keyText)
         else { throw .invalidKey(offset: keyOffset) }
 
         // The smallest piece: flags, tool, colour, width, createdAt, point count, one 3-byte point.
-        let count = try reader.readCount("pieces", minimumBytes: 9)
+        let count = try readCount("pieces", minimumBytes: 9, from: &reader)
         var pieces: [Stroke] = []
         pieces.reserveCapacity(count)
         for index in 0..<count {
@@ -80,7 +82,7 @@ public enum StrokeGroupCodec {
     }
 
     private static func decodePiece(
-        _ index: Int, key: StrokeKey, from reader: inout ByteReader
+        _ index: Int, key: StrokeKey, from reader: inout ByteReader<StrokeCodecError>
     ) throws(StrokeCodecError) -> Stroke {
         let flags = try reader.readByte("flags")
         guard flags & ~(transformFlag | maskFlag) == 0 else { throw .reservedFlags(flags, piece: index) }
@@ -88,20 +90,20 @@ public enum StrokeGroupCodec {
         guard let tool = InkTool(rawValue: toolValue) else { throw .unknownTool(toolValue, piece: index) }
         let colour = try reader.readByte("colour")
         let widthUnits = FixedPoint.units(Ink.widthRange)
-        let width = try reader.checked(Int64(clamping: reader.readVarint("width")), in: widthUnits, "width")
-        let createdAt = key.creationMilliseconds &+ (try reader.readSigned("creation time"))
+        let width = try checked(Int64(clamping: reader.readVarint("width")), in: widthUnits, "width")
+        let createdAt = key.creationMilliseconds &+ (try reader.readZigzag("creation time"))
 
         var transform = StrokeTransform.identity
         if flags & transformFlag != 0 {
             let limit = FixedPoint.coordinateUnitLimit
-            let dx = try reader.checked(reader.readSigned("transform"), in: -limit...limit, "transform")
-            let dy = try reader.checked(reader.readSigned("transform"), in: -limit...limit, "transform")
+            let dx = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
+            let dy = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
             guard dx != 0 || dy != 0 else { throw .zeroTransform(piece: index) }
             transform = StrokeTransform(dx: FixedPoint.value(units: dx), dy: FixedPoint.value(units: dy))
         }
 
         let path = try decodePath(from: &reader)
-        let mask = flags & maskFlag != 0 ? try reader.readMask() : StrokeMask.none
+        let mask = flags & maskFlag != 0 ? try readMask(from: &reader) : StrokeMask.none
         let ink = Ink(tool: tool, colour: colour, width: FixedPoint.value(units: width))
         guard
             let stroke = Stroke(
@@ -111,8 +113,10 @@ public enum StrokeGroupCodec {
         return stroke
     }
 
-    private static func decodePath(from reader: inout ByteReader) throws(StrokeCodecError) -> [StrokePoint] {
-        let count = try reader.readCount("path points", minimumBytes: 3)
+    private static func decodePath(
+        from reader: inout ByteReader<StrokeCodecError>
+    ) throws(StrokeCodecError) -> [StrokePoint] {
+        let count = try readCount("path points", minimumBytes: 3, from: &reader)
         let limit = FixedPoint.coordinateUnitLimit
         let timeLimit = Int64(StrokePoint.maximumTimeOffset)
         var path: [StrokePoint] = []
@@ -121,13 +125,13 @@ public enum StrokeGroupCodec {
         var y: Int64 = 0
         var t: Int64 = 0
         for _ in 0..<count {
-            let dx = try reader.checked(reader.readSigned("path point"), in: -2 * limit...2 * limit, "x step")
-            let dy = try reader.checked(reader.readSigned("path point"), in: -2 * limit...2 * limit, "y step")
-            let dt = try reader.checked(
-                reader.readSigned("path point"), in: -timeLimit...timeLimit, "time step")
-            x = try reader.checked(x + dx, in: -limit...limit, "x")
-            y = try reader.checked(y + dy, in: -limit...limit, "y")
-            t = try reader.checked(t + dt, in: 0...timeLimit, "time offset")
+            let dx = try checked(reader.readZigzag("path point"), in: -2 * limit...2 * limit, "x step")
+            let dy = try checked(reader.readZigzag("path point"), in: -2 * limit...2 * limit, "y step")
+            let dt = try checked(
+                reader.readZigzag("path point"), in: -timeLimit...timeLimit, "time step")
+            x = try checked(x + dx, in: -limit...limit, "x")
+            y = try checked(y + dy, in: -limit...limit, "y")
+            t = try checked(t + dt, in: 0...timeLimit, "time offset")
             path.append(
                 StrokePoint(
                     x: FixedPoint.value(units: x), y: FixedPoint.value(units: y),

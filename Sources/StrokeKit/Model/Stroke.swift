@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One stroke, or one piece of a stroke that the eraser cut: ink, a non-empty path, the creation
 /// key it belongs to, when it was created, where it has been moved and what has been erased.
 public struct Stroke: Hashable, Sendable {
@@ -43,7 +45,7 @@ public struct Stroke: Hashable, Sendable {
     public var maskFingerprint: StrokeFingerprint? {
         guard !mask.isEmpty else { return nil }
         var writer = ByteWriter()
-        writer.writeMask(mask)
+        StrokeGroupCodec.write(mask, to: &writer)
         return StrokeFingerprint(of: writer.bytes)
     }
 
