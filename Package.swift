@@ -21,30 +21,35 @@ let package = Package(
         .target(name: "ByteCoding"),
         .target(name: "JSONText"),
         .target(name: "StrokeKit", dependencies: ["ByteCoding", "JSONText"]),
-        .target(name: "ReplicaStore", dependencies: ["ByteCoding", "JSONText", "CSQLite"]),
-        .target(name: "ReplicaSync", dependencies: ["ByteCoding", "ReplicaStore", "CSodium"]),
-        .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
+        // ReplicaCore is the replica without its disk: documents, merge, DQL, queries, codecs (pure);
+        // ReplicaStore keeps them in SQLite and adds transactions and observers.
+        .target(name: "ReplicaCore", dependencies: ["ByteCoding", "JSONText"]),
+        .target(name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"]),
+        .target(name: "ReplicaSync", dependencies: ["ByteCoding", "ReplicaCore", "ReplicaStore", "CSodium"]),
+        .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaCore", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
 
         // The executable.
         .executableTarget(
             name: "drawtogether",
-            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
+            dependencies: ["StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
 
         // A test helper: writes to a replica until killed (ReplicaStoreTests' crash test).
         .executableTarget(name: "replica-crash-writer", dependencies: ["ReplicaStore"]),
         // Fuzz targets (fuzz/README.md): plain builds make corpus replayers, `fuzz/run` builds them
         // with -sanitize=fuzzer -DFUZZING for libFuzzer. One line per target.
         .target(name: "FuzzSupport"),
-        .executableTarget(name: "FuzzDQL", dependencies: ["FuzzSupport", "ReplicaStore"]),
-        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "JSONText", "ReplicaStore"]),
+        .executableTarget(name: "FuzzDQL", dependencies: ["FuzzSupport", "ReplicaCore"]),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", "JSONText", "ReplicaCore"]),
         .executableTarget(name: "FuzzSyncFrames", dependencies: ["FuzzSupport", "ReplicaSync"]),
         .executableTarget(name: "FuzzStrokeCodec", dependencies: ["FuzzSupport", "StrokeKit"]),
 
         // The benchmark (`swift run -c release drawtogether-bench`); built by CI, never run by tests.
         .executableTarget(
             name: "drawtogether-bench",
-            dependencies: ["JSONText", "StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
+            dependencies: [
+                "JSONText", "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas",
+            ]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and
         // temp-dir helpers, StrokeKitTestSupport the stroke fixtures.
@@ -53,15 +58,17 @@ let package = Package(
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "TestSupport"]),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
-        .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
-        .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),
+        .testTarget(
+            name: "ReplicaStoreTests", dependencies: ["ReplicaCore", "ReplicaStore", "TestSupport", "replica-crash-writer"]),
+        .testTarget(
+            name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaCore", "ReplicaStore", "CSodium", "TestSupport"]),
         .testTarget(name: "DrawingSyncTests",
-                    dependencies: ["DrawingSync", "StrokeKit", "StrokeKitTestSupport", "ReplicaStore", "TestSupport"]),
+                    dependencies: ["DrawingSync", "StrokeKit", "StrokeKitTestSupport", "ReplicaCore", "ReplicaStore", "TestSupport"]),
         .testTarget(
             name: "TerminalCanvasTests",
             dependencies: ["TerminalCanvas", "StrokeKit", "StrokeKitTestSupport", "CNcurses", "TestSupport"]),
         .testTarget(
             name: "DrawTogetherTests",
-            dependencies: ["drawtogether", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "TestSupport"]),
+            dependencies: ["drawtogether", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "TestSupport"]),
     ]
 )

@@ -1,3 +1,4 @@
+import ReplicaCore
 import ReplicaStore
 
 /// The drawings in a replica, kept current by an observer, with create, rename and delete.

@@ -1,4 +1,4 @@
-import ReplicaStore
+import ReplicaCore
 import StrokeKit
 
 /// What the coordinator last synchronized for one drawing: per stroke key, the group, its stored

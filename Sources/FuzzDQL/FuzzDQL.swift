@@ -1,5 +1,5 @@
 import FuzzSupport
-import ReplicaStore
+import ReplicaCore
 
 /// Fuzzes `DQLParser.parse(_:)` with the input read as UTF-8 text.
 ///

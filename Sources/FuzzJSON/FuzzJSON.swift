@@ -1,6 +1,6 @@
 import FuzzSupport
 import JSONText
-import ReplicaStore
+import ReplicaCore
 
 /// Fuzzes the one JSON reader and writer (JSONText's `JSONReader` and `JSONString`) and
 /// ReplicaStore's mapping onto them (`DocumentValue(json:)`, `jsonString()`), with the input read

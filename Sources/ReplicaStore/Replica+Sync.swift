@@ -1,3 +1,4 @@
+import ReplicaCore
 extension Replica {
     /// Per document, the version vector: what sync sends to learn what the other side lacks.
     public func versions(collection: String, documentID: String?) throws -> DocumentVersions {

@@ -1,3 +1,4 @@
+import ReplicaCore
 extension Replica {
     /// Parses DQL text and runs it. Throws `DQLSyntaxError` for bad text, `ReplicaError` otherwise.
     @discardableResult

@@ -1,3 +1,4 @@
+import ReplicaCore
 import Glibc
 
 /// The local-first document store of one peer: CRDT documents in memory (`ReplicaState`), every

@@ -1,3 +1,4 @@
+import ReplicaCore
 import Glibc
 
 /// Options for opening a replica; nondeterminism (wall time, peer id) comes in here.

@@ -1,3 +1,4 @@
+import ReplicaCore
 /// The handle a `write` body runs statements through. It is valid only inside that body.
 public final class ReplicaTransaction {
     private unowned let replica: Replica

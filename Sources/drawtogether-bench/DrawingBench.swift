@@ -1,4 +1,5 @@
 import DrawingSync
+import ReplicaCore
 import ReplicaStore
 import StrokeKit
 import TerminalCanvas

@@ -1,5 +1,6 @@
 import DrawingSync
 import Foundation
+import ReplicaCore
 import ReplicaStore
 import ReplicaSync
 import StrokeKit

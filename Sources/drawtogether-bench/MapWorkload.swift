@@ -1,4 +1,5 @@
 import Foundation
+import ReplicaCore
 import ReplicaStore
 import StrokeKit
 

@@ -1,6 +1,6 @@
 import DrawingSync
 import Foundation
-import ReplicaStore
+import ReplicaCore
 import StrokeKit
 
 /// `drawtogether export DRAWING --format text|ansi|svg|json [-o FILE]`.

@@ -1,5 +1,5 @@
 import Foundation
-import ReplicaStore
+import ReplicaCore
 import StrokeKit
 
 /// `drawtogether list`: the drawings in the replica — id, name and number of strokes.

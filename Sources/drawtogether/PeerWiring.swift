@@ -1,4 +1,5 @@
 import Glibc
+import ReplicaCore
 import ReplicaStore
 import ReplicaSync
 

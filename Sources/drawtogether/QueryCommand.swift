@@ -1,4 +1,4 @@
-import ReplicaStore
+import ReplicaCore
 
 /// `drawtogether query 'DQL' [--args JSON]`: one statement against the replica, printed as JSON.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ReplicaCore
 import ReplicaStore
 
 /// Where a process's replica lives, and opening it.

@@ -2,6 +2,7 @@
 // prints each number only after its commit returned. The persistence test kills it with SIGKILL
 // mid-stream and checks that every printed number survived.
 import Glibc
+import ReplicaCore
 import ReplicaStore
 
 let arguments = CommandLine.arguments

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ReplicaCore
 import ReplicaStore
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import ReplicaCore
 import ReplicaStore
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+@testable import ReplicaCore
 @testable import ReplicaStore
 import TestSupport
 import Testing

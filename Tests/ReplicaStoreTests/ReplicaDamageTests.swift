@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ReplicaCore
 @testable import ReplicaStore
 
 /// A replica file whose header is intact but whose pages in the middle are overwritten (a bad

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import ReplicaCore
 @testable import ReplicaStore
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import ReplicaCore
 /// Keeps an observer (or a commit handler) registered; `cancel()` or releasing the token ends it.
 public final class ObservationToken {
     private var cancellation: (() -> Void)?

@@ -1,3 +1,4 @@
+import ReplicaCore
 extension Replica {
     /// A registered observer: a query and the last result its handler saw, or one document.
     enum Observer {

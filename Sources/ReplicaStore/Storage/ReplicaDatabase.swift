@@ -1,3 +1,4 @@
+import ReplicaCore
 import CSQLite
 
 /// The replica's SQLite file: schema and migrations, and the rows behind `ReplicaState`.

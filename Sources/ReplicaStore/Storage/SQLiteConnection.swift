@@ -1,3 +1,4 @@
+import ReplicaCore
 import CSQLite
 
 /// The one owner of a `sqlite3*`: opened in the initializer, closed when released (or by `close()`).

@@ -1,3 +1,4 @@
+import ReplicaCore
 import CSQLite
 
 /// One prepared statement; finalized when released. Values are always bound, never spliced in.

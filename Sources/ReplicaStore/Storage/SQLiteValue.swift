@@ -1,3 +1,4 @@
+import ReplicaCore
 /// A value bound to, or read from, a SQLite statement.
 enum SQLiteValue: Equatable {
     case null

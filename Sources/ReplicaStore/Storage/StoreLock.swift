@@ -1,3 +1,4 @@
+import ReplicaCore
 import Glibc
 
 /// The writer's claim on a store directory: an exclusive `flock` on `replica.lock`, which the

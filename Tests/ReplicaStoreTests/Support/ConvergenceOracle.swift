@@ -1,3 +1,4 @@
+import ReplicaCore
 import ReplicaStore
 
 /// An independent statement of the removal rule, computed from scratch on a final set of events:

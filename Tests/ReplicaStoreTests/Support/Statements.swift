@@ -1,3 +1,4 @@
+import ReplicaCore
 import ReplicaStore
 
 /// DQL statements built as syntax trees, so store tests do not depend on the parser.

@@ -135,7 +135,7 @@ extension ReplicaState {
         }
     }
 
-    static func documentID(_ filter: DQLFilter, _ arguments: [String: DocumentValue]) throws -> String {
+    package static func documentID(_ filter: DQLFilter, _ arguments: [String: DocumentValue]) throws -> String {
         guard case .string(let id) = try resolve(filter.id, arguments) else {
             throw ReplicaError.invalidValue(reason: "_id in WHERE must be a string")
         }

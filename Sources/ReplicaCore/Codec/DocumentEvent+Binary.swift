@@ -71,13 +71,13 @@ extension DocumentEvent {
     }
 
     /// The stored form of one event (a row of the events table).
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = ByteWriter()
         write(to: &writer)
         return writer.bytes
     }
 
-    init(decoding bytes: [UInt8]) throws {
+    package init(decoding bytes: [UInt8]) throws {
         var reader = ByteReader<BinaryDecodingError>(bytes)
         self = try Self.read(from: &reader)
         if reader.remaining != 0 { throw BinaryDecodingError.trailingBytes(offset: reader.offset) }

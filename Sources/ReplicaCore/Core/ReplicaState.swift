@@ -56,12 +56,12 @@ public struct ReplicaState: Sendable {
     }
 
     /// Loads stored events without marking them unsaved (used when opening a store).
-    mutating func load(_ event: DocumentEvent, into key: DocumentKey) {
+    package mutating func load(_ event: DocumentEvent, into key: DocumentKey) {
         collections[key.collection, default: [:]][key.id, default: DocumentState()].integrate(event)
     }
 
     /// The current state of every event changed since the last call, to be written to disk.
-    mutating func takeUnsaved() -> [(key: DocumentKey, events: [DocumentEvent])] {
+    package mutating func takeUnsaved() -> [(key: DocumentKey, events: [DocumentEvent])] {
         let changed = unsaved
         unsaved = [:]
         return changed.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }.map { key, dots in
@@ -69,7 +69,7 @@ public struct ReplicaState: Sendable {
         }
     }
 
-    var hasUnsavedChanges: Bool { !unsaved.isEmpty }
+    package var hasUnsavedChanges: Bool { !unsaved.isEmpty }
 
     /// A local write context at one wall time; hand the clock back with `finish(_:)`.
     mutating func withAuthor<T>(wall: Int64, _ body: (inout ReplicaState, inout LocalAuthor) throws -> T) rethrows -> T {
