@@ -18,15 +18,22 @@ let package = Package(
 
         // Libraries.
         .target(name: "StrokeKit"),
+        // Pure: the monotonic instant the sync session is timed by; no clock is read here.
+        .target(name: "MonotonicTime"),
+        // I/O: one poll(2) loop per process (real clock injected), sockets, the wake-up pipe.
+        .target(name: "EventRuntime", dependencies: ["MonotonicTime"]),
         .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
-        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium"]),
+        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
 
         // The executable.
         .executableTarget(
             name: "drawtogether",
-            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
+            dependencies: [
+                "StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas", "MonotonicTime",
+                "EventRuntime",
+            ]),
 
         // A test helper: writes to a replica until killed (ReplicaStoreTests' crash test).
         .executableTarget(name: "replica-crash-writer", dependencies: ["ReplicaStore"]),
@@ -41,18 +48,23 @@ let package = Package(
         // The benchmark (`swift run -c release drawtogether-bench`); built by CI, never run by tests.
         .executableTarget(
             name: "drawtogether-bench",
-            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
+            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas", "EventRuntime"]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "TestSupport"]),
         .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
-        .testTarget(name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "TestSupport"]),
+        .testTarget(
+            name: "ReplicaSyncTests",
+            dependencies: ["ReplicaSync", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime", "TestSupport"]),
         .testTarget(name: "DrawingSyncTests",
                     dependencies: ["DrawingSync", "StrokeKit", "ReplicaStore", "TestSupport"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas", "StrokeKit", "CNcurses", "TestSupport"]),
         .testTarget(
             name: "DrawTogetherTests",
-            dependencies: ["drawtogether", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "TestSupport"]),
+            dependencies: [
+                "drawtogether", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "MonotonicTime", "EventRuntime",
+                "TestSupport",
+            ]),
     ]
 )

@@ -1,3 +1,5 @@
+import EventRuntime
+import MonotonicTime
 import ReplicaStore
 import ReplicaSync
 import TestSupport
@@ -6,11 +8,11 @@ import Testing
 /// `ReplicaSyncAdapter` over real stores: all-or-nothing applies, refusal of a delta with a gap
 /// and the session's resend from the receiver's versions, and local commits reaching the node.
 @Suite struct RealStoreAdapterTests {
-    private let loop: EventLoop
+    private let loop: PollEventLoop
     private let drawings = SyncSubscription(collection: "drawings")
 
     init() throws {
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
     }
 
     /// A peer with three separate writes to one document, so its delta holds several events.

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaStore
 import ReplicaSync
 import TestSupport
@@ -6,10 +7,10 @@ import Testing
 /// Hostile and mistaken peers against a node holding a real store: each is refused on its own
 /// connection, with a reason, learns nothing, and a good peer keeps syncing throughout.
 @Suite struct RealStoreBadPeerTests {
-    private let loop: EventLoop
+    private let loop: PollEventLoop
 
     init() throws {
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
     }
 
     /// A relay with a real store and a good client that is already in sync with it.

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaStore
 import ReplicaSync
 import TestSupport
@@ -13,10 +14,10 @@ import Testing
         var testDescription: String { rawValue }
     }
 
-    private let loop: EventLoop
+    private let loop: PollEventLoop
 
     init() throws {
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
     }
 
     /// B dials A over the transport; returns once both see each other.

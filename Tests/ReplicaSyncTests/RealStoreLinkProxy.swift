@@ -1,3 +1,4 @@
+import EventRuntime
 import Glibc
 import ReplicaSync
 
@@ -17,7 +18,7 @@ final class RealStoreLinkProxy {
         }
     }
 
-    private let loop: EventLoop
+    private let loop: PollEventLoop
     private let listener: Int32
     private let target: UInt16
     private var pairs: [(Int32, Int32)] = []
@@ -25,7 +26,7 @@ final class RealStoreLinkProxy {
     private(set) var isCut = false
     let port: UInt16
 
-    init(loop: EventLoop, forwardingTo targetPort: UInt16) throws {
+    init(loop: PollEventLoop, forwardingTo targetPort: UInt16) throws {
         self.loop = loop
         target = targetPort
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaStore
 import ReplicaSync
 import TestSupport
@@ -8,7 +9,7 @@ import Testing
 @Suite struct RealStorePartitionTests {
     @Test(arguments: [UInt64(7), 2024])
     func peersWritingThroughRandomPartitionsConvergeAfterHealing(seed: UInt64) throws {
-        let loop = try EventLoop()
+        let loop = try PollEventLoop(clock: .system)
         var random = SplitMix64(seed: seed)
         let peers = try [0xA1, 0xB2, 0xC3].map { try RealStorePeer(loop: loop, peer: UInt64($0)) }
         var ports: [UInt16] = []

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaStore
 import ReplicaSync
 import TestSupport
@@ -12,7 +13,7 @@ final class RealStorePeer {
     let node: SyncNode
     let peer: UInt64
 
-    init(loop: EventLoop, peer: UInt64, token: String = "team token", relay: Bool = false) throws {
+    init(loop: PollEventLoop, peer: UInt64, token: String = "team token", relay: Bool = false) throws {
         self.peer = peer
         directory = try TemporaryDirectory(prefix: "realstore-\(peer)")
         var wall: Int64 = 1_770_000_000_000 + Int64(peer)
@@ -31,7 +32,7 @@ final class RealStorePeer {
         var options = SyncNode.Options()
         options.forwardsPresence = relay
         node = SyncNode(
-            loop: loop, replica: adapter, configuration: configuration, options: options,
+            loop: loop, transport: SocketTransport(loop: loop), replica: adapter, configuration: configuration, options: options,
             random: SplitMix64(seed: peer), makeSecrets: RealStorePeer.secrets(seed: peer))
         adapter.forwardLocalCommits(to: node)
     }
@@ -65,7 +66,7 @@ final class RealStorePeer {
 /// Polls the loop until every peer holds the same drawings (and `extra` holds), up to 30 s.
 /// Version vectors are compared first because they are cheap; equal vectors must then mean equal
 /// documents, which is what is asserted.
-func converge(_ peers: [RealStorePeer], on loop: EventLoop, extra: () -> Bool = { true }) -> Bool {
+func converge(_ peers: [RealStorePeer], on loop: PollEventLoop, extra: () -> Bool = { true }) -> Bool {
     let sameVersions = loop.run(
         until: {
             let versions = peers.map { try? $0.replica.versions(collection: "drawings", documentID: nil) }

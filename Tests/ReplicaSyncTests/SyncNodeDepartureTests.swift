@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaSync
 import Testing
 import TestSupport
@@ -5,10 +6,10 @@ import TestSupport
 /// A peer that quits is a departure on the other side, over any transport, never a refusal the
 /// status bar would show as an error; a real refusal still is one, until a connection succeeds.
 @Suite(.serialized) struct SyncNodeDepartureTests {
-    private let loop: EventLoop
+    private let loop: PollEventLoop
 
     init() throws {
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
     }
 
     /// What one node reported through `onEvent`.
@@ -28,7 +29,7 @@ import TestSupport
             databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: token, encrypts: false,
             subscriptions: [SyncSubscription(collection: "drawings")])
         let node = SyncNode(
-            loop: loop, replica: InMemorySyncReplica(peerID: peer), configuration: configuration,
+            loop: loop, transport: SocketTransport(loop: loop), replica: InMemorySyncReplica(peerID: peer), configuration: configuration,
             random: SplitMix64(seed: peer))
         let events = Events()
         node.onEvent = { events.all.append($0) }

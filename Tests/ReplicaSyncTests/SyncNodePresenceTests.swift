@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaSync
 import Testing
 import TestSupport
@@ -5,13 +6,13 @@ import TestSupport
 /// Presence through a relay over real sockets: a peer that leaves disappears from the relay's
 /// other clients at once, not after their presence timeout.
 @Suite(.serialized) struct SyncNodePresenceTests {
-    private let loop: EventLoop
+    private let loop: PollEventLoop
     /// Long enough that a test passing on it would take ten minutes: only a forwarded departure
     /// can remove a cursor within the tests' deadlines.
     private static let neverWithinATest: Duration = .seconds(600)
 
     init() throws {
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
     }
 
     /// What one node reported through its callbacks.
@@ -30,7 +31,7 @@ import TestSupport
         var options = SyncNode.Options()
         options.forwardsPresence = forwardsPresence
         let node = SyncNode(
-            loop: loop, replica: InMemorySyncReplica(peerID: peer), configuration: configuration, options: options,
+            loop: loop, transport: SocketTransport(loop: loop), replica: InMemorySyncReplica(peerID: peer), configuration: configuration, options: options,
             random: SplitMix64(seed: peer))
         let seen = Seen()
         node.onPresence = { seen.presence.append($0) }

@@ -1,14 +1,15 @@
+import EventRuntime
 import ReplicaSync
 import Testing
 import TestSupport
 
 /// Real sockets on loopback and in temporary directories, one event loop driven by the test.
 @Suite(.serialized) struct SyncNodeSocketTests {
-    private let loop: EventLoop
+    private let loop: PollEventLoop
     private var generator = SplitMix64(seed: 99)
 
     init() throws {
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
     }
 
     private func makeNode(peer: UInt64, token: String = "team token", forwardsPresence: Bool = false)
@@ -21,7 +22,7 @@ import TestSupport
         var options = SyncNode.Options()
         options.forwardsPresence = forwardsPresence
         let node = SyncNode(
-            loop: loop, replica: replica, configuration: configuration, options: options,
+            loop: loop, transport: SocketTransport(loop: loop), replica: replica, configuration: configuration, options: options,
             random: SplitMix64(seed: peer))
         return (node, replica)
     }

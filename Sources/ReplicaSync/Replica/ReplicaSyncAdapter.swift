@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaStore
 
 /// Makes a ReplicaStore `Replica` a `SyncReplica`: versions and deltas in the store's binary

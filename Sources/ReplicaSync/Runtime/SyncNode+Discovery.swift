@@ -1,5 +1,7 @@
+import EventRuntime
 import Foundation
 import Glibc
+import MonotonicTime
 
 /// Local discovery: every peer of a database listens on a socket in a per-user rendezvous
 /// directory and dials the others it finds there, rescanning periodically.

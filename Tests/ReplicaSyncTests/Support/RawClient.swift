@@ -1,3 +1,4 @@
+import EventRuntime
 import Glibc
 import ReplicaSync
 
@@ -7,7 +8,7 @@ final class RawClient {
     private(set) var received: [UInt8] = []
     private(set) var ended = false
 
-    init(port: UInt16, loop: EventLoop) throws {
+    init(port: UInt16, loop: PollEventLoop) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
