@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "StrokeKit"),
         // Pure: the monotonic instant the sync session is timed by; no clock is read here.
         .target(name: "MonotonicTime"),
-        // I/O: one poll(2) loop per process (real clock injected), sockets, the wake-up pipe.
+        // I/O: one poll(2) loop per process (real clock injected), sockets, the wake-up pipe, and
+        // the manual-time loop with in-memory connections that tests drive (as NIOEmbedded).
         .target(name: "EventRuntime", dependencies: ["MonotonicTime"]),
         .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime"]),
@@ -52,6 +53,7 @@ let package = Package(
 
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .testTarget(name: "EventRuntimeTests", dependencies: ["EventRuntime", "MonotonicTime"]),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "TestSupport"]),
         .testTarget(name: "ReplicaStoreTests", dependencies: ["ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(
