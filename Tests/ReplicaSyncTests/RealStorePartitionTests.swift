@@ -11,7 +11,7 @@ import Testing
     func peersWritingThroughRandomPartitionsConvergeAfterHealing(seed: UInt64) throws {
         let loop = try PollEventLoop(clock: .system)
         var random = SplitMix64(seed: seed)
-        let peers = try [0xA1, 0xB2, 0xC3].map { try RealStorePeer(loop: loop, peer: UInt64($0)) }
+        let peers = try [0xA1, 0xB2, 0xC3].map { try RealStorePeer(loop: loop, transport: SocketTransport(loop: loop), peer: UInt64($0)) }
         var ports: [UInt16] = []
         for peer in peers {
             guard case .tcp(_, let port) = try peer.node.listen(on: .tcp(host: "127.0.0.1", port: 0)) else {

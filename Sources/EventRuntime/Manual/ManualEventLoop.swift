@@ -72,6 +72,17 @@ public final class ManualEventLoop: EventLoop {
         return true
     }
 
+    /// One turn, as one iteration of the real loop: the timers due now that were scheduled
+    /// before the turn began. What they schedule for now waits for the next turn (so bytes that
+    /// one turn sends are read in the next, as over a socket).
+    public func runOnce() {
+        let turnEnd = nextTimer
+        while let (id, timer) = earliestTimer(), timer.deadline <= now, id <= turnEnd {
+            timers[id] = nil
+            timer.handler()
+        }
+    }
+
     /// Runs every timer due by now, including those that due timers schedule for now.
     public func runDueTimers() {
         while let (id, timer) = earliestTimer(), timer.deadline <= now {
