@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
         .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
-        .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
+        .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses", "EventRuntime"]),
 
         // The executable.
         .executableTarget(

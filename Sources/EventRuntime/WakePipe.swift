@@ -36,12 +36,16 @@ public final class WakePipe {
         _ = write(writeDescriptor, &byte, 1)
     }
 
-    /// Reads every byte written since the last call, oldest first, without allocating.
-    public func drain(_ body: (UInt8) -> Void = { _ in }) {
+    /// Reads every byte written since the last call, oldest first, without allocating; returns
+    /// how many there were.
+    @discardableResult
+    public func drain(_ body: (UInt8) -> Void = { _ in }) -> Int {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            var total = 0
             while true {
                 let count = read(readDescriptor, buffer.baseAddress, buffer.count)
-                guard count > 0 else { return }
+                guard count > 0 else { return total }
+                total += count
                 for byte in buffer.prefix(count) { body(byte) }
             }
         }
