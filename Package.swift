@@ -24,7 +24,8 @@ let package = Package(
         // the manual-time loop with in-memory connections that tests drive (as NIOEmbedded).
         .target(name: "EventRuntime", dependencies: ["MonotonicTime"]),
         .target(name: "ReplicaStore", dependencies: ["CSQLite"]),
-        .target(name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime"]),
+        .target(
+            name: "ReplicaSync", dependencies: ["ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses", "EventRuntime"]),
 
@@ -49,7 +50,9 @@ let package = Package(
         // The benchmark (`swift run -c release drawtogether-bench`); built by CI, never run by tests.
         .executableTarget(
             name: "drawtogether-bench",
-            dependencies: ["StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas", "EventRuntime"]),
+            dependencies: [
+                "StrokeKit", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas", "EventRuntime",
+            ]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators and temp-dir helpers.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
@@ -65,8 +68,8 @@ let package = Package(
         .testTarget(
             name: "DrawTogetherTests",
             dependencies: [
-                "drawtogether", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "MonotonicTime", "EventRuntime",
-                "TestSupport",
+                "drawtogether", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "MonotonicTime",
+                "EventRuntime", "TestSupport",
             ]),
     ]
 )

@@ -29,7 +29,9 @@ public final class SocketTransport: Transport {
         return SocketListener(descriptor: descriptor, endpoint: socket.endpoint, loop: loop)
     }
 
-    public func dial(_ endpoint: SocketEndpoint, onOutcome: @escaping (Result<any Connection, any Error>) -> Void) {
+    public func dial(
+        _ endpoint: SocketEndpoint, onOutcome: @escaping (Result<any Connection, any Error>) -> Void
+    ) {
         do {
             let (descriptor, inProgress) = try Socket.connect(to: endpoint)
             let socket = SocketConnection(descriptor: descriptor, loop: loop)
@@ -39,7 +41,8 @@ public final class SocketTransport: Transport {
                 let code = Socket.pendingError(descriptor)
                 guard code == 0 else {
                     socket.close()
-                    return onOutcome(.failure(SocketError(operation: "connecting to \(endpoint)", code: code)))
+                    let error = SocketError(operation: "connecting to \(endpoint)", code: code)
+                    return onOutcome(.failure(error))
                 }
                 onOutcome(.success(socket))
             }

@@ -20,7 +20,9 @@ public final class InMemoryNetwork: Transport {
             nextPort += 1
             bound = .tcp(host: host, port: nextPort)
         }
-        guard listeners[bound] == nil else { throw SocketError(operation: "binding \(bound)", code: EADDRINUSE) }
+        guard listeners[bound] == nil else {
+            throw SocketError(operation: "binding \(bound)", code: EADDRINUSE)
+        }
         listeners[bound] = onAccept
         return InMemoryListener(endpoint: bound) { [weak self] in self?.listeners[bound] = nil }
     }
@@ -29,10 +31,13 @@ public final class InMemoryNetwork: Transport {
     public func serve(_ socket: ListeningSocket, onAccept: @escaping (any Connection) -> Void) throws
         -> any Listener
     {
-        throw SocketError(operation: "serving the bound socket \(socket.endpoint) in memory", code: EOPNOTSUPP)
+        throw SocketError(
+            operation: "serving the bound socket \(socket.endpoint) in memory", code: EOPNOTSUPP)
     }
 
-    public func dial(_ endpoint: SocketEndpoint, onOutcome: @escaping (Result<any Connection, any Error>) -> Void) {
+    public func dial(
+        _ endpoint: SocketEndpoint, onOutcome: @escaping (Result<any Connection, any Error>) -> Void
+    ) {
         loop.schedule(at: loop.now) { [weak self] in
             guard let self else { return }
             switch self.connect(to: endpoint) {

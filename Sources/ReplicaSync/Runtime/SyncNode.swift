@@ -3,9 +3,9 @@ import Glibc
 import MonotonicTime
 
 /// Owns the listeners and sessions of one replica on an event loop: accepts and dials connections
-/// through its transport (Unix and TCP sockets, or a test's in-memory network), reconnects dialled peers with backoff, and forwards — a delta applied from one
-/// session makes every other session send what its peer lacks, so a node serving many clients
-/// is the relay.
+/// through its transport (Unix and TCP sockets, or a test's in-memory network), reconnects dialled
+/// peers with backoff, and forwards — a delta applied from one session makes every other session
+/// send what its peer lacks, so a node serving many clients is the relay.
 public final class SyncNode {
     /// Tunables beyond the session configuration.
     public struct Options {
