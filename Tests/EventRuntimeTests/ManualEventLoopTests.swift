@@ -61,4 +61,18 @@ import Testing
         #expect(!loop.fireReadable(7) && !loop.isRegistered(7))
         #expect(events == ["read", "write"])
     }
+
+    @Test func oneTurnWaitsForTheNearestDeadlineAndLeavesWhatItSchedulesForTheNext() {
+        var fired: [String] = []
+        loop.schedule(at: loop.now + .milliseconds(3)) { [loop] in
+            fired.append("due")
+            loop.schedule(at: loop.now) { fired.append("next turn") }
+        }
+        loop.runOnce(maximumWait: .milliseconds(5))
+        #expect(fired == ["due"] && loop.now == SyncInstant(milliseconds: 1_003))
+        loop.runOnce(maximumWait: .milliseconds(5))
+        #expect(fired == ["due", "next turn"] && loop.now == SyncInstant(milliseconds: 1_003))
+        loop.runOnce(maximumWait: .milliseconds(5))
+        #expect(loop.now == SyncInstant(milliseconds: 1_008), "with nothing due, a turn waits its maximum")
+    }
 }

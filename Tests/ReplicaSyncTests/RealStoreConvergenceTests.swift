@@ -47,7 +47,7 @@ import Testing
         // arrive while a delta is in flight and are batched behind its ack.
         for batch in 0..<10 {
             try a.writeStrokes((0..<100).map { "2026-03-25T16:20:\(batch).\($0)~a1" })
-            loop.runOnce()
+            loop.runOnce(maximumWait: .zero)
         }
         #expect(converge([a, b], on: loop))
         #expect(try b.strokeCount() == 1000)
@@ -67,7 +67,7 @@ import Testing
             // Both also overwrite one shared stroke: last writer wins, the same on both sides.
             try a.writeStrokes(["shared"], value: { _ in "a \(index)" })
             try b.writeStrokes(["shared"], value: { _ in "b \(index)" })
-            if index % 20 == 0 { loop.runOnce() }
+            if index % 20 == 0 { loop.runOnce(maximumWait: .zero) }
         }
         #expect(converge([a, b], on: loop))
         #expect(try a.strokeCount() == 601)
@@ -86,7 +86,7 @@ import Testing
         for batch in 0..<5 {
             try a.writeStrokes((0..<100).map { "a-\(batch)-\($0)" })
             try b.writeStrokes((0..<100).map { "b-\(batch)-\($0)" }, document: "sketch-\(batch)")
-            loop.runOnce()
+            loop.runOnce(maximumWait: .zero)
         }
         #expect(converge([a, b, relay], on: loop))
         #expect(try a.strokeCount() == 500 && b.strokeCount(document: "sketch-4") == 100)

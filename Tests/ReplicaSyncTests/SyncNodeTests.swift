@@ -38,7 +38,7 @@ import TestSupport
                 replica.write(document: "drawing-1", key: "\(side)-\(index)", value: "\(index)")
                 node.localCommitted()
             }
-            if index % 25 == 0 { loop.runOnce() }
+            if index % 25 == 0 { loop.runOnce(maximumWait: .zero) }
         }
     }
 

@@ -72,11 +72,18 @@ public final class ManualEventLoop: EventLoop {
         return true
     }
 
-    /// One turn, as one iteration of the real loop: the timers due now that were scheduled
-    /// before the turn began. What they schedule for now waits for the next turn (so bytes that
-    /// one turn sends are read in the next, as over a socket).
-    public func runOnce() {
+    /// One turn, as one iteration of `PollEventLoop.runOnce(maximumWait:)` in which no descriptor
+    /// became ready: time moves on to the nearest deadline or by `maximumWait`, whichever is
+    /// sooner, then the timers due that were scheduled before the turn run. What they schedule
+    /// for now waits for the next turn, so bytes sent in one turn are read in the next, as over
+    /// a socket.
+    public func runOnce(maximumWait: Duration) {
         let turnEnd = nextTimer
+        var wait = maximumWait.wholeMilliseconds
+        if let nearest = nextDeadline {
+            wait = max(0, min(wait, nearest.milliseconds - now.milliseconds))
+        }
+        now = now + .milliseconds(wait)
         while let (id, timer) = earliestTimer(), timer.deadline <= now, id <= turnEnd {
             timers[id] = nil
             timer.handler()
