@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module graph (see DESIGN.md): pure cores at the bottom, C adapters beside them, the executable on top.
+// Module graph (see DESIGN.md): pure cores at the bottom, C and I/O adapters beside them, the
+// executable on top. A pure target depends only on pure targets.
 let package = Package(
     name: "DrawTogether",
     products: [
@@ -9,30 +10,42 @@ let package = Package(
     ],
     targets: [
         // System libraries: a modulemap and a shim.h each (macros Swift cannot import become functions).
-        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
-                       providers: [.apt(["libncursesw5-dev"])]),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
-                       providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CNcurses", path: "Sources/CNcurses", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
-        // Libraries. ByteCoding (the one byte reader and writer) and JSONText (the one JSON reader,
-        // quoter and text position) are pure and depend on nothing.
+        // Pure libraries. ByteCoding (the one byte reader and writer), JSONText (the one JSON reader,
+        // quoter and text position) and MonotonicTime (the instant sync is timed by; no clock is
+        // read there) depend on nothing.
         .target(name: "ByteCoding"),
         .target(name: "JSONText"),
+        .target(name: "MonotonicTime"),
         .target(name: "StrokeKit", dependencies: ["ByteCoding", "JSONText"]),
-        // ReplicaCore is the replica without its disk: documents, merge, DQL, queries, codecs (pure);
-        // ReplicaStore keeps them in SQLite and adds transactions and observers.
+        // The replica without its disk: documents, merge, DQL, queries, codecs, patches.
         .target(name: "ReplicaCore", dependencies: ["ByteCoding", "JSONText"]),
+
+        // Adapters. EventRuntime: one poll(2) loop per process (real clock injected), sockets, the
+        // wake-up pipe, and the manual-time loop with in-memory connections that tests drive (as
+        // NIOEmbedded). ReplicaStore keeps ReplicaCore's documents in SQLite, with transactions and
+        // observers.
+        .target(name: "EventRuntime", dependencies: ["MonotonicTime"]),
         .target(name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"]),
-        .target(name: "ReplicaSync", dependencies: ["ByteCoding", "ReplicaCore", "ReplicaStore", "CSodium"]),
+        .target(
+            name: "ReplicaSync",
+            dependencies: ["ByteCoding", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime"]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaCore", "ReplicaStore"]),
-        .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses"]),
+        .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses", "EventRuntime"]),
 
         // The executable.
         .executableTarget(
             name: "drawtogether",
-            dependencies: ["StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas"]),
+            dependencies: [
+                "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas",
+                "MonotonicTime", "EventRuntime",
+            ]),
 
         // A test helper: writes to a replica until killed (ReplicaStoreTests' crash test).
         .executableTarget(name: "replica-crash-writer", dependencies: ["ReplicaStore"]),
@@ -48,7 +61,8 @@ let package = Package(
         .executableTarget(
             name: "drawtogether-bench",
             dependencies: [
-                "JSONText", "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas",
+                "JSONText", "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync",
+                "TerminalCanvas", "EventRuntime",
             ]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and
@@ -57,18 +71,29 @@ let package = Package(
         .target(name: "StrokeKitTestSupport", dependencies: ["StrokeKit"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "TestSupport"]),
+        .testTarget(name: "EventRuntimeTests", dependencies: ["EventRuntime", "MonotonicTime"]),
         .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
         .testTarget(
-            name: "ReplicaStoreTests", dependencies: ["ReplicaCore", "ReplicaStore", "TestSupport", "replica-crash-writer"]),
+            name: "ReplicaStoreTests",
+            dependencies: ["ReplicaCore", "ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(
-            name: "ReplicaSyncTests", dependencies: ["ReplicaSync", "ReplicaCore", "ReplicaStore", "CSodium", "TestSupport"]),
-        .testTarget(name: "DrawingSyncTests",
-                    dependencies: ["DrawingSync", "StrokeKit", "StrokeKitTestSupport", "ReplicaCore", "ReplicaStore", "TestSupport"]),
+            name: "ReplicaSyncTests",
+            dependencies: [
+                "ReplicaSync", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime", "TestSupport",
+            ]),
+        .testTarget(
+            name: "DrawingSyncTests",
+            dependencies: [
+                "DrawingSync", "StrokeKit", "StrokeKitTestSupport", "ReplicaCore", "ReplicaStore", "TestSupport",
+            ]),
         .testTarget(
             name: "TerminalCanvasTests",
             dependencies: ["TerminalCanvas", "StrokeKit", "StrokeKitTestSupport", "CNcurses", "TestSupport"]),
         .testTarget(
             name: "DrawTogetherTests",
-            dependencies: ["drawtogether", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit", "TestSupport"]),
+            dependencies: [
+                "drawtogether", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit",
+                "MonotonicTime", "EventRuntime", "TestSupport",
+            ]),
     ]
 )

@@ -1,4 +1,5 @@
 import DrawingSync
+import EventRuntime
 import Foundation
 import ReplicaCore
 import ReplicaStore
@@ -35,7 +36,7 @@ struct EndToEndBench {
         try Self.prepare(strokes: strokes, pathA: pathA, pathB: pathB)
 
         let link = PeerLink()
-        let loopA = try EventLoop()
+        let loopA = try PollEventLoop(clock: .system)
         let endpoint: SocketEndpoint =
             transport == "unix" ? .unix(path: stores.path("b.sock")) : .tcp(host: "127.0.0.1", port: 0)
         let thread = Thread { Self.runPeerB(path: pathB, endpoint: endpoint, link: link, wake: loopA) }
@@ -50,7 +51,8 @@ struct EndToEndBench {
         try replica.addSubscription(ReplicaSyncAdapter.drawings)
         let adapter = ReplicaSyncAdapter(replica: replica)
         let node = SyncNode(
-            loop: loopA, replica: adapter, configuration: Self.session(adapter, name: "bench peer A"))
+            loop: loopA, transport: SocketTransport(loop: loopA), replica: adapter,
+            configuration: Self.session(adapter, name: "bench peer A"))
         adapter.forwardLocalCommits(to: node)
         let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
         defer {
@@ -146,14 +148,15 @@ struct EndToEndBench {
 
     /// Peer B's thread: listens, and on every remote change (in its coordinator's drawing by
     /// then) notes when each key arrived, waking A's loop.
-    static func runPeerB(path: String, endpoint: SocketEndpoint, link: PeerLink, wake: EventLoop) {
+    static func runPeerB(path: String, endpoint: SocketEndpoint, link: PeerLink, wake: PollEventLoop) {
         do {
-            let loop = try EventLoop()
+            let loop = try PollEventLoop(clock: .system)
             let replica = try Replica(directory: path)
             try replica.addSubscription(ReplicaSyncAdapter.drawings)
             let adapter = ReplicaSyncAdapter(replica: replica)
             let node = SyncNode(
-                loop: loop, replica: adapter, configuration: session(adapter, name: "bench peer B"))
+                loop: loop, transport: SocketTransport(loop: loop), replica: adapter,
+                configuration: session(adapter, name: "bench peer B"))
             adapter.forwardLocalCommits(to: node)
             // The coordinator puts each change into its drawing before it calls back.
             let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID)

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaSync
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 final class PeerLink: Sendable {
     private struct State {
         var endpoint: SocketEndpoint?
-        var loop: EventLoop?
+        var loop: PollEventLoop?
         var arrivals: [String: UInt64] = [:]
         var failure: String?
         var finished = false
@@ -14,7 +15,7 @@ final class PeerLink: Sendable {
 
     private let state = Mutex(State())
 
-    func listening(on endpoint: SocketEndpoint, loop: EventLoop) {
+    func listening(on endpoint: SocketEndpoint, loop: PollEventLoop) {
         state.withLock {
             $0.endpoint = endpoint
             $0.loop = loop

@@ -1,4 +1,6 @@
 import DrawingSync
+import EventRuntime
+import MonotonicTime
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -13,7 +15,7 @@ import TerminalCanvas
 /// `coordinator.edit` (then a debounced flush into the replica), and a change in the replica comes
 /// back through the coordinator's observer straight into it; every path ends in `render()`.
 final class CanvasSession {
-    let loop: EventLoop
+    let loop: PollEventLoop
     let replica: Replica
     let screen: TerminalScreen
     let drawings: DrawingList
@@ -38,19 +40,19 @@ final class CanvasSession {
     var menu: DrawingsMenu?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?
-    var messageTimer: EventLoop.TimerID?
+    var messageTimer: EventLoopTimer?
     var sync: SyncNode?
     var peers: [UInt64: PresenceUpdate] = [:]
-    var flushTimer: EventLoop.TimerID?
+    var flushTimer: EventLoopTimer?
     /// Consecutive reads that found the terminal readable but delivered nothing: a hang-up.
     var emptyReads = 0
     var exitCode: Int32 = 0
     var renderScheduled = false
     /// The one pending look at the sync status while it says "syncing".
-    var statusRefreshTimer: EventLoop.TimerID?
+    var statusRefreshTimer: EventLoopTimer?
 
     init(
-        loop: EventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
+        loop: PollEventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
         drawing: DrawingList.Entry, palette: Palette, keysHelp: String, displayName: String,
         wallClock: @escaping () -> Int64
     ) throws {

@@ -1,3 +1,4 @@
+import EventRuntime
 import Glibc
 import ReplicaCore
 import ReplicaStore
@@ -14,7 +15,7 @@ final class PeerWiring {
         case relay
     }
 
-    let loop: EventLoop
+    let loop: PollEventLoop
     let replica: Replica
     let adapter: ReplicaSyncAdapter
     let node: SyncNode
@@ -33,7 +34,7 @@ final class PeerWiring {
     init(configuration: Configuration, role: Role, displayName: (PeerID) -> String) throws {
         self.configuration = configuration
         listener = try configuration.listen.map { try ListeningSocket(binding: Self.endpoint($0)) }
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
         replica = try configuration.replicaLocation.openForWriting()
         try replica.addSubscription(ReplicaSyncAdapter.drawings)
         adapter = ReplicaSyncAdapter(replica: replica)
@@ -42,7 +43,9 @@ final class PeerWiring {
             token: configuration.token ?? "", encrypts: false, subscriptions: adapter.subscriptions)
         var options = SyncNode.Options()
         options.forwardsPresence = role == .relay
-        node = SyncNode(loop: loop, replica: adapter, configuration: session, options: options)
+        node = SyncNode(
+            loop: loop, transport: SocketTransport(loop: loop), replica: adapter, configuration: session,
+            options: options)
         adapter.forwardLocalCommits(to: node)
         dialTargets = (configuration.peers + [configuration.server].compactMap { $0 }).map(Self.endpoint)
     }

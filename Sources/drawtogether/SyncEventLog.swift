@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaSync
 
 /// Turns node events into the one-line messages `sync` and `serve` print on standard error:

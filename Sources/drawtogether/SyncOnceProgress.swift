@@ -1,3 +1,5 @@
+import EventRuntime
+import MonotonicTime
 import ReplicaSync
 
 /// Decides when `drawtogether sync --once` is done, from the node's events and status; pure, so

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaSync
 import TerminalCanvas
 
@@ -10,7 +11,7 @@ final class SyncShutdownSignals {
     /// The signal that asked to stop, if one did.
     private(set) var receivedSignal: Int32?
 
-    init(loop: EventLoop) throws {
+    init(loop: PollEventLoop) throws {
         signals = try TerminationSignals()
         loop.register(signals.fileDescriptor) { [unowned self] in
             guard let first = signals.takeSignals().first else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import EventRuntime
 import ReplicaSync
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import EventRuntime
 import Foundation
 import Glibc
 import ReplicaCore
@@ -14,12 +15,12 @@ import Testing
 
     @Test func aPeerKilledMidSyncAndRestartedConvergesWithoutLosingCommits() throws {
         let home = try TemporaryDirectory(prefix: "sync-kill")
-        let loop = try EventLoop()
+        let loop = try PollEventLoop(clock: .system)
         let a = try Replica(directory: home.path + "/a")
         try a.addSubscription(ReplicaSyncAdapter.drawings)
         let adapter = ReplicaSyncAdapter(replica: a)
         let node = SyncNode(
-            loop: loop, replica: adapter,
+            loop: loop, transport: SocketTransport(loop: loop), replica: adapter,
             configuration: SyncSessionConfiguration(
                 databaseID: "default", peerID: a.peerID.rawValue, displayName: "in-process peer",
                 token: token,

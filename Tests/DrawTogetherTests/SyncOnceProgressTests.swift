@@ -1,3 +1,5 @@
+import EventRuntime
+import MonotonicTime
 import ReplicaSync
 import Testing
 

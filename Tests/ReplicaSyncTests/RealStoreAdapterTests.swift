@@ -1,3 +1,5 @@
+import EventRuntime
+import MonotonicTime
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -5,25 +7,27 @@ import TestSupport
 import Testing
 
 /// `ReplicaSyncAdapter` over real stores: all-or-nothing applies, refusal of a delta with a gap
-/// and the session's resend from the receiver's versions, and local commits reaching the node.
+/// and the session's resend from the receiver's versions, and local commits reaching the node
+/// (over an in-memory network in virtual time).
 @Suite struct RealStoreAdapterTests {
-    private let loop: EventLoop
+    private let loop = ManualEventLoop()
+    private let network: InMemoryNetwork
     private let drawings = SyncSubscription(collection: "drawings")
 
-    init() throws {
-        loop = try EventLoop()
+    init() {
+        network = InMemoryNetwork(loop: loop)
     }
 
     /// A peer with three separate writes to one document, so its delta holds several events.
     private func writer() throws -> RealStorePeer {
-        let peer = try RealStorePeer(loop: loop, peer: 0xA1)
+        let peer = try RealStorePeer(loop: loop, transport: network, peer: 0xA1)
         for index in 0..<3 { try peer.writeStrokes(["stroke-\(index)"]) }
         return peer
     }
 
     @Test func aDeltaWithAGapIsRefusedWholeAndTheReplicaIsUntouched() throws {
         let a = try writer()
-        let b = try RealStorePeer(loop: loop, peer: 0xB2)
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
         let full = try a.replica.changes(collection: "drawings", documentID: nil, since: DocumentVersions())
         var gapped = full
         gapped.documents = full.documents.map {
@@ -49,7 +53,7 @@ import Testing
 
     @Test func aDeltaCarryingADocumentOutsideItsSubscriptionIsRejected() throws {
         let a = try writer()
-        let b = try RealStorePeer(loop: loop, peer: 0xB2)
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
         let delta = try a.adapter.encodedChanges(for: drawings, since: DocumentVersions().encoded()) ?? []
         let oneDocument = SyncSubscription(collection: "drawings", documentID: "drawing-2")
         #expect(throws: ReplicaSyncAdapterError.self) {
@@ -63,7 +67,7 @@ import Testing
 
     @Test func aRefusedDeltaIsResentFromTheReceiversVersionsUntilBothConverge() throws {
         let a = try writer()
-        let b = try RealStorePeer(loop: loop, peer: 0xB2)
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
         let gappy = GapInjectingReplica(base: a.adapter)
         var pair = SessionPair(initiator: gappy, acceptor: b.adapter, subscriptions: [drawings])
         pair.runUntilQuiet()
@@ -74,9 +78,8 @@ import Testing
     }
 
     @Test func aWriteMadeWhileApplyingARemoteDeltaReachesThePeer() throws {
-        let sockets = try TemporaryDirectory(prefix: "realstore-sockets")
-        let a = try RealStorePeer(loop: loop, peer: 0xA1)
-        let b = try RealStorePeer(loop: loop, peer: 0xB2)
+        let a = try RealStorePeer(loop: loop, transport: network, peer: 0xA1)
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
         // An observer that answers a remote change with a local write, inside the apply (as a
         // front end reacting to a peer might): the adapter must not re-enter the session.
         var answered = false
@@ -85,7 +88,7 @@ import Testing
             answered = true
             try? b.writeStrokes(["answer"])
         }
-        b.node.connect(to: try a.node.listen(on: .unix(path: sockets.path + "/a.sock")))
+        b.node.connect(to: try a.node.listen(on: .unix(path: "/sockets/a.sock")))
         try a.writeStrokes(["question"])
         #expect(converge([a, b], on: loop, extra: { (try? a.strokeCount()) == 2 }))
         #expect(answered)

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -5,18 +6,20 @@ import TestSupport
 import Testing
 
 /// Hostile and mistaken peers against a node holding a real store: each is refused on its own
-/// connection, with a reason, learns nothing, and a good peer keeps syncing throughout.
+/// connection, with a reason, learns nothing, and a good peer keeps syncing throughout. Over an
+/// in-memory network in virtual time; the hostile peer is the test's own end of a connection.
 @Suite struct RealStoreBadPeerTests {
-    private let loop: EventLoop
+    private let loop = ManualEventLoop()
+    private let network: InMemoryNetwork
 
-    init() throws {
-        loop = try EventLoop()
+    init() {
+        network = InMemoryNetwork(loop: loop)
     }
 
     /// A relay with a real store and a good client that is already in sync with it.
     private func relayWithGoodClient() throws -> (relay: RealStorePeer, good: RealStorePeer, port: UInt16) {
-        let relay = try RealStorePeer(loop: loop, peer: 0x10, relay: true)
-        let good = try RealStorePeer(loop: loop, peer: 0xA1)
+        let relay = try RealStorePeer(loop: loop, transport: network, peer: 0x10, relay: true)
+        let good = try RealStorePeer(loop: loop, transport: network, peer: 0xA1)
         try relay.writeStrokes(["private-1", "private-2"], document: "secret-plans")
         guard case .tcp(_, let port) = try relay.node.listen(on: .tcp(host: "127.0.0.1", port: 0)) else {
             throw SocketError(operation: "listening", code: 0)
@@ -40,7 +43,7 @@ import Testing
 
     @Test func aPeerWithTheWrongTokenIsRefusedAndLearnsNothing() throws {
         let (relay, good, port) = try relayWithGoodClient()
-        let intruder = try RealStorePeer(loop: loop, peer: 0x66, token: "guessed")
+        let intruder = try RealStorePeer(loop: loop, transport: network, peer: 0x66, token: "guessed")
         try intruder.writeStrokes(["planted"], document: "graffiti")
         let intruderBefore = try intruder.drawings()
         intruder.node.connect(to: .tcp(host: "127.0.0.1", port: port))
@@ -74,11 +77,11 @@ import Testing
         let payload =
             bytes.isEmpty ? (0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) } : bytes
         let versionsBefore = try relay.replica.versions(collection: "drawings", documentID: nil)
-        let hostile = try RawClient(port: port, loop: loop)
-        hostile.send(payload)
+        let hostile = try network.connect(to: .tcp(host: "127.0.0.1", port: port)).get()
+        hostile.write(payload)
         if endsStream { hostile.finishSending() }
         #expect(
-            loop.run(until: { hostile.ended }, timeout: .seconds(30)),
+            loop.run(until: { hostile.isClosed }, timeout: .seconds(30)),
             "\(name): the hostile connection stayed open")
         guard let refusal = relay.node.status.lastRefusal?.reason else {
             Issue.record("\(name): the relay recorded no reason")

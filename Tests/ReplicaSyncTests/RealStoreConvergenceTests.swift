@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -5,7 +6,8 @@ import TestSupport
 import Testing
 
 /// Two and three real replicas (SQLite stores in temporary directories) syncing over real
-/// sockets through `ReplicaSyncAdapter`, driven by one event loop on the test's thread. Nobody
+/// connections (in memory, in virtual time: a TCP endpoint still encrypts) through
+/// `ReplicaSyncAdapter`, driven by one manual-time loop on the test's thread. Nobody
 /// calls `localCommitted()` by hand: local writes reach the node through the adapter.
 @Suite struct RealStoreConvergenceTests {
     enum Transport: String, CaseIterable, CustomTestStringConvertible {
@@ -14,20 +16,18 @@ import Testing
         var testDescription: String { rawValue }
     }
 
-    private let loop: EventLoop
+    private let loop = ManualEventLoop()
+    private let network: InMemoryNetwork
 
-    init() throws {
-        loop = try EventLoop()
+    init() {
+        network = InMemoryNetwork(loop: loop)
     }
 
     /// B dials A over the transport; returns once both see each other.
-    private func connect(_ a: RealStorePeer, _ b: RealStorePeer, over transport: Transport) throws
-        -> TemporaryDirectory
-    {
-        let sockets = try TemporaryDirectory(prefix: "realstore-sockets")
+    private func connect(_ a: RealStorePeer, _ b: RealStorePeer, over transport: Transport) throws {
         let endpoint =
             switch transport {
-            case .unixSocket: try a.node.listen(on: .unix(path: sockets.path + "/a.sock"))
+            case .unixSocket: try a.node.listen(on: .unix(path: "/sockets/a.sock"))
             case .encryptedTCP: try a.node.listen(on: .tcp(host: "127.0.0.1", port: 0))
             }
         b.node.connect(to: endpoint)
@@ -37,14 +37,13 @@ import Testing
                 timeout: .seconds(30)))
         let expected: SyncTransport = transport == .unixSocket ? .unixSocket : .tcp
         #expect(b.node.status.peers.first?.transport == expected)
-        return sockets
     }
 
     @Test(arguments: Transport.allCases)
     func aThousandStrokesWrittenOnOnePeerReachTheOther(over transport: Transport) throws {
-        let a = try RealStorePeer(loop: loop, peer: 0xA1)
-        let b = try RealStorePeer(loop: loop, peer: 0xB2)
-        let sockets = try connect(a, b, over: transport)
+        let a = try RealStorePeer(loop: loop, transport: network, peer: 0xA1)
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
+        try connect(a, b, over: transport)
         // Ten transactions of a hundred strokes, with the loop turning between them, so some
         // arrive while a delta is in flight and are batched behind its ack.
         for batch in 0..<10 {
@@ -56,14 +55,13 @@ import Testing
         #expect(b.adapter.refusedDeltaCount == 0)
         a.node.shutdown()
         b.node.shutdown()
-        _ = sockets
     }
 
     @Test(arguments: Transport.allCases)
     func twoPeersWritingAtOnceBothKeepEverything(over transport: Transport) throws {
-        let a = try RealStorePeer(loop: loop, peer: 0xA1)
-        let b = try RealStorePeer(loop: loop, peer: 0xB2)
-        let sockets = try connect(a, b, over: transport)
+        let a = try RealStorePeer(loop: loop, transport: network, peer: 0xA1)
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
+        try connect(a, b, over: transport)
         for index in 0..<300 {
             try a.writeStrokes(["a-\(index)"])
             try b.writeStrokes(["b-\(index)"])
@@ -76,13 +74,12 @@ import Testing
         #expect(try a.strokeCount() == 601)
         a.node.shutdown()
         b.node.shutdown()
-        _ = sockets
     }
 
     @Test func twoClientsThatOnlySeeTheRelayConvergeThroughIt() throws {
-        let relay = try RealStorePeer(loop: loop, peer: 0x10, relay: true)
-        let a = try RealStorePeer(loop: loop, peer: 0xA1)
-        let b = try RealStorePeer(loop: loop, peer: 0xB2)
+        let relay = try RealStorePeer(loop: loop, transport: network, peer: 0x10, relay: true)
+        let a = try RealStorePeer(loop: loop, transport: network, peer: 0xA1)
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
         let endpoint = try relay.node.listen(on: .tcp(host: "127.0.0.1", port: 0))
         a.node.connect(to: endpoint)
         b.node.connect(to: endpoint)

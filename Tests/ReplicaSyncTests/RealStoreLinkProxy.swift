@@ -1,68 +1,38 @@
-import Glibc
-import ReplicaSync
+import EventRuntime
 
-/// A TCP forwarder on the test's event loop standing for one network link: peers dial the proxy,
-/// the proxy dials the target, and bytes flow both ways until the test cuts the link. While cut,
-/// it drops every connection and refuses new ones (accepts and closes them at once).
+/// A forwarder on the test's in-memory network standing for one network link: peers dial the
+/// proxy, the proxy dials the target, and bytes flow both ways until the test cuts the link.
+/// While cut, it drops every connection and refuses new ones (accepts and closes them at once).
 final class RealStoreLinkProxy {
-    /// One direction of a forwarded connection: what is read from `from` is written to `to`.
-    private final class Splice {
-        let from: Int32
-        let to: Int32
-        var pending: [UInt8] = []
-
-        init(from: Int32, to: Int32) {
-            self.from = from
-            self.to = to
-        }
-    }
-
-    private let loop: EventLoop
-    private let listener: Int32
-    private let target: UInt16
-    private var pairs: [(Int32, Int32)] = []
-    private var splices: [Int32: Splice] = [:]
+    private let network: InMemoryNetwork
+    private let target: SocketEndpoint
+    private var listener: (any Listener)?
+    private var pairs: [(any Connection, InMemoryConnection)] = []
     private(set) var isCut = false
-    let port: UInt16
+    private(set) var port: UInt16 = 0
 
-    init(loop: EventLoop, forwardingTo targetPort: UInt16) throws {
-        self.loop = loop
-        target = targetPort
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && Glibc.listen(descriptor, 16) == 0
-                    && getsockname(descriptor, $0, &length) == 0
-            }
+    init(network: InMemoryNetwork, forwardingTo targetPort: UInt16) throws {
+        self.network = network
+        target = .tcp(host: "127.0.0.1", port: targetPort)
+        let listener = try network.listen(on: .tcp(host: "127.0.0.1", port: 0)) { [unowned self] client in
+            accept(client)
         }
-        guard bound else {
-            close(descriptor)
-            throw SocketError(operation: "starting the link proxy", code: errno)
+        guard case .tcp(_, let port) = listener.endpoint else {
+            throw SocketError(operation: "starting the link proxy", code: 0)
         }
-        listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-        Self.makeNonBlocking(listener)
-        loop.register(listener) { [unowned self] in acceptAll() }
+        self.listener = listener
+        self.port = port
     }
 
     deinit {
         cut()
-        loop.unregister(listener)
-        close(listener)
+        listener?.close()
     }
 
     /// Drops every forwarded connection; new ones are refused until `restore()`.
     func cut() {
         isCut = true
-        for (a, b) in pairs {
-            for descriptor in [a, b] {
-                loop.unregister(descriptor)
-                splices[descriptor] = nil
-                close(descriptor)
-            }
-        }
+        for (client, upstream) in pairs { close(client, upstream) }
         pairs = []
     }
 
@@ -70,97 +40,31 @@ final class RealStoreLinkProxy {
         isCut = false
     }
 
-    private func acceptAll() {
-        while true {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
-            guard !isCut, let upstream = dialTarget() else {
-                close(client)
-                continue
-            }
-            Self.makeNonBlocking(client)
-            Self.makeNonBlocking(upstream)
-            pairs.append((client, upstream))
-            for (from, to) in [(client, upstream), (upstream, client)] {
-                let splice = Splice(from: from, to: to)
-                splices[from] = splice
-                loop.register(from) { [unowned self] in forward(splice) }
-            }
-        }
-    }
-
-    /// A blocking connect: on loopback it completes at once.
-    private func dialTarget() -> Int32? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: target)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        if connected { return descriptor }
-        close(descriptor)
-        return nil
-    }
-
-    private func forward(_ splice: Splice) {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while splices[splice.from] === splice {
-            let count = recv(splice.from, &buffer, buffer.count, 0)
-            if count > 0 {
-                splice.pending += buffer[0..<count]
-                flush(splice)
-                continue
-            }
-            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
-            // End of stream or an error on one side ends the whole forwarded connection.
-            drop(splice.from)
+    private func accept(_ client: any Connection) {
+        guard !isCut, case .success(let upstream) = network.connect(to: target) else {
+            client.close()
             return
         }
+        pairs.append((client, upstream))
+        client.onBytes = { upstream.write(Array($0)) }
+        upstream.onBytes = { client.write(Array($0)) }
+        // End of stream or an error on one side ends the whole forwarded connection.
+        client.onClosed = { [unowned self] _ in drop(client) }
+        upstream.onClosed = { [unowned self] _ in drop(client) }
     }
 
-    private func flush(_ splice: Splice) {
-        while !splice.pending.isEmpty {
-            let written = splice.pending.withUnsafeBytes {
-                send(splice.to, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                splice.pending.removeFirst(written)
-                continue
-            }
-            if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                loop.setWritable(splice.to) { [unowned self] in
-                    loop.setWritable(splice.to, nil)
-                    flush(splice)
-                }
-                return
-            }
-            drop(splice.to)
-            return
+    private func drop(_ client: any Connection) {
+        guard let index = pairs.firstIndex(where: { $0.0 === client }) else { return }
+        let (client, upstream) = pairs.remove(at: index)
+        close(client, upstream)
+    }
+
+    private func close(_ client: any Connection, _ upstream: InMemoryConnection) {
+        for end in [client, upstream as any Connection] {
+            // Forget the callbacks (they hold the other end) before closing.
+            end.onBytes = { _ in }
+            end.onClosed = { _ in }
+            end.close()
         }
-    }
-
-    private func drop(_ descriptor: Int32) {
-        guard let index = pairs.firstIndex(where: { $0.0 == descriptor || $0.1 == descriptor }) else {
-            return
-        }
-        let (a, b) = pairs.remove(at: index)
-        for end in [a, b] {
-            loop.unregister(end)
-            splices[end] = nil
-            close(end)
-        }
-    }
-
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
-    }
-
-    private static func makeNonBlocking(_ descriptor: Int32) {
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 }

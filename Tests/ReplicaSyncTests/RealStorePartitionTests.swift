@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -5,13 +6,15 @@ import TestSupport
 import Testing
 
 /// Three real replicas in a triangle of links, each link a proxy the test cuts and restores on a
-/// seeded schedule while every peer keeps writing; once every link is back, all converge.
+/// seeded schedule while every peer keeps writing; once every link is back, all converge. On an
+/// in-memory network in virtual time.
 @Suite struct RealStorePartitionTests {
     @Test(arguments: [UInt64(7), 2024])
     func peersWritingThroughRandomPartitionsConvergeAfterHealing(seed: UInt64) throws {
-        let loop = try EventLoop()
+        let loop = ManualEventLoop()
+        let network = InMemoryNetwork(loop: loop)
         var random = SplitMix64(seed: seed)
-        let peers = try [0xA1, 0xB2, 0xC3].map { try RealStorePeer(loop: loop, peer: UInt64($0)) }
+        let peers = try [0xA1, 0xB2, 0xC3].map { try RealStorePeer(loop: loop, transport: network, peer: UInt64($0)) }
         var ports: [UInt16] = []
         for peer in peers {
             guard case .tcp(_, let port) = try peer.node.listen(on: .tcp(host: "127.0.0.1", port: 0)) else {
@@ -22,7 +25,7 @@ import Testing
         // Each link: the lower-numbered peer dials the other through a proxy.
         let links = [(0, 1), (1, 2), (0, 2)]
         let proxies = try links.map { dialler, target in
-            let proxy = try RealStoreLinkProxy(loop: loop, forwardingTo: ports[target])
+            let proxy = try RealStoreLinkProxy(network: network, forwardingTo: ports[target])
             peers[dialler].node.connect(to: .tcp(host: "127.0.0.1", port: proxy.port))
             return proxy
         }

@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -5,7 +6,8 @@ import TestSupport
 
 /// A peer as the app runs it, for tests over real sockets: a real replica in its own temporary
 /// directory (fixed peer id, a wall clock that ticks per reading), its `ReplicaSyncAdapter`
-/// forwarding local commits, and a `SyncNode` on the test's event loop.
+/// forwarding local commits, and a `SyncNode` on the test's event loop and transport (sockets, or
+/// an in-memory network on a manual-time loop).
 final class RealStorePeer {
     let directory: TemporaryDirectory
     let replica: Replica
@@ -13,7 +15,9 @@ final class RealStorePeer {
     let node: SyncNode
     let peer: UInt64
 
-    init(loop: EventLoop, peer: UInt64, token: String = "team token", relay: Bool = false) throws {
+    init(
+        loop: any EventLoop, transport: any Transport, peer: UInt64, token: String = "team token", relay: Bool = false
+    ) throws {
         self.peer = peer
         directory = try TemporaryDirectory(prefix: "realstore-\(peer)")
         var wall: Int64 = 1_770_000_000_000 + Int64(peer)
@@ -32,7 +36,7 @@ final class RealStorePeer {
         var options = SyncNode.Options()
         options.forwardsPresence = relay
         node = SyncNode(
-            loop: loop, replica: adapter, configuration: configuration, options: options,
+            loop: loop, transport: transport, replica: adapter, configuration: configuration, options: options,
             random: SplitMix64(seed: peer), makeSecrets: RealStorePeer.secrets(seed: peer))
         adapter.forwardLocalCommits(to: node)
     }
@@ -63,10 +67,10 @@ final class RealStorePeer {
     }
 }
 
-/// Polls the loop until every peer holds the same drawings (and `extra` holds), up to 30 s.
+/// Runs the loop until every peer holds the same drawings (and `extra` holds), up to 30 s.
 /// Version vectors are compared first because they are cheap; equal vectors must then mean equal
 /// documents, which is what is asserted.
-func converge(_ peers: [RealStorePeer], on loop: EventLoop, extra: () -> Bool = { true }) -> Bool {
+func converge(_ peers: [RealStorePeer], on loop: some TestLoop, extra: () -> Bool = { true }) -> Bool {
     let sameVersions = loop.run(
         until: {
             let versions = peers.map { try? $0.replica.versions(collection: "drawings", documentID: nil) }

@@ -1,14 +1,17 @@
+import EventRuntime
 import ReplicaSync
 import Testing
 import TestSupport
 
 /// A peer that quits is a departure on the other side, over any transport, never a refusal the
 /// status bar would show as an error; a real refusal still is one, until a connection succeeds.
+/// Over an in-memory network in virtual time (a TCP endpoint still encrypts).
 @Suite(.serialized) struct SyncNodeDepartureTests {
-    private let loop: EventLoop
+    private let loop = ManualEventLoop()
+    private let network: InMemoryNetwork
 
-    init() throws {
-        loop = try EventLoop()
+    init() {
+        network = InMemoryNetwork(loop: loop)
     }
 
     /// What one node reported through `onEvent`.
@@ -28,7 +31,7 @@ import TestSupport
             databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: token, encrypts: false,
             subscriptions: [SyncSubscription(collection: "drawings")])
         let node = SyncNode(
-            loop: loop, replica: InMemorySyncReplica(peerID: peer), configuration: configuration,
+            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer), configuration: configuration,
             random: SplitMix64(seed: peer))
         let events = Events()
         node.onEvent = { events.all.append($0) }
@@ -39,16 +42,15 @@ import TestSupport
         loop.run(until: condition, timeout: .seconds(20))
     }
 
-    private func endpoint(_ transport: SyncTransport, in directory: TemporaryDirectory) -> SocketEndpoint {
-        transport == .tcp ? .tcp(host: "127.0.0.1", port: 0) : .unix(path: directory.path + "/a.sock")
+    private func endpoint(_ transport: SyncTransport) -> SocketEndpoint {
+        transport == .tcp ? .tcp(host: "127.0.0.1", port: 0) : .unix(path: "/sockets/a.sock")
     }
 
     @Test(arguments: [SyncTransport.unixSocket, .tcp])
     func whenTheListenerQuitsTheDiallerIsOfflineWithoutAnError(transport: SyncTransport) throws {
-        let directory = try TemporaryDirectory()
         let (a, _) = makeNode(peer: 1)
         let (b, seenByB) = makeNode(peer: 2)
-        b.connect(to: try a.listen(on: endpoint(transport, in: directory)))
+        b.connect(to: try a.listen(on: endpoint(transport)))
         #expect(waitFor { a.status.peers.count == 1 && b.status.peers.count == 1 })
         a.shutdown()
         #expect(waitFor { !seenByB.disconnections.isEmpty && b.status.peers.isEmpty })
@@ -64,10 +66,9 @@ import TestSupport
 
     @Test(arguments: [SyncTransport.unixSocket, .tcp])
     func whenTheDiallerQuitsTheListenerIsOfflineWithoutAnError(transport: SyncTransport) throws {
-        let directory = try TemporaryDirectory()
         let (a, seenByA) = makeNode(peer: 1)
         let (b, _) = makeNode(peer: 2)
-        b.connect(to: try a.listen(on: endpoint(transport, in: directory)))
+        b.connect(to: try a.listen(on: endpoint(transport)))
         #expect(waitFor { a.status.peers.count == 1 && b.status.peers.count == 1 })
         b.shutdown()
         #expect(waitFor { !seenByA.disconnections.isEmpty && a.status.peers.isEmpty })

@@ -1,3 +1,4 @@
+import EventRuntime
 import Foundation
 import Glibc
 import ReplicaSync
@@ -5,10 +6,10 @@ import Testing
 import TestSupport
 
 @Suite(.serialized) struct SyncNodeDiscoveryTests {
-    private let loop: EventLoop
+    private let loop: PollEventLoop
 
     init() throws {
-        loop = try EventLoop()
+        loop = try PollEventLoop(clock: .system)
     }
 
     private func makeNode(peer: UInt64) -> (SyncNode, InMemorySyncReplica) {
@@ -16,7 +17,10 @@ import TestSupport
         let configuration = SyncSessionConfiguration(
             databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "", encrypts: false,
             subscriptions: [SyncSubscription(collection: "drawings")])
-        return (SyncNode(loop: loop, replica: replica, configuration: configuration, random: SplitMix64(seed: peer)), replica)
+        let node = SyncNode(
+            loop: loop, transport: SocketTransport(loop: loop), replica: replica, configuration: configuration,
+            random: SplitMix64(seed: peer))
+        return (node, replica)
     }
 
     @Test func threePeersInOneRendezvousDirectoryFindEachOtherAndConverge() throws {

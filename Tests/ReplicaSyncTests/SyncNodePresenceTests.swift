@@ -1,17 +1,19 @@
+import EventRuntime
 import ReplicaSync
 import Testing
 import TestSupport
 
-/// Presence through a relay over real sockets: a peer that leaves disappears from the relay's
-/// other clients at once, not after their presence timeout.
+/// Presence through a relay, over an in-memory network in virtual time: a peer that leaves
+/// disappears from the relay's other clients at once, not after their presence timeout.
 @Suite(.serialized) struct SyncNodePresenceTests {
-    private let loop: EventLoop
-    /// Long enough that a test passing on it would take ten minutes: only a forwarded departure
-    /// can remove a cursor within the tests' deadlines.
+    private let loop = ManualEventLoop()
+    private let network: InMemoryNetwork
+    /// Longer than the tests' (virtual) deadlines: only a forwarded departure can remove a cursor
+    /// within them.
     private static let neverWithinATest: Duration = .seconds(600)
 
-    init() throws {
-        loop = try EventLoop()
+    init() {
+        network = InMemoryNetwork(loop: loop)
     }
 
     /// What one node reported through its callbacks.
@@ -30,8 +32,8 @@ import TestSupport
         var options = SyncNode.Options()
         options.forwardsPresence = forwardsPresence
         let node = SyncNode(
-            loop: loop, replica: InMemorySyncReplica(peerID: peer), configuration: configuration, options: options,
-            random: SplitMix64(seed: peer))
+            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer), configuration: configuration,
+            options: options, random: SplitMix64(seed: peer))
         let seen = Seen()
         node.onPresence = { seen.presence.append($0) }
         node.onPresenceExpired = { seen.expired.append($0) }

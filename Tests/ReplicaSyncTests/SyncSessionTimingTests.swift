@@ -1,3 +1,4 @@
+import MonotonicTime
 import ReplicaSync
 import Testing
 import TestSupport

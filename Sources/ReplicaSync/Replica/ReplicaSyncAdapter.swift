@@ -1,3 +1,4 @@
+import EventRuntime
 import ReplicaCore
 import ReplicaStore
 

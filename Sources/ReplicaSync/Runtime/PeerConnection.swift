@@ -1,17 +1,20 @@
-/// One socket and its session inside a `SyncNode`, plus the timer that ticks the session.
+import EventRuntime
+import MonotonicTime
+
+/// One connection and its session inside a `SyncNode`, plus the timer that ticks the session.
 final class PeerConnection {
     unowned let node: SyncNode
-    let socket: SocketConnection
+    let socket: any Connection
     private(set) var session: SyncSession
     let endpoint: SocketEndpoint
     let isDialled: Bool
     /// Whether the handshake succeeded at some point (for the event when it ends).
     var wasEstablished = false
-    private var timer: EventLoop.TimerID?
+    private var timer: EventLoopTimer?
     private var isPerforming = false
     private var pending: [(inout SyncSession, SyncInstant) -> [SyncAction]] = []
 
-    init(node: SyncNode, socket: SocketConnection, session: SyncSession, endpoint: SocketEndpoint, isDialled: Bool) {
+    init(node: SyncNode, socket: any Connection, session: SyncSession, endpoint: SocketEndpoint, isDialled: Bool) {
         self.node = node
         self.socket = socket
         self.session = session

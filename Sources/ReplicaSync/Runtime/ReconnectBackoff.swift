@@ -1,3 +1,5 @@
+import MonotonicTime
+
 /// Delays between reconnect attempts: exponential from 100 ms to 5 s, each drawn at random from
 /// the upper half of its step so many peers restarted together do not retry in lockstep.
 public struct ReconnectBackoff: Sendable {

@@ -1,5 +1,6 @@
-import Foundation
+import EventRuntime
 import Glibc
+import MonotonicTime
 
 /// Local discovery: every peer of a database listens on a socket in a per-user rendezvous
 /// directory and dials the others it finds there, rescanning periodically.
@@ -7,14 +8,14 @@ extension SyncNode {
     /// `$XDG_RUNTIME_DIR/drawtogether/<database-id>`, else `<tmp>/drawtogether-<uid>/<database-id>`;
     /// created 0700 so only this user can connect.
     public static func rendezvousDirectory(
-        databaseID: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        databaseID: String, environment: [String: String] = processEnvironment()
     ) throws -> String {
         let safeID = String(databaseID.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
         let base: String
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             base = runtime + "/drawtogether"
         } else {
-            base = FileManager.default.temporaryDirectory.path + "/drawtogether-\(getuid())"
+            base = temporaryDirectory() + "/drawtogether-\(getuid())"
         }
         let directory = base + "/" + safeID
         for path in [base, directory] {
@@ -36,7 +37,7 @@ extension SyncNode {
     }
 
     private func rescan(_ directory: String, every interval: Duration) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = Self.entries(of: directory)
         for name in names.sorted() where name.hasSuffix(".sock") {
             guard let peer = UInt64(name.dropLast(5), radix: 16), peer < configuration.peerID else { continue }
             connect(to: .unix(path: directory + "/" + name), discovered: true)
@@ -45,6 +46,41 @@ extension SyncNode {
             guard let self, !self.isShutDown else { return }
             rescan(directory, every: interval)
         }
+    }
+
+    /// The names in a directory (none when it cannot be read).
+    private static func entries(of directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `$TMPDIR` without its trailing slash, else `/tmp` (what Foundation's temporary directory is).
+    private static func temporaryDirectory() -> String {
+        var path = getenv("TMPDIR").map { String(cString: $0) } ?? ""
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path.isEmpty ? "/tmp" : path
+    }
+
+    /// This process's environment, read from `environ`.
+    @usableFromInline static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            cursor += 1
+        }
+        return environment
     }
 
     static func socketName(for peerID: UInt64) -> String {

@@ -1,9 +1,11 @@
+import EventRuntime
 import Glibc
+import MonotonicTime
 
-/// Owns the listeners and sessions of one replica on an event loop: accepts and dials Unix and TCP
-/// connections, reconnects dialled peers with backoff, and forwards — a delta applied from one
-/// session makes every other session send what its peer lacks, so a node serving many clients
-/// is the relay.
+/// Owns the listeners and sessions of one replica on an event loop: accepts and dials connections
+/// through its transport (Unix and TCP sockets, or a test's in-memory network), reconnects dialled
+/// peers with backoff, and forwards — a delta applied from one session makes every other session
+/// send what its peer lacks, so a node serving many clients is the relay.
 public final class SyncNode {
     /// Tunables beyond the session configuration.
     public struct Options {
@@ -12,14 +14,15 @@ public final class SyncNode {
         public init() {}
     }
 
-    let loop: EventLoop
+    let loop: any EventLoop
+    private let transport: any Transport
     let replica: any SyncReplica
     let configuration: SyncSessionConfiguration
     let options: Options
     private let makeSecrets: () -> HandshakeSecrets
     private var random: AnyRandomNumberGenerator
     var connections: [ObjectIdentifier: PeerConnection] = [:]
-    private var listeners: [Int32: SocketEndpoint] = [:]
+    private var listeners: [any Listener] = []
     private var dialTargets: [SocketEndpoint: DialTarget] = [:]
     private(set) var lastRefusal: SyncNodeStatus.Refusal?
     /// The latest sync of the connections that have ended (live ones keep their own).
@@ -39,15 +42,17 @@ public final class SyncNode {
         /// Found in the rendezvous directory: dropped (and its socket file removed) once refused.
         var isDiscovered = false
         var backoff = ReconnectBackoff()
-        var timer: EventLoop.TimerID?
+        var timer: EventLoopTimer?
     }
 
     public init(
-        loop: EventLoop, replica: any SyncReplica, configuration: SyncSessionConfiguration,
+        loop: any EventLoop, transport: any Transport, replica: any SyncReplica,
+        configuration: SyncSessionConfiguration,
         options: Options = Options(), random: any RandomNumberGenerator = SystemRandomNumberGenerator(),
         makeSecrets: @escaping () -> HandshakeSecrets = HandshakeSecrets.random
     ) {
         self.loop = loop
+        self.transport = transport
         self.replica = replica
         self.configuration = configuration
         self.options = options
@@ -58,23 +63,22 @@ public final class SyncNode {
     /// Listens on an endpoint; returns the bound endpoint (TCP port 0 becomes the real port).
     @discardableResult
     public func listen(on endpoint: SocketEndpoint) throws -> SocketEndpoint {
-        try listen(on: ListeningSocket(binding: endpoint))
+        let listener = try transport.listen(on: endpoint) { [unowned self] accepted in
+            adopt(accepted, role: .acceptor, endpoint: endpoint)
+        }
+        listeners.append(listener)
+        return listener.endpoint
     }
 
     /// Serves a socket bound beforehand; returns its endpoint. A socket already served (by this
     /// node or another) is refused.
     @discardableResult
     public func listen(on socket: ListeningSocket) throws -> SocketEndpoint {
-        guard let descriptor = socket.take() else {
-            throw SocketError(operation: "serving \(socket.endpoint) a second time", code: EBADF)
-        }
         let bound = socket.endpoint
-        listeners[descriptor] = bound
-        loop.register(descriptor) { [unowned self] in
-            while let accepted = Socket.accept(descriptor) {
-                adopt(SocketConnection(descriptor: accepted, loop: loop), role: .acceptor, endpoint: bound)
-            }
+        let listener = try transport.serve(socket) { [unowned self] accepted in
+            adopt(accepted, role: .acceptor, endpoint: bound)
         }
+        listeners.append(listener)
         return bound
     }
 
@@ -103,12 +107,8 @@ public final class SyncNode {
     /// Says goodbye to every peer and stops listening and redialling.
     public func shutdown() {
         isShutDown = true
-        for (descriptor, endpoint) in listeners {
-            loop.unregister(descriptor)
-            _ = close(descriptor)
-            if case .unix(let path) = endpoint { _ = unlink(path) }
-        }
-        listeners = [:]
+        for listener in listeners { listener.close() }
+        listeners = []
         for target in dialTargets.values { if let timer = target.timer { loop.cancel(timer) } }
         dialTargets = [:]
         driveAll { $0.shutdown(now: $1) }
@@ -130,21 +130,11 @@ public final class SyncNode {
     private func dial(_ endpoint: SocketEndpoint) {
         guard !isShutDown, dialTargets[endpoint] != nil else { return }
         dialTargets[endpoint]?.timer = nil
-        do {
-            let (descriptor, inProgress) = try Socket.connect(to: endpoint)
-            let socket = SocketConnection(descriptor: descriptor, loop: loop)
-            guard inProgress else { return adopt(socket, role: .initiator, endpoint: endpoint) }
-            loop.setWritable(descriptor) { [unowned self] in
-                loop.setWritable(descriptor, nil)
-                let code = Socket.pendingError(descriptor)
-                guard code == 0 else {
-                    socket.close()
-                    return dialFailed(endpoint, SocketError(operation: "connecting to \(endpoint)", code: code))
-                }
-                adopt(socket, role: .initiator, endpoint: endpoint)
+        transport.dial(endpoint) { [unowned self] outcome in
+            switch outcome {
+            case .success(let connection): adopt(connection, role: .initiator, endpoint: endpoint)
+            case .failure(let error): dialFailed(endpoint, error)
             }
-        } catch {
-            dialFailed(endpoint, error)
         }
     }
 
@@ -168,7 +158,7 @@ public final class SyncNode {
         dialTargets[endpoint] = target
     }
 
-    private func adopt(_ socket: SocketConnection, role: SyncRole, endpoint: SocketEndpoint) {
+    private func adopt(_ socket: any Connection, role: SyncRole, endpoint: SocketEndpoint) {
         var sessionConfiguration = configuration
         sessionConfiguration.encrypts = endpoint.transport == .tcp
         let session = SyncSession(

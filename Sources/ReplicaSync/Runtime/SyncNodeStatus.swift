@@ -1,3 +1,5 @@
+import MonotonicTime
+
 /// What the front end shows about sync: who is connected, how fresh the data is, what is waiting,
 /// and the last refusal with its reason.
 public struct SyncNodeStatus: Equatable, Sendable {

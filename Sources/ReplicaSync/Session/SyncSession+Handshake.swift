@@ -1,3 +1,5 @@
+import MonotonicTime
+
 /// The handshake: hello, challenge, response, then (if both proofs check out) replication.
 extension SyncSession {
     /// What one side knows while the handshake runs.

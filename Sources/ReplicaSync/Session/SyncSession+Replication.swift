@@ -1,3 +1,5 @@
+import MonotonicTime
+
 /// Replication after the handshake: subscriptions, version vectors, deltas with one in flight per
 /// subscription, acknowledgements, presence.
 extension SyncSession {

@@ -1,3 +1,5 @@
+import MonotonicTime
+
 /// One connection's sync protocol as a state machine with no I/O: bytes, local commits and
 /// timer ticks go in, `SyncAction`s come out. The driver (a `SyncNode`, or a test loop) moves the
 /// bytes.

@@ -1,3 +1,5 @@
+import EventRuntime
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -30,14 +32,14 @@ private func handleResizeSignal(_ signal: Int32) {
 /// reports the resize.
 public final class ResizeSignal {
     public var fileDescriptor: Int32 { pipe.readDescriptor }
-    private let pipe: SignalPipe
+    private let pipe: WakePipe
     private var previous = sigaction()
 
     public init() throws(TerminationSignalsError) {
-        pipe = try SignalPipe()
+        pipe = try WakePipe.forSignals()
         resizePipeWrite = pipe.writeDescriptor
         _ = sigaction(SIGWINCH, nil, &chainedResizeAction)
-        var action = SignalPipe.action(handleResizeSignal)
+        var action = SignalActions.action(handleResizeSignal)
         _ = sigaction(SIGWINCH, &action, &previous)
     }
 
@@ -48,6 +50,6 @@ public final class ResizeSignal {
 
     /// Empties the pipe; true if a resize arrived since the last call.
     public func takeResize() -> Bool {
-        !pipe.drain().isEmpty
+        pipe.drain() > 0
     }
 }

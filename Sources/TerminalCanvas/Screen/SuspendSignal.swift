@@ -1,3 +1,5 @@
+import EventRuntime
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -23,14 +25,14 @@ private func handleSuspendSignal(_ signal: Int32) {
 /// (and puts back when it goes away).
 public final class SuspendSignal {
     public var fileDescriptor: Int32 { pipe.readDescriptor }
-    private let pipe: SignalPipe
+    private let pipe: WakePipe
     private var previous = sigaction()
 
     public init() throws(TerminationSignalsError) {
-        pipe = try SignalPipe()
+        pipe = try WakePipe.forSignals()
         suspendPipeWrite = pipe.writeDescriptor
-        SignalPipe.unblock([SIGTSTP])
-        var action = SignalPipe.action(handleSuspendSignal)
+        SignalActions.unblock([SIGTSTP])
+        var action = SignalActions.action(handleSuspendSignal)
         _ = sigaction(SIGTSTP, &action, &previous)
     }
 
@@ -41,7 +43,7 @@ public final class SuspendSignal {
 
     /// Empties the pipe; true if Ctrl-Z was pressed (or SIGTSTP sent) since the last call.
     public func takeSuspend() -> Bool {
-        !pipe.drain().isEmpty
+        pipe.drain() > 0
     }
 
     /// Runs `body` (which sets the terminal's modes) even if this process is no longer in the
@@ -49,7 +51,7 @@ public final class SuspendSignal {
     /// the wrapper stops on Ctrl-Z and takes the terminal back while the app is still giving it
     /// up; setting modes from the background would then stop the app half way (SIGTTOU).
     public func ignoringBackgroundStops(_ body: () -> Void) {
-        var ignore = SignalPipe.action(SIG_IGN)
+        var ignore = SignalActions.action(SIG_IGN)
         var previous = sigaction()
         _ = sigaction(SIGTTOU, &ignore, &previous)
         body()
@@ -61,10 +63,10 @@ public final class SuspendSignal {
     /// With no job-control shell above us (an orphaned process group) the kernel discards the
     /// stop, since nobody could ever continue it, and this returns at once.
     public func stopProcess() {
-        var stop = SignalPipe.action(SIG_DFL)
+        var stop = SignalActions.action(SIG_DFL)
         _ = sigaction(SIGTSTP, &stop, nil)
         _ = raise(SIGTSTP)
-        var handler = SignalPipe.action(handleSuspendSignal)
+        var handler = SignalActions.action(handleSuspendSignal)
         _ = sigaction(SIGTSTP, &handler, nil)
     }
 }

@@ -1,3 +1,5 @@
+import EventRuntime
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -43,17 +45,17 @@ public final class TerminationSignals {
 
     /// Readable after a signal arrived; wait on it in `poll`.
     public var fileDescriptor: Int32 { pipe.readDescriptor }
-    private let pipe: SignalPipe
+    private let pipe: WakePipe
     private var previousActions: [(Int32, sigaction)] = []
 
     /// Installs the handlers. One instance at a time: a second replaces the first's pipe.
     public init() throws(TerminationSignalsError) {
-        pipe = try SignalPipe()
+        pipe = try WakePipe.forSignals()
         signalsPending = 0
         signalPipeWrite = pipe.writeDescriptor
-        SignalPipe.unblock(Self.caught)
+        SignalActions.unblock(Self.caught)
         for signal in Self.caught {
-            var action = SignalPipe.action(handleTerminationSignal)
+            var action = SignalActions.action(handleTerminationSignal)
             var previous = sigaction()
             if sigaction(signal, &action, &previous) == 0 { previousActions.append((signal, previous)) }
         }
@@ -69,7 +71,8 @@ public final class TerminationSignals {
 
     /// The signals that arrived since the last call, oldest first; empty when none did.
     public func takeSignals() -> [Int32] {
-        let signals = pipe.drain().map { Int32($0) }
+        var signals: [Int32] = []
+        pipe.drain { signals.append(Int32($0)) }
         signalsPending = 0
         return signals
     }

@@ -1,10 +1,11 @@
 import Glibc
+import MonotonicTime
 
 /// One connected, non-blocking socket on an event loop: reads whatever arrives, buffers what
 /// cannot be written yet, and closes once the buffer is flushed when asked to.
-final class SocketConnection {
+final class SocketConnection: Connection {
     let descriptor: Int32
-    private unowned let loop: EventLoop
+    private unowned let loop: any EventLoop
     private var outgoing: [UInt8] = []
     private var outgoingOffset = 0
     /// Reused by every read: a presence update per mouse move must not allocate and zero 64 KiB.
@@ -18,7 +19,7 @@ final class SocketConnection {
     /// The peer closed or the socket failed (nil error: an orderly end of stream).
     var onClosed: (SocketError?) -> Void = { _ in }
 
-    init(descriptor: Int32, loop: EventLoop) {
+    init(descriptor: Int32, loop: any EventLoop) {
         self.descriptor = descriptor
         self.loop = loop
         loop.register(descriptor) { [unowned self] in readAvailable() }

@@ -4,7 +4,7 @@ public enum SocketEndpoint: Hashable, Sendable, CustomStringConvertible {
     case tcp(host: String, port: UInt16)
 
     /// Parses `HOST:PORT` (IPv4 address or name, port 0 for "any free port").
-    public static func tcp(parsing text: String) throws(SyncEndpointError) -> SocketEndpoint {
+    public static func tcp(parsing text: String) throws(SocketEndpointError) -> SocketEndpoint {
         guard let colon = text.lastIndex(of: ":"), colon != text.startIndex else { throw .missingPort(text) }
         let host = String(text[..<colon])
         guard let port = UInt16(text[text.index(after: colon)...]) else { throw .invalidPort(text) }
@@ -18,23 +18,10 @@ public enum SocketEndpoint: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Which kind of transport the endpoint uses.
-    public var transport: SyncTransport {
-        switch self {
-        case .unix: .unixSocket
-        case .tcp: .tcp
-        }
-    }
-}
-
-/// The kind of connection a peer is on, for the status line.
-public enum SyncTransport: String, Sendable {
-    case unixSocket = "local"
-    case tcp
 }
 
 /// A `HOST:PORT` that cannot be used.
-public enum SyncEndpointError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SocketEndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingPort(String)
     case invalidPort(String)
     case unknownHost(String)

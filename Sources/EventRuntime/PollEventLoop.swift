@@ -1,15 +1,12 @@
 import Glibc
+import MonotonicTime
 import Synchronization
 
 /// One thread's `poll(2)` loop: registered descriptors with read and write callbacks, timers with
 /// deadlines (the poll timeout is the nearest one), and a wake-up pipe through which other threads
-/// hand work to the loop. Everything except `execute` and `stop` must be called on the loop's thread.
-public final class EventLoop: @unchecked Sendable {
-    /// A scheduled timer, for cancelling it.
-    public struct TimerID: Hashable, Sendable {
-        fileprivate let value: UInt64
-    }
-
+/// hand work to the loop. Time is read from the injected clock. Everything except `execute` and
+/// `stop` must be called on the loop's thread.
+public final class PollEventLoop: EventLoop, @unchecked Sendable {
     private struct Watch {
         var onReadable: () -> Void
         var onWritable: (() -> Void)?
@@ -18,31 +15,22 @@ public final class EventLoop: @unchecked Sendable {
     private var watches: [Int32: Watch] = [:]
     private var timers: [UInt64: (deadline: SyncInstant, handler: () -> Void)] = [:]
     private var nextTimer: UInt64 = 0
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakeup: WakePipe
+    private let clock: MonotonicClock
     private let inbox = Mutex<(work: [@Sendable () -> Void], stopped: Bool)>(([], false))
 
-    public init() throws(SocketError) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw SocketError.system("creating the wake-up pipe") }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+    /// A loop scheduling by `clock` (`.system` outside tests).
+    public init(clock: MonotonicClock) throws(SocketError) {
+        self.clock = clock
+        do {
+            wakeup = try WakePipe()
+        } catch {
+            throw SocketError(operation: "creating the wake-up pipe", code: error.code)
         }
     }
 
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
-    /// The monotonic clock the loop schedules by.
     public var now: SyncInstant {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return SyncInstant(milliseconds: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+        clock.now()
     }
 
     /// Watches a descriptor for input (and, when `onWritable` is set, for room to write).
@@ -55,19 +43,20 @@ public final class EventLoop: @unchecked Sendable {
         watches[descriptor]?.onWritable = onWritable
     }
 
+    /// Stops watching the descriptor.
     public func unregister(_ descriptor: Int32) {
         watches[descriptor] = nil
     }
 
     @discardableResult
-    public func schedule(at deadline: SyncInstant, _ handler: @escaping () -> Void) -> TimerID {
+    public func schedule(at deadline: SyncInstant, _ handler: @escaping () -> Void) -> EventLoopTimer {
         nextTimer += 1
         timers[nextTimer] = (deadline, handler)
-        return TimerID(value: nextTimer)
+        return EventLoopTimer(sequence: nextTimer)
     }
 
-    public func cancel(_ timer: TimerID) {
-        timers[timer.value] = nil
+    public func cancel(_ timer: EventLoopTimer) {
+        timers[timer.sequence] = nil
     }
 
     /// Runs `work` on the loop thread soon; callable from any thread.
@@ -105,17 +94,17 @@ public final class EventLoop: @unchecked Sendable {
     public func runOnce(maximumWait: Duration) {
         let start = now
         var wait = maximumWait.wholeMilliseconds
-        if let nearest = timers.values.map(\.deadline).min() {
-            wait = max(0, min(wait, nearest.milliseconds - start.milliseconds))
+        for timer in timers.values {
+            wait = max(0, min(wait, timer.deadline.milliseconds - start.milliseconds))
         }
-        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)]
         for (descriptor, watch) in watches.sorted(by: { $0.key < $1.key }) {
             let events = Int16(POLLIN) | (watch.onWritable == nil ? 0 : Int16(POLLOUT))
             descriptors.append(pollfd(fd: descriptor, events: events, revents: 0))
         }
         let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: wait))
         if ready > 0 {
-            if descriptors[0].revents != 0 { drainWakeups() }
+            if descriptors[0].revents != 0 { wakeup.drain() }
             for entry in descriptors.dropFirst() where entry.revents != 0 {
                 // A callback may have unregistered this descriptor (or another) meanwhile.
                 if entry.revents & Int16(POLLOUT) != 0, let onWritable = watches[entry.fd]?.onWritable { onWritable() }
@@ -144,12 +133,6 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)  // a full pipe already means "wake up"
-    }
-
-    private func drainWakeups() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &buffer, buffer.count) > 0 {}
+        wakeup.wake()
     }
 }

@@ -1,5 +1,5 @@
-/// A point on a monotonic clock in milliseconds. The session never reads a clock: the driver
-/// passes `now`, so tests drive time by hand.
+/// A point on a monotonic clock in milliseconds. A plain value with no clock behind it: the pure
+/// session takes `now` as an argument, and only `EventRuntime` reads the real clock.
 public struct SyncInstant: Comparable, Hashable, Sendable {
     public var milliseconds: Int64
 

@@ -72,7 +72,11 @@ enum Socket {
     }
 
     private static func open(for endpoint: SocketEndpoint) throws -> Int32 {
-        let family = endpoint.transport == .tcp ? AF_INET : AF_UNIX
+        let family: Int32
+        switch endpoint {
+        case .unix: family = AF_UNIX
+        case .tcp: family = AF_INET
+        }
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError.system("creating a socket for \(endpoint)") }
         configure(descriptor)
@@ -98,7 +102,7 @@ enum Socket {
             address.sun_family = sa_family_t(AF_UNIX)
             let bytes = Array(path.utf8)
             let capacity = MemoryLayout.size(ofValue: address.sun_path)
-            guard bytes.count < capacity else { throw SyncEndpointError.pathTooLong(path) }
+            guard bytes.count < capacity else { throw SocketEndpointError.pathTooLong(path) }
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
                 raw.copyBytes(from: bytes)
             }
@@ -129,9 +133,9 @@ enum Socket {
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(name, nil, &hints, &results) == 0 else { throw SyncEndpointError.unknownHost(host) }
+        guard getaddrinfo(name, nil, &hints, &results) == 0 else { throw SocketEndpointError.unknownHost(host) }
         defer { freeaddrinfo(results) }
-        guard let found = results?.pointee.ai_addr else { throw SyncEndpointError.unknownHost(host) }
+        guard let found = results?.pointee.ai_addr else { throw SocketEndpointError.unknownHost(host) }
         return found.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
     }
 }

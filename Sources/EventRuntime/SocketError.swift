@@ -11,7 +11,7 @@ public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The error of the last failed system call.
-    static func system(_ operation: String) -> SocketError {
+    public static func system(_ operation: String) -> SocketError {
         SocketError(operation: operation, code: errno)
     }
 

@@ -1,0 +1,139 @@
+import MonotonicTime
+
+/// A loop for tests, after swift-nio's `EmbeddedEventLoop`: time stands still until the test
+/// moves it, timers fire in deadline order (then in the order they were scheduled), and a
+/// registered descriptor becomes readable or writable only when the test says so. Nothing runs on
+/// its own and nothing sleeps, so a test of timeouts and redials takes no real time.
+public final class ManualEventLoop: EventLoop {
+    private struct Watch {
+        var onReadable: () -> Void
+        var onWritable: (() -> Void)?
+    }
+
+    public private(set) var now: SyncInstant
+    private var timers: [UInt64: (deadline: SyncInstant, handler: () -> Void)] = [:]
+    private var nextTimer: UInt64 = 0
+    private var watches: [Int32: Watch] = [:]
+
+    public init(now: SyncInstant = SyncInstant(milliseconds: 0)) {
+        self.now = now
+    }
+
+    public func register(_ descriptor: Int32, onReadable: @escaping () -> Void) {
+        watches[descriptor] = Watch(onReadable: onReadable, onWritable: nil)
+    }
+
+    public func setWritable(_ descriptor: Int32, _ onWritable: (() -> Void)?) {
+        watches[descriptor]?.onWritable = onWritable
+    }
+
+    public func unregister(_ descriptor: Int32) {
+        watches[descriptor] = nil
+    }
+
+    @discardableResult
+    public func schedule(at deadline: SyncInstant, _ handler: @escaping () -> Void) -> EventLoopTimer {
+        nextTimer += 1
+        timers[nextTimer] = (deadline, handler)
+        return EventLoopTimer(sequence: nextTimer)
+    }
+
+    public func cancel(_ timer: EventLoopTimer) {
+        timers[timer.sequence] = nil
+    }
+
+    // MARK: What the test drives
+
+    /// The earliest deadline still scheduled.
+    public var nextDeadline: SyncInstant? {
+        timers.values.map(\.deadline).min()
+    }
+
+    /// Whether anything watches the descriptor.
+    public func isRegistered(_ descriptor: Int32) -> Bool {
+        watches[descriptor] != nil
+    }
+
+    /// Runs the descriptor's read callback, as if input arrived; false if nothing watches it.
+    @discardableResult
+    public func fireReadable(_ descriptor: Int32) -> Bool {
+        guard let watch = watches[descriptor] else { return false }
+        watch.onReadable()
+        runDueTimers()
+        return true
+    }
+
+    /// Runs the descriptor's write callback, as if there were room; false if none is set.
+    @discardableResult
+    public func fireWritable(_ descriptor: Int32) -> Bool {
+        guard let onWritable = watches[descriptor]?.onWritable else { return false }
+        onWritable()
+        runDueTimers()
+        return true
+    }
+
+    /// One turn, as one iteration of `PollEventLoop.runOnce(maximumWait:)` in which no descriptor
+    /// became ready: time moves on to the nearest deadline or by `maximumWait`, whichever is
+    /// sooner, then the timers due that were scheduled before the turn run. What they schedule
+    /// for now waits for the next turn, so bytes sent in one turn are read in the next, as over
+    /// a socket.
+    public func runOnce(maximumWait: Duration) {
+        let turnEnd = nextTimer
+        var wait = maximumWait.wholeMilliseconds
+        if let nearest = nextDeadline {
+            wait = max(0, min(wait, nearest.milliseconds - now.milliseconds))
+        }
+        now = now + .milliseconds(wait)
+        while let (id, timer) = earliestTimer(), timer.deadline <= now, id <= turnEnd {
+            timers[id] = nil
+            timer.handler()
+        }
+    }
+
+    /// Runs every timer due by now, including those that due timers schedule for now.
+    public func runDueTimers() {
+        while let (id, timer) = earliestTimer(), timer.deadline <= now {
+            timers[id] = nil
+            timer.handler()
+        }
+    }
+
+    /// Moves time forward by `duration`, firing every timer on the way at its own deadline.
+    public func advance(by duration: Duration) {
+        advance(to: now + duration)
+    }
+
+    /// Moves time forward to `instant` (never back), firing every timer on the way at its deadline.
+    public func advance(to instant: SyncInstant) {
+        runDueTimers()
+        while let (id, timer) = earliestTimer(), timer.deadline <= instant {
+            timers[id] = nil
+            now = max(now, timer.deadline)
+            timer.handler()
+            runDueTimers()
+        }
+        now = max(now, instant)
+    }
+
+    /// Runs what is due, then jumps from deadline to deadline until `condition` holds or
+    /// `timeout` of virtual time has passed; returns whether it holds. The same contract as
+    /// `PollEventLoop.run(until:timeout:)`, with no real time spent.
+    @discardableResult
+    public func run(until condition: () -> Bool, timeout: Duration) -> Bool {
+        let deadline = now + timeout
+        runDueTimers()
+        while !condition() {
+            guard let next = nextDeadline, next <= deadline else {
+                advance(to: deadline)
+                return condition()
+            }
+            advance(to: next)
+        }
+        return true
+    }
+
+    /// The timer that fires next: the earliest deadline, the earliest scheduled among equals.
+    private func earliestTimer() -> (UInt64, (deadline: SyncInstant, handler: () -> Void))? {
+        timers.min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map { ($0.key, $0.value) }
+    }
+}

@@ -1,0 +1,78 @@
+import EventRuntime
+import MonotonicTime
+import Testing
+
+/// Time moves only when the test moves it, and timers fire in deadline order.
+@Suite struct ManualEventLoopTests {
+    private let loop = ManualEventLoop(now: SyncInstant(milliseconds: 1_000))
+
+    @Test func timersFireInDeadlineOrderThenInTheOrderTheyWereScheduled() {
+        var fired: [String] = []
+        loop.schedule(at: SyncInstant(milliseconds: 1_300)) { fired.append("c") }
+        loop.schedule(at: SyncInstant(milliseconds: 1_100)) { fired.append("a") }
+        loop.schedule(at: SyncInstant(milliseconds: 1_300)) { fired.append("d") }
+        loop.schedule(at: SyncInstant(milliseconds: 1_200)) { fired.append("b") }
+        loop.advance(by: .milliseconds(500))
+        #expect(fired == ["a", "b", "c", "d"])
+        #expect(loop.now == SyncInstant(milliseconds: 1_500))
+    }
+
+    @Test func aTimerRunsAtItsOwnDeadlineAndSeesThatTime() {
+        var seen: [Int64] = []
+        loop.schedule(at: loop.now + .milliseconds(250)) { [loop] in
+            seen.append(loop.now.milliseconds)
+            loop.schedule(at: loop.now + .milliseconds(250)) { seen.append(loop.now.milliseconds) }
+        }
+        loop.advance(by: .milliseconds(100))
+        #expect(seen.isEmpty, "time stood still until the test moved it past the deadline")
+        loop.advance(by: .seconds(1))
+        #expect(seen == [1_250, 1_500])
+    }
+
+    @Test func aCancelledTimerNeverFires() {
+        var fired = false
+        let timer = loop.schedule(at: loop.now + .milliseconds(10)) { fired = true }
+        loop.cancel(timer)
+        loop.advance(by: .seconds(1))
+        #expect(!fired)
+        #expect(loop.nextDeadline == nil)
+    }
+
+    @Test func runUntilJumpsFromDeadlineToDeadlineAndGivesUpAtTheTimeout() {
+        var ticks = 0
+        func tick() {
+            ticks += 1
+            loop.schedule(at: loop.now + .seconds(1)) { tick() }
+        }
+        tick()
+        #expect(loop.run(until: { ticks == 5 }, timeout: .seconds(20)))
+        #expect(loop.now == SyncInstant(milliseconds: 5_000))
+        #expect(!loop.run(until: { ticks == 100 }, timeout: .seconds(10)))
+        #expect(loop.now == SyncInstant(milliseconds: 15_000))
+    }
+
+    @Test func aDescriptorIsReadableOrWritableOnlyWhenTheTestSaysSo() {
+        var events: [String] = []
+        loop.register(7) { events.append("read") }
+        #expect(!loop.fireWritable(7))
+        loop.setWritable(7) { events.append("write") }
+        #expect(loop.fireReadable(7) && loop.fireWritable(7))
+        loop.unregister(7)
+        #expect(!loop.fireReadable(7) && !loop.isRegistered(7))
+        #expect(events == ["read", "write"])
+    }
+
+    @Test func oneTurnWaitsForTheNearestDeadlineAndLeavesWhatItSchedulesForTheNext() {
+        var fired: [String] = []
+        loop.schedule(at: loop.now + .milliseconds(3)) { [loop] in
+            fired.append("due")
+            loop.schedule(at: loop.now) { fired.append("next turn") }
+        }
+        loop.runOnce(maximumWait: .milliseconds(5))
+        #expect(fired == ["due"] && loop.now == SyncInstant(milliseconds: 1_003))
+        loop.runOnce(maximumWait: .milliseconds(5))
+        #expect(fired == ["due", "next turn"] && loop.now == SyncInstant(milliseconds: 1_003))
+        loop.runOnce(maximumWait: .milliseconds(5))
+        #expect(loop.now == SyncInstant(milliseconds: 1_008), "with nothing due, a turn waits its maximum")
+    }
+}
