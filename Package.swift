@@ -6,16 +6,18 @@ import PackageDescription
 let package = Package(
     name: "DrawTogether",
     products: [
-        .executable(name: "drawtogether", targets: ["drawtogether"]),
+        .executable(name: "drawtogether", targets: ["drawtogether"])
     ],
     targets: [
         // System libraries: a modulemap and a shim.h each (macros Swift cannot import become functions).
         .systemLibrary(
             name: "CNcurses", path: "Sources/CNcurses", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(
-            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
-            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
 
         // Pure libraries. ByteCoding (the one byte reader and writer), JSONText (the one JSON reader,
         // quoter and text position) and MonotonicTime (the instant sync is timed by; no clock is
@@ -35,7 +37,9 @@ let package = Package(
         .target(name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"]),
         .target(
             name: "ReplicaSync",
-            dependencies: ["ByteCoding", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime"]),
+            dependencies: [
+                "ByteCoding", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime",
+            ]),
         .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaCore", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses", "EventRuntime"]),
 
@@ -72,19 +76,22 @@ let package = Package(
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "TestSupport"]),
         .testTarget(name: "EventRuntimeTests", dependencies: ["EventRuntime", "MonotonicTime"]),
-        .testTarget(name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
+        .testTarget(
+            name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
         .testTarget(
             name: "ReplicaStoreTests",
             dependencies: ["ReplicaCore", "ReplicaStore", "TestSupport", "replica-crash-writer"]),
         .testTarget(
             name: "ReplicaSyncTests",
             dependencies: [
-                "ReplicaSync", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime", "TestSupport",
+                "ReplicaSync", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime",
+                "TestSupport",
             ]),
         .testTarget(
             name: "DrawingSyncTests",
             dependencies: [
-                "DrawingSync", "StrokeKit", "StrokeKitTestSupport", "ReplicaCore", "ReplicaStore", "TestSupport",
+                "DrawingSync", "StrokeKit", "StrokeKitTestSupport", "ReplicaCore", "ReplicaStore",
+                "TestSupport",
             ]),
         .testTarget(
             name: "TerminalCanvasTests",

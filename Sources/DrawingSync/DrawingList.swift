@@ -68,7 +68,9 @@ public final class DrawingList {
 
     /// Renames a drawing, refusing a name another drawing has.
     public func rename(id: String, toUniqueName name: String) throws {
-        if entries.contains(where: { $0.name == name && $0.id != id }) { throw DrawingListError.nameTaken(name) }
+        if entries.contains(where: { $0.name == name && $0.id != id }) {
+            throw DrawingListError.nameTaken(name)
+        }
         try rename(id: id, to: name)
     }
 

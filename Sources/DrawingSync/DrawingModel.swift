@@ -108,7 +108,8 @@ public struct DrawingModel: Sendable {
     /// absent from them are gone too. Values equal to what is known are not decoded again. An
     /// entry that cannot be read keeps showing the last good version of its group (if any)
     /// rather than dropping a stroke nobody can read, and is reported.
-    public mutating func update(entries: [String: DocumentValue?], replacingAll: Bool = false) -> StoreUpdate {
+    public mutating func update(entries: [String: DocumentValue?], replacingAll: Bool = false) -> StoreUpdate
+    {
         var entries = entries
         if replacingAll {
             for key in synced.keys where entries[key.rawValue] == nil { entries[key.rawValue] = .some(nil) }

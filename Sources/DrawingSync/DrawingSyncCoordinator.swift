@@ -138,7 +138,8 @@ public final class DrawingSyncCoordinator {
         case .initial(let fields):
             update = model.update(fromStrokesMap: fields?["strokes"]?.objectValue ?? [:])
         case .changed(let patches):
-            update = model.update(entries: Self.strokeEntries(in: patches), replacingAll: Self.replacesStrokes(patches))
+            update = model.update(
+                entries: Self.strokeEntries(in: patches), replacingAll: Self.replacesStrokes(patches))
         }
         var change = RemoteChange(groups: [:], problems: update.problems)
         for (key, group) in update.changed where !unflushedKeys.contains(key) {
@@ -176,7 +177,8 @@ public final class DrawingSyncCoordinator {
         patches.contains { $0.path.isEmpty || $0.path == ["strokes"] }
     }
 
-    private static let idFilter = DQLFilter(id: .parameter(name: "id", position: DQLPosition(line: 1, column: 1)))
+    private static let idFilter = DQLFilter(
+        id: .parameter(name: "id", position: DQLPosition(line: 1, column: 1)))
     private static let upsert = DQLStatement.insert(
         DQLInsert(
             collection: collection,

@@ -14,7 +14,9 @@ public final class ListeningSocket {
     public init(binding endpoint: SocketEndpoint) throws {
         let descriptor = try Socket.listen(on: endpoint)
         var bound = endpoint
-        if case .tcp(let host, _) = endpoint, let port = Socket.boundPort(descriptor) { bound = .tcp(host: host, port: port) }
+        if case .tcp(let host, _) = endpoint, let port = Socket.boundPort(descriptor) {
+            bound = .tcp(host: host, port: port)
+        }
         self.endpoint = bound
         self.descriptor = descriptor
     }

@@ -107,7 +107,9 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
             if descriptors[0].revents != 0 { wakeup.drain() }
             for entry in descriptors.dropFirst() where entry.revents != 0 {
                 // A callback may have unregistered this descriptor (or another) meanwhile.
-                if entry.revents & Int16(POLLOUT) != 0, let onWritable = watches[entry.fd]?.onWritable { onWritable() }
+                if entry.revents & Int16(POLLOUT) != 0, let onWritable = watches[entry.fd]?.onWritable {
+                    onWritable()
+                }
                 if entry.revents & ~Int16(POLLOUT) != 0, let watch = watches[entry.fd] { watch.onReadable() }
             }
         }

@@ -14,9 +14,13 @@ enum Socket {
                 enable(SO_REUSEADDR, level: SOL_SOCKET, on: descriptor)
             }
             try withAddress(of: endpoint) { address, length in
-                guard bind(descriptor, address, length) == 0 else { throw SocketError.system("binding \(endpoint)") }
+                guard bind(descriptor, address, length) == 0 else {
+                    throw SocketError.system("binding \(endpoint)")
+                }
             }
-            guard Glibc.listen(descriptor, 64) == 0 else { throw SocketError.system("listening on \(endpoint)") }
+            guard Glibc.listen(descriptor, 64) == 0 else {
+                throw SocketError.system("listening on \(endpoint)")
+            }
             return descriptor
         } catch {
             close(descriptor)
@@ -133,7 +137,9 @@ enum Socket {
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(name, nil, &hints, &results) == 0 else { throw SocketEndpointError.unknownHost(host) }
+        guard getaddrinfo(name, nil, &hints, &results) == 0 else {
+            throw SocketEndpointError.unknownHost(host)
+        }
         defer { freeaddrinfo(results) }
         guard let found = results?.pointee.ai_addr else { throw SocketEndpointError.unknownHost(host) }
         return found.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }

@@ -16,7 +16,8 @@ public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let hint = code == EADDRINUSE ? " (another process listens there: stop it, or choose another address)" : ""
+        let hint =
+            code == EADDRINUSE ? " (another process listens there: stop it, or choose another address)" : ""
         return "\(operation) failed: \(String(cString: strerror(code)))\(hint)"
     }
 }

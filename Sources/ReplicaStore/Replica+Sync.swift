@@ -1,4 +1,5 @@
 import ReplicaCore
+
 extension Replica {
     /// Per document, the version vector: what sync sends to learn what the other side lacks.
     public func versions(collection: String, documentID: String?) throws -> DocumentVersions {
@@ -6,7 +7,9 @@ extension Replica {
     }
 
     /// Every write (and removal) of the selected documents that `since` does not cover.
-    public func changes(collection: String, documentID: String?, since: DocumentVersions) throws -> ReplicaDelta {
+    public func changes(collection: String, documentID: String?, since: DocumentVersions) throws
+        -> ReplicaDelta
+    {
         state.changes(collection: collection, documentID: documentID, since: since)
     }
 

@@ -1,4 +1,5 @@
 import ReplicaCore
+
 extension Replica {
     /// Parses DQL text and runs it. Throws `DQLSyntaxError` for bad text, `ReplicaError` otherwise.
     @discardableResult

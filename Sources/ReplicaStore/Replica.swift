@@ -1,5 +1,5 @@
-import ReplicaCore
 import Glibc
+import ReplicaCore
 
 /// The local-first document store of one peer: CRDT documents in memory (`ReplicaState`), every
 /// change persisted to SQLite in one transaction, DQL statements, observers and deltas for sync.
@@ -34,7 +34,9 @@ public final class Replica {
     }
 
     /// Opens an existing store to read, while another process may be writing it.
-    public static func openReadOnly(directory: String, configuration: ReplicaConfiguration = .init()) throws -> Replica {
+    public static func openReadOnly(directory: String, configuration: ReplicaConfiguration = .init()) throws
+        -> Replica
+    {
         try Replica(directory: directory, configuration: configuration, lock: nil)
     }
 
@@ -44,7 +46,8 @@ public final class Replica {
         self.lock = lock
         isReadOnly = lock == nil
         database = try ReplicaDatabase(
-            directory: directory, readOnly: lock == nil, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+            directory: directory, readOnly: lock == nil,
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
         let peerID: PeerID
         if let stored = try database.metaInteger("peer_id") {
             peerID = PeerID(UInt64(bitPattern: stored))
@@ -88,7 +91,8 @@ public final class Replica {
             milliseconds: try database.metaInteger("clock_milliseconds") ?? 0,
             counter: UInt32(truncatingIfNeeded: try database.metaInteger("clock_counter") ?? 0))
         var state = ReplicaState(
-            peerID: peerID, clock: HybridClock(latest: latest, maximumForwardDrift: configuration.maximumClockDrift))
+            peerID: peerID,
+            clock: HybridClock(latest: latest, maximumForwardDrift: configuration.maximumClockDrift))
         try database.loadEvents(into: &state)
         return state
     }
@@ -105,17 +109,21 @@ public final class Replica {
             // A damaged file fails the reload too; that says more than the failed transaction.
             if case .damaged = error { throw error }
             throw ReplicaError.cannotOpenStore(
-                directory: directory, reason: "reloading after a failed transaction (\(failure)) failed: \(error)")
+                directory: directory,
+                reason: "reloading after a failed transaction (\(failure)) failed: \(error)")
         } catch {
             throw ReplicaError.cannotOpenStore(
-                directory: directory, reason: "reloading after a failed transaction (\(failure)) failed: \(error)")
+                directory: directory,
+                reason: "reloading after a failed transaction (\(failure)) failed: \(error)")
         }
         throw failure
     }
 
     /// Runs one statement; a mutation is its own transaction.
     @discardableResult
-    public func execute(_ statement: DQLStatement, arguments: [String: DocumentValue] = [:]) throws -> QueryResult {
+    public func execute(_ statement: DQLStatement, arguments: [String: DocumentValue] = [:]) throws
+        -> QueryResult
+    {
         if case .select(let select) = statement { return try state.select(select, arguments: arguments) }
         return try write { try $0.execute(statement, arguments: arguments) }
     }

@@ -1,5 +1,5 @@
-import ReplicaCore
 import Glibc
+import ReplicaCore
 
 /// Options for opening a replica; nondeterminism (wall time, peer id) comes in here.
 public struct ReplicaConfiguration {

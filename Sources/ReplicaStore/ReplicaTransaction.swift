@@ -1,4 +1,5 @@
 import ReplicaCore
+
 /// The handle a `write` body runs statements through. It is valid only inside that body.
 public final class ReplicaTransaction {
     private unowned let replica: Replica
@@ -10,8 +11,13 @@ public final class ReplicaTransaction {
 
     /// Runs one statement inside the transaction; SELECT sees the transaction's own writes.
     @discardableResult
-    public func execute(_ statement: DQLStatement, arguments: [String: DocumentValue] = [:]) throws -> QueryResult {
-        guard isOpen else { throw ReplicaError.unsupportedStatement(reason: "the transaction has already ended") }
-        return try replica.state.execute(statement, arguments: arguments, wall: replica.configuration.wallClock())
+    public func execute(_ statement: DQLStatement, arguments: [String: DocumentValue] = [:]) throws
+        -> QueryResult
+    {
+        guard isOpen else {
+            throw ReplicaError.unsupportedStatement(reason: "the transaction has already ended")
+        }
+        return try replica.state.execute(
+            statement, arguments: arguments, wall: replica.configuration.wallClock())
     }
 }

@@ -19,7 +19,8 @@ enum TmuxCommand {
     /// Held while pipes are made and marked close-on-exec, so no spawn in between can leak them.
     private static let spawnLock = Mutex(())
 
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    private typealias AddCloseFrom =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
 
     /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does
     /// not import; nil on an older C library.
@@ -32,8 +33,12 @@ enum TmuxCommand {
         var description: String { "cannot start \(executable): \(String(cString: strerror(code)))" }
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> ProcessResult {
-        let (pid, output, errors) = try spawnLock.withLock { _ in try spawn(executable, arguments, environment: environment) }
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+        -> ProcessResult
+    {
+        let (pid, output, errors) = try spawnLock.withLock { _ in
+            try spawn(executable, arguments, environment: environment)
+        }
         defer {
             close(output)
             close(errors)
@@ -47,7 +52,8 @@ enum TmuxCommand {
     }
 
     /// Starts the child; returns its pid and the read ends of its standard output and error.
-    private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+    private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String])
+        throws
         -> (pid_t, Int32, Int32)
     {
         var output: [Int32] = [-1, -1]
@@ -112,7 +118,8 @@ enum TmuxCommand {
             }
         }
         return (
-            String(decoding: collected[first] ?? [], as: UTF8.self), String(decoding: collected[second] ?? [], as: UTF8.self)
+            String(decoding: collected[first] ?? [], as: UTF8.self),
+            String(decoding: collected[second] ?? [], as: UTF8.self)
         )
     }
 }

@@ -20,7 +20,9 @@ public final class TmuxSession: @unchecked Sendable {
 
     private static var executablePath: String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/tmux" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// Starts `arguments` (a program and its arguments, not a shell line) in a new session of
@@ -89,8 +91,10 @@ public final class TmuxSession: @unchecked Sendable {
 
     /// The visible screen as text, one string a row, trailing spaces trimmed.
     public func capture() throws -> [String] {
-        var rows = try tmux(["capture-pane", "-p", "-t", target]).split(separator: "\n", omittingEmptySubsequences: false)
-            .map(String.init)
+        var rows = try tmux(["capture-pane", "-p", "-t", target]).split(
+            separator: "\n", omittingEmptySubsequences: false
+        )
+        .map(String.init)
         if rows.last == "" { rows.removeLast() }
         return rows
     }
@@ -112,7 +116,9 @@ public final class TmuxSession: @unchecked Sendable {
         while true {
             let screen = try capture()
             if try condition(screen) { return screen }
-            guard clock.now < deadline else { throw TmuxSessionError.timedOut(after: timeout, screen: screen) }
+            guard clock.now < deadline else {
+                throw TmuxSessionError.timedOut(after: timeout, screen: screen)
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
     }
@@ -138,7 +144,8 @@ public final class TmuxSession: @unchecked Sendable {
         let all = ["-L", serverName, "-f", "/dev/null"] + arguments
         let result = try TmuxCommand.run(executable, all, environment: environment)
         guard result.status == 0 else {
-            throw TmuxSessionError.commandFailed(arguments: all, status: result.status, standardError: result.standardError)
+            throw TmuxSessionError.commandFailed(
+                arguments: all, status: result.status, standardError: result.standardError)
         }
         return result.standardOutput
     }

@@ -50,7 +50,8 @@ struct DrawingBench {
         var changed = DurationSample()
         for round in 0..<repetitions {
             let original = groups[Int.random(in: 0..<groups.count, using: &random)]
-            guard let current = coordinator.drawing[original.key], let edited = SampleDrawing.extended(current)
+            guard let current = coordinator.drawing[original.key],
+                let edited = SampleDrawing.extended(current)
             else {
                 continue
             }
@@ -115,13 +116,17 @@ struct DrawingBench {
         var frames = DurationSample()
         for step in 0..<max(repetitions, 20) {
             let cells = (0...(step % 40)).map { CanvasCell(x: 20 + $0 * 3, y: 10 + $0 % 30) }
-            let peer = PeerPresence(name: "peer", colour: 46, cursor: cells[cells.count - 1], strokeInProgress: cells)
-            frames.add(BenchClock.measure { view.render(document, viewport: viewport, peers: [peer], cache: cache) }.seconds)
+            let peer = PeerPresence(
+                name: "peer", colour: 46, cursor: cells[cells.count - 1], strokeInProgress: cells)
+            frames.add(
+                BenchClock.measure { view.render(document, viewport: viewport, peers: [peer], cache: cache) }
+                    .seconds)
         }
         report.add(
             "render.presence_frame.block", frames.median * 1e3, "ms",
             [
-                ("p90_ms", .number(frames.percentile(90) * 1e3)), ("layer_reused", .number(Double(cache.hits))),
+                ("p90_ms", .number(frames.percentile(90) * 1e3)),
+                ("layer_reused", .number(Double(cache.hits))),
                 ("note", .text("a peer's stroke in progress over the unchanged drawing, layer cached")),
             ])
 
@@ -133,7 +138,8 @@ struct DrawingBench {
         for _ in 0..<max(repetitions, 20) {
             guard let group = sample.nextGroup() else { continue }
             drawing.insert(group)
-            strokeFrames.add(BenchClock.measure { view.render(drawing, viewport: viewport, cache: cache) }.seconds)
+            strokeFrames.add(
+                BenchClock.measure { view.render(drawing, viewport: viewport, cache: cache) }.seconds)
         }
         report.add(
             "render.new_stroke_frame.block", strokeFrames.median * 1e3, "ms",

@@ -162,7 +162,11 @@ struct MapWorkload {
             "\(prefix).apply", applyB, "s",
             [
                 ("observer_deliveries", .number(Double(deliveriesB - beforeB))),
-                ("note", .text("B decodes and applies A's delta: one SQLite transaction, document observer patched")),
+                (
+                    "note",
+                    .text(
+                        "B decodes and applies A's delta: one SQLite transaction, document observer patched")
+                ),
             ])
         report.add(
             "\(prefix).apply.b_to_a", applyA, "s",

@@ -10,7 +10,9 @@ extension CanvasSession {
     func render() {
         // Switching drawings changes what the peers should show of this one at once (its cursor
         // leaves their canvas), without waiting for the pointer to move.
-        if let published = sync?.ownPresence, published.drawingID != coordinator.drawingID { publishPresence() }
+        if let published = sync?.ownPresence, published.drawingID != coordinator.drawingID {
+            publishPresence()
+        }
         let size = screen.size
         // The node's status is assembled from every connection on each call: once per frame.
         let node = sync?.status
@@ -50,7 +52,8 @@ extension CanvasSession {
         // Distinct peers: two instances that both found each other hold two connections.
         let peersOnline = Set(status?.peers.map(\.peerID) ?? []).count
         return StatusBarView(
-            drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool, colorNumber: editor.settings.colourSlot,
+            drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool,
+            colorNumber: editor.settings.colourSlot,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
             peersOnline: peersOnline, sync: sync, glyphs: glyphs)
     }
@@ -73,7 +76,9 @@ extension CanvasSession {
         if let flushError { return .error(reason: "not saved: \(flushError)") }
         guard let status else { return .offline }
         if status.peers.isEmpty {
-            if let refusal = status.lastRefusal, refusal.dialled { return .error(reason: refusal.reason.shortMessage) }
+            if let refusal = status.lastRefusal, refusal.dialled {
+                return .error(reason: refusal.reason.shortMessage)
+            }
             return .offline
         }
         if hasUnflushedEdits || !status.isInSync { return .syncing }
@@ -103,7 +108,10 @@ extension CanvasSession {
                 peerID: replica.peerID.rawValue, displayName: displayName, drawingID: coordinator.drawingID,
                 cursor: .init(x: Int32(clamping: editor.cursor.x), y: Int32(clamping: editor.cursor.y)),
                 tool: editor.tool.name, colour: editor.settings.colour,
-                strokeInProgress: editor.inProgressCells.map { .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y)) },
-                widthSixteenths: UInt16(clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded()))))
+                strokeInProgress: editor.inProgressCells.map {
+                    .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y))
+                },
+                widthSixteenths: UInt16(
+                    clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded()))))
     }
 }

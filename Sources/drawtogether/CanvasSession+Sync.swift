@@ -7,7 +7,9 @@ extension CanvasSession {
         node.onPresence = { [unowned self] update in
             guard update.peerID != replica.peerID.rawValue else { return }
             // Someone reached through a relay: the connection events name only the relay.
-            if peers[update.peerID] == nil, !isConnectedDirectly(update.peerID) { show("\(update.displayName) joined") }
+            if peers[update.peerID] == nil, !isConnectedDirectly(update.peerID) {
+                show("\(update.displayName) joined")
+            }
             peers[update.peerID] = update
             setNeedsRender()
         }

@@ -90,7 +90,9 @@ final class CanvasSession {
         }
         render()
         loop.run()
-        for descriptor in [screen.inputDescriptor, signals.fileDescriptor, resize.fileDescriptor, suspend.fileDescriptor] {
+        for descriptor in [
+            screen.inputDescriptor, signals.fileDescriptor, resize.fileDescriptor, suspend.fileDescriptor,
+        ] {
             loop.unregister(descriptor)
         }
         return exitCode
@@ -115,7 +117,9 @@ final class CanvasSession {
         // Quitting meanwhile (a signal): shut down instead of stopping half way through it.
         guard !hasQuit else { return }
         if let status = sync?.status, !status.peersHaveEverything, loop.now < deadline {
-            loop.schedule(at: loop.now + .milliseconds(20)) { [unowned self] in stopWhenPeersHaveIt(suspend, deadline: deadline) }
+            loop.schedule(at: loop.now + .milliseconds(20)) { [unowned self] in
+                stopWhenPeersHaveIt(suspend, deadline: deadline)
+            }
             return
         }
         suspend.stopProcess()

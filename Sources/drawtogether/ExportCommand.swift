@@ -12,7 +12,9 @@ enum ExportCommand {
         var description: String {
             switch self {
             case .noSuchDrawing(let name, let known):
-                let list = known.isEmpty ? "the replica has no drawings yet" : "drawings: " + known.joined(separator: ", ")
+                let list =
+                    known.isEmpty
+                    ? "the replica has no drawings yet" : "drawings: " + known.joined(separator: ", ")
                 return "no drawing '\(name)' in the replica (\(list)); 'drawtogether list' shows them"
             case .cannotWrite(let path, let reason):
                 return "cannot write \(path): \(reason); choose another file with -o, "
@@ -21,7 +23,9 @@ enum ExportCommand {
         }
     }
 
-    static func run(configuration: Configuration, drawing: String, format: ExportFormat, output: String?) throws -> Int32 {
+    static func run(configuration: Configuration, drawing: String, format: ExportFormat, output: String?)
+        throws -> Int32
+    {
         let replica = try configuration.replicaLocation.openForReading()
         let documents = try replica.execute("SELECT * FROM drawings").documents
         guard
@@ -37,7 +41,9 @@ enum ExportCommand {
         let groups = model.drawing()
         let text = DrawingExporter.export(groups, as: exportFormat)
         let clipping = OriginClipping(of: groups)
-        if exportFormat == .text || exportFormat == .ansi, let warning = clipping.warning(format: exportFormat.rawValue) {
+        if exportFormat == .text || exportFormat == .ansi,
+            let warning = clipping.warning(format: exportFormat.rawValue)
+        {
             // Text starts at the canvas origin by design; say so rather than drop ink silently.
             let keeps = "--format svg or --format json includes \(clipping.total == 1 ? "it" : "them")"
             printError("drawtogether: warning: \(warning); \(keeps)")

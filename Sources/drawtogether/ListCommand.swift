@@ -24,7 +24,8 @@ enum ListCommand {
         let widths = header.indices.map { column in all.map { $0[column].terminalColumns }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, text in
-                column == row.count - 1 ? text : text + String(repeating: " ", count: widths[column] - text.terminalColumns)
+                column == row.count - 1
+                    ? text : text + String(repeating: " ", count: widths[column] - text.terminalColumns)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

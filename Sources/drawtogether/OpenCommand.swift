@@ -12,7 +12,8 @@ enum OpenCommand {
         let resources = try ResourceDirectory.locate()
         let palette = try Palette(text: resources.text("palette.txt"))
         let keysHelp = try resources.text("help/keys.txt")
-        let wiring = try PeerWiring(configuration: configuration, role: .peer, displayName: displayName(peerID:))
+        let wiring = try PeerWiring(
+            configuration: configuration, role: .peer, displayName: displayName(peerID:))
         let name = displayName(peerID: wiring.replica.peerID)
         let drawings = try DrawingList(replica: wiring.replica)
         let entry = try drawings.openOrCreate(drawing)
@@ -23,7 +24,8 @@ enum OpenCommand {
         let suspend = try SuspendSignal()
         let session = try CanvasSession(
             loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
-            palette: palette, keysHelp: keysHelp, displayName: name, wallClock: ReplicaConfiguration.systemWallClock)
+            palette: palette, keysHelp: keysHelp, displayName: name,
+            wallClock: ReplicaConfiguration.systemWallClock)
         session.attach(sync: wiring.node)
         _ = try wiring.start(discovery: configuration.discovery)
         let code = session.run(signals: signals, resize: resize, suspend: suspend)

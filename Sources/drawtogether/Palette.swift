@@ -15,7 +15,8 @@ struct Palette: Equatable {
         var description: String {
             switch self {
             case .badLine(let number, let text):
-                return "palette.txt line \(number): expected 'KEY NAME COLOUR FALLBACK', found '\(text.prefix(60))'"
+                return
+                    "palette.txt line \(number): expected 'KEY NAME COLOUR FALLBACK', found '\(text.prefix(60))'"
             case .empty:
                 return "palette.txt has no colours"
             }
@@ -26,7 +27,8 @@ struct Palette: Equatable {
     init(text: String) throws {
         var entries: [Entry] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let content =
+                line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if fields.isEmpty { continue }
             guard fields.count == 4, let colour = UInt8(fields[2]), let fallback = UInt8(fields[3]) else {

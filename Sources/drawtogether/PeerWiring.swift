@@ -39,7 +39,8 @@ final class PeerWiring {
         try replica.addSubscription(ReplicaSyncAdapter.drawings)
         adapter = ReplicaSyncAdapter(replica: replica)
         let session = SyncSessionConfiguration(
-            databaseID: configuration.databaseID, peerID: replica.peerID.rawValue, displayName: displayName(replica.peerID),
+            databaseID: configuration.databaseID, peerID: replica.peerID.rawValue,
+            displayName: displayName(replica.peerID),
             token: configuration.token ?? "", encrypts: false, subscriptions: adapter.subscriptions)
         var options = SyncNode.Options()
         options.forwardsPresence = role == .relay

@@ -17,7 +17,9 @@ enum QueryCommand {
         }
     }
 
-    static func run(configuration: Configuration, statement text: String, argumentsJSON: String?) throws -> Int32 {
+    static func run(configuration: Configuration, statement text: String, argumentsJSON: String?) throws
+        -> Int32
+    {
         let statement: DQLStatement
         do {
             statement = try DQLParser.parse(text)
@@ -49,7 +51,8 @@ enum QueryCommand {
             throw QueryError.badArguments("\(error)")
         }
         guard case .object(let arguments) = value else {
-            throw QueryError.badArguments("expected a JSON object of named parameters, like '{\"id\": \"drawing-1\"}'")
+            throw QueryError.badArguments(
+                "expected a JSON object of named parameters, like '{\"id\": \"drawing-1\"}'")
         }
         return arguments
     }

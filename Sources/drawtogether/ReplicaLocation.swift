@@ -18,7 +18,8 @@ struct ReplicaLocation {
 
     /// The explicit replica directory, when `--store` points at one.
     var explicitReplica: String? {
-        FileManager.default.fileExists(atPath: storeDirectory + "/" + Self.databaseFileName) ? storeDirectory : nil
+        FileManager.default.fileExists(atPath: storeDirectory + "/" + Self.databaseFileName)
+            ? storeDirectory : nil
     }
 
     func slotDirectory(_ slot: Int) -> String {
@@ -27,7 +28,9 @@ struct ReplicaLocation {
 
     /// Opens the replica for writing: the explicit one, or the first slot no other process holds.
     func openForWriting(configuration: ReplicaConfiguration = .init()) throws -> Replica {
-        if let explicit = explicitReplica { return try Replica(directory: explicit, configuration: configuration) }
+        if let explicit = explicitReplica {
+            return try Replica(directory: explicit, configuration: configuration)
+        }
         var lastInUse: (any Error)?
         for slot in 1...Self.maximumSlots {
             let directory = slotDirectory(slot)
@@ -39,13 +42,16 @@ struct ReplicaLocation {
                 continue
             }
         }
-        throw lastInUse ?? ReplicaError.cannotOpenStore(directory: storeDirectory, reason: "no free replica slot")
+        throw lastInUse
+            ?? ReplicaError.cannotOpenStore(directory: storeDirectory, reason: "no free replica slot")
     }
 
     /// Opens the first replica for writing, for one-shot commands (`query` with a mutation): the
     /// change must land in the replica the drawings live in, not in a fresh slot nobody opens.
     func openPrimaryForWriting(configuration: ReplicaConfiguration = .init()) throws -> Replica {
-        if let explicit = explicitReplica { return try Replica(directory: explicit, configuration: configuration) }
+        if let explicit = explicitReplica {
+            return try Replica(directory: explicit, configuration: configuration)
+        }
         let directory = slotDirectory(1)
         try StorePath.createDirectories(directory)
         return try Replica(directory: directory, configuration: configuration)

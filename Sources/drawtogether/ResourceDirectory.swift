@@ -34,15 +34,17 @@ struct ResourceDirectory {
         }
         let executable = URL(fileURLWithPath: Self.resolvedExecutable(executablePath))
         let binDirectory = executable.deletingLastPathComponent()
-        candidates.append(binDirectory.deletingLastPathComponent()
-            .appendingPathComponent("share/drawtogether", isDirectory: true))
+        candidates.append(
+            binDirectory.deletingLastPathComponent()
+                .appendingPathComponent("share/drawtogether", isDirectory: true))
         var directory = binDirectory
         while directory.path != "/" {
             candidates.append(directory.appendingPathComponent("Resources", isDirectory: true))
             directory.deleteLastPathComponent()
         }
         for candidate in candidates
-        where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("help/usage.txt").path) {
+        where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("help/usage.txt").path)
+        {
             return ResourceDirectory(url: candidate)
         }
         throw LookupError.notFound(searched: candidates.map(\.path))

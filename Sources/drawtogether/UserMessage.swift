@@ -48,9 +48,11 @@ enum UserMessage {
         case .unsupportedSchemaVersion:
             return "use a newer drawtogether"
         case .cannotOpenStore:
-            return "check the permissions of that directory and the folders above it, or choose another store "
+            return
+                "check the permissions of that directory and the folders above it, or choose another store "
                 + "with --store"
-        case .readOnly, .documentExists, .missingArgument, .invalidValue, .unsupportedStatement, .malformedDelta:
+        case .readOnly, .documentExists, .missingArgument, .invalidValue, .unsupportedStatement,
+            .malformedDelta:
             return nil
         }
     }

@@ -14,17 +14,22 @@ guard arguments.count == 2 else {
 do {
     let replica = try Replica(directory: arguments[1])
     try replica.execute(
-        .insert(DQLInsert(collection: "drawings", documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))], onConflict: .updateLocalDiff)),
+        .insert(
+            DQLInsert(
+                collection: "drawings",
+                documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))],
+                onConflict: .updateLocalDiff)),
         arguments: ["doc": .object(["_id": .string("crash"), "strokes": .object([:])])])
     var counter = 0
     while true {
         counter += 1
         _ = try replica.write { tx in
             try tx.execute(
-                .update(DQLUpdate(
-                    collection: "drawings",
-                    actions: [.set(DQLPath(["strokes", "k\(counter)"]), .number(Double(counter)))],
-                    filter: DQLFilter(id: .string("crash")))))
+                .update(
+                    DQLUpdate(
+                        collection: "drawings",
+                        actions: [.set(DQLPath(["strokes", "k\(counter)"]), .number(Double(counter)))],
+                        filter: DQLFilter(id: .string("crash")))))
         }
         let line = "\(counter)\n"
         _ = write(STDOUT_FILENO, line, line.utf8.count)

@@ -15,9 +15,12 @@ final class AppInstance {
     /// `runtimeDirectory` find each other by local discovery.
     /// With `jobControlShell`, the pane runs an interactive bash and the app is typed at its
     /// prompt, so Ctrl-Z stops it as a job and `fg` continues it, as in a user's terminal.
-    init(drawing: String = "drawing-1", runtimeDirectory: String, sharing sharedStore: TemporaryDirectory? = nil,
-         extraArguments: [String] = [], width: Int = 80, height: Int = 24, environment: [String: String] = [:],
-         jobControlShell: Bool = false, wrapped: Bool = false) throws {
+    init(
+        drawing: String = "drawing-1", runtimeDirectory: String,
+        sharing sharedStore: TemporaryDirectory? = nil,
+        extraArguments: [String] = [], width: Int = 80, height: Int = 24, environment: [String: String] = [:],
+        jobControlShell: Bool = false, wrapped: Bool = false
+    ) throws {
         store = try sharedStore ?? TemporaryDirectory(prefix: "drawtogether-e2e")
         self.runtimeDirectory = runtimeDirectory
         self.jobControlShell = jobControlShell
@@ -51,7 +54,8 @@ final class AppInstance {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Resources").path
 
     /// Waits for the status bar, which is drawn once the canvas is up (on the alternate screen,
@@ -122,7 +126,8 @@ final class AppInstance {
     /// Sends a signal to the app itself (not the shell around it).
     func signal(_ signal: Int32) throws {
         let shell = Int32(try tmux.display("#{pane_pid}")) ?? 0
-        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        let children =
+            (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         for child in children.split(separator: " ").compactMap({ Int32($0) }) {
             let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)) ?? ""
             if name.hasPrefix("drawtogether") { kill(child, signal) }
@@ -131,7 +136,9 @@ final class AppInstance {
 
     /// Whether exported text has ink anywhere.
     static func hasInk(_ text: String) -> Bool {
-        text.unicodeScalars.contains { "█▀▄".unicodeScalars.contains($0) || (0x2801...0x28FF).contains($0.value) }
+        text.unicodeScalars.contains {
+            "█▀▄".unicodeScalars.contains($0) || (0x2801...0x28FF).contains($0.value)
+        }
     }
 
     /// `drawtogether export` of this instance's replica (run after it quit, or while it runs).
@@ -140,7 +147,8 @@ final class AppInstance {
         environment["DRAWTOGETHER_RESOURCES"] = Self.resources
         environment["DRAWTOGETHER_STORE"] = nil
         return try runProcess(
-            Self.binary, ["export", drawing, "--format", "text", "--store", replica ?? store.path], environment: environment,
+            Self.binary, ["export", drawing, "--format", "text", "--store", replica ?? store.path],
+            environment: environment,
             currentDirectory: store.path)
     }
 }

@@ -14,7 +14,9 @@ struct CanvasEdgeEndToEndTests {
         while true {
             let text = try app.exportText().standardOutput
             if AppInstance.hasInk(text) { return text }
-            guard clock.now < deadline else { throw TmuxSessionError.timedOut(after: timeout, screen: [text]) }
+            guard clock.now < deadline else {
+                throw TmuxSessionError.timedOut(after: timeout, screen: [text])
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
     }
@@ -40,7 +42,8 @@ struct CanvasEdgeEndToEndTests {
         // A stroke after it: once it shows, the reports before it were handled too.
         try app.drag([(5, 5), (12, 5)])
         let screen = try app.tmux.waitUntil { screen in app.hasInk(x: 9, y: 5, in: screen) }
-        #expect(!(30...40).contains { app.hasInk(x: $0, y: 20, in: screen) }, "\(screen.joined(separator: "\n"))")
+        #expect(
+            !(30...40).contains { app.hasInk(x: $0, y: 20, in: screen) }, "\(screen.joined(separator: "\n"))")
         #expect(try app.quit() == 0)
     }
 
@@ -83,7 +86,8 @@ struct CanvasEdgeEndToEndTests {
         try app.tmux.resize(width: 20, height: 6)
         // (Until the app redraws, tmux shows the old screen cut down, ink and all.)
         try app.tmux.waitUntil { screen in
-            screen.count == 6 && screen[5].contains("drawing") && !(2...12).contains { app.hasInk(x: $0, y: 1, in: screen) }
+            screen.count == 6 && screen[5].contains("drawing")
+                && !(2...12).contains { app.hasInk(x: $0, y: 1, in: screen) }
         }
         try app.tmux.resize(width: 80, height: 24)
         try app.tmux.waitUntil { screen in screen.count == 24 && app.hasInk(x: 7, y: 1, in: screen) }
@@ -104,7 +108,8 @@ struct CanvasEdgeEndToEndTests {
         try app.drag([(2, 1), (12, 1)])
         try app.tmux.waitUntil { screen in app.hasInk(x: 7, y: 1, in: screen) }
         #expect(try app.quit() == 0)
-        let rows = try app.exportText().standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        let rows = try app.exportText().standardOutput.split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(rows.count > 1)
         #expect(rows.count > 1 && Array(rows[1].unicodeScalars).count >= 13, "\(rows)")
     }

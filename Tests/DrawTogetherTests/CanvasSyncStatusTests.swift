@@ -55,7 +55,8 @@ import Testing
     }
 
     @Test func anUnsavedEditOutranksEverything() {
-        let state = CanvasSession.syncStatus(flushError: "disk full", node: status(peers: 1), hasUnflushedEdits: true)
+        let state = CanvasSession.syncStatus(
+            flushError: "disk full", node: status(peers: 1), hasUnflushedEdits: true)
         #expect(state == .error(reason: "not saved: disk full"))
     }
 
@@ -71,7 +72,8 @@ import Testing
 
     @Test func aRefusalIsNoticedWithItsFullReason() {
         let refused = SyncNodeEvent.disconnected(
-            peer: "relay", endpoint: relay, dialled: true, reason: .authenticationFailed, wasEstablished: false)
+            peer: "relay", endpoint: relay, dialled: true, reason: .authenticationFailed,
+            wasEstablished: false)
         let notice = CanvasSession.notice(for: refused)
         #expect(notice == "relay: \(UserMessage.message(for: SyncCloseReason.authenticationFailed))")
         #expect(notice?.contains("--token") == true)
@@ -90,7 +92,8 @@ import Testing
     @Test func theStatusBarKeepsItsFieldsWhenSyncStopsWithAnError() {
         // The case a tester reported: a refusal at 80 columns squeezed everything to its left.
         let bar = StatusBarView(
-            drawingName: "drawing-1", tool: .pen, colorNumber: 1, colorValue: nil, brushSize: 1, peersOnline: 0,
+            drawingName: "drawing-1", tool: .pen, colorNumber: 1, colorValue: nil, brushSize: 1,
+            peersOnline: 0,
             sync: syncStatus(status(refusal: .authenticationFailed)))
         var grid = CellGrid(width: 80, height: 1)
         bar.paint(into: &grid, row: 0)

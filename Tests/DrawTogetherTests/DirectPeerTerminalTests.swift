@@ -12,10 +12,12 @@ struct DirectPeerTerminalTests {
         let runtimeA = try TemporaryDirectory(prefix: "drawtogether-run")
         let runtimeB = try TemporaryDirectory(prefix: "drawtogether-run")
         let a = try AppInstance(
-            runtimeDirectory: runtimeA.path, extraArguments: ["--no-discovery", "--listen", "127.0.0.1:\(port)"],
+            runtimeDirectory: runtimeA.path,
+            extraArguments: ["--no-discovery", "--listen", "127.0.0.1:\(port)"],
             width: 120, environment: token)
         let b = try AppInstance(
-            runtimeDirectory: runtimeB.path, extraArguments: ["--no-discovery", "--peer", "127.0.0.1:\(port)"],
+            runtimeDirectory: runtimeB.path,
+            extraArguments: ["--no-discovery", "--peer", "127.0.0.1:\(port)"],
             width: 120, environment: token)
         for app in [a, b] { try app.tmux.waitUntil { $0.last?.contains("1 peer") == true } }
 

@@ -8,7 +8,8 @@ import Testing
 
 @Suite struct ExportCommandTests {
     let binary = BuiltProducts.executable("drawtogether")
-    static let sampleURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let sampleURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Resources/sample-drawing.json")
 
     /// A store whose replica holds the sample drawing as "sample" (named "Sample house").
@@ -27,14 +28,17 @@ import Testing
         for group in groups { strokes[group.key.rawValue] = .string(StrokeModel.encode(group).value) }
         try replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc)",
-            arguments: ["doc": .object(["_id": .string(id), "name": .string(name), "strokes": .object(strokes)])])
+            arguments: [
+                "doc": .object(["_id": .string(id), "name": .string(name), "strokes": .object(strokes)])
+            ])
         return store
     }
 
     func run(_ arguments: [String], store: TemporaryDirectory) throws -> ProcessResult {
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DRAWTOGETHER_") }
         return try runProcess(
-            binary, arguments + ["--store", store.path], environment: environment, currentDirectory: store.path)
+            binary, arguments + ["--store", store.path], environment: environment,
+            currentDirectory: store.path)
     }
 
     /// A line drawn with the keyboard from `from` to `to`.
@@ -75,7 +79,8 @@ import Testing
             #expect(
                 result.standardError
                     == "drawtogether: warning: 2 strokes lie left of or above the canvas origin (0,0), where \(format) "
-                    + "export starts, and are left out (1 wholly, 1 partly); --format svg or --format json includes them\n")
+                    + "export starts, and are left out (1 wholly, 1 partly); --format svg or --format json includes them\n"
+            )
         }
         for format in ["svg", "json"] {
             let result = try run(["export", "panned", "--format", format], store: store)

@@ -42,7 +42,8 @@ struct MarkerEndToEndTests {
         #expect(rows.count > 3)
         let row = rows.count > 3 ? Array(rows[3].unicodeScalars) : []
         #expect(row.count == 31)
-        #expect(row.suffix(10).allSatisfy { $0 == Self.shade }, "row 3: \(String(String.UnicodeScalarView(row)))")
+        #expect(
+            row.suffix(10).allSatisfy { $0 == Self.shade }, "row 3: \(String(String.UnicodeScalarView(row)))")
         #expect(AppInstance.hasInk(String(String.UnicodeScalarView(row.prefix(21)))))
     }
 }

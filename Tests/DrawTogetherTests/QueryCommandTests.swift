@@ -9,31 +9,40 @@ import Testing
 
     func run(_ arguments: [String], store: TemporaryDirectory) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["DRAWTOGETHER_STORE", "DRAWTOGETHER_TOKEN", "DRAWTOGETHER_SERVER_URL", "DRAWTOGETHER_DATABASE_ID"] {
+        for name in [
+            "DRAWTOGETHER_STORE", "DRAWTOGETHER_TOKEN", "DRAWTOGETHER_SERVER_URL", "DRAWTOGETHER_DATABASE_ID",
+        ] {
             environment[name] = nil
         }
-        return try runProcess(binary, arguments + ["--store", store.path], environment: environment, currentDirectory: store.path)
+        return try runProcess(
+            binary, arguments + ["--store", store.path], environment: environment,
+            currentDirectory: store.path)
     }
 
     @Test func insertThenSelectAndListThroughTheRealStore() throws {
         let store = try TemporaryDirectory()
         let insert = try run(
-            ["query", "INSERT INTO drawings DOCUMENTS (:doc)",
-             "--args", #"{"doc": {"_id": "d1", "name": "Design notes", "strokes": {"k": "v"}}}"#],
+            [
+                "query", "INSERT INTO drawings DOCUMENTS (:doc)",
+                "--args", #"{"doc": {"_id": "d1", "name": "Design notes", "strokes": {"k": "v"}}}"#,
+            ],
             store: store)
         #expect(insert.status == 0)
         #expect(insert.standardOutput.contains(#""affected": 1"#))
 
         let select = try run(
-            ["query", "SELECT _id, name FROM drawings WHERE _id = :id", "--args", #"{"id": "d1"}"#], store: store)
+            ["query", "SELECT _id, name FROM drawings WHERE _id = :id", "--args", #"{"id": "d1"}"#],
+            store: store)
         #expect(select.status == 0)
         let value = try DocumentValue(json: select.standardOutput)
         #expect(value == .array([.object(["_id": .string("d1"), "name": .string("Design notes")])]))
 
         let list = try run(["list"], store: store)
         #expect(list.status == 0)
-        #expect(list.standardOutput.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true)
-            == ["d1", "Design", "notes", "1"])
+        #expect(
+            list.standardOutput.split(separator: "\n").last?.split(
+                separator: " ", omittingEmptySubsequences: true)
+                == ["d1", "Design", "notes", "1"])
     }
 
     @Test func aSyntaxErrorSaysWhereAndExitsNonZero() throws {
@@ -57,13 +66,16 @@ import Testing
         let holder = try Replica(directory: directory)
         try holder.execute(
             "INSERT INTO drawings DOCUMENTS (:doc)",
-            arguments: ["doc": .object(["_id": .string("held"), "name": .string("Held"), "strokes": .object([:])])])
+            arguments: [
+                "doc": .object(["_id": .string("held"), "name": .string("Held"), "strokes": .object([:])])
+            ])
 
         let select = try run(["query", "SELECT _id FROM drawings"], store: store)
         #expect(select.status == 0)
         #expect(select.standardOutput.contains("held"))
 
-        let delete = try run(["query", "DELETE FROM drawings WHERE _id = :id", "--args", #"{"id": "held"}"#], store: store)
+        let delete = try run(
+            ["query", "DELETE FROM drawings WHERE _id = :id", "--args", #"{"id": "held"}"#], store: store)
         #expect(delete.status == 1)
         #expect(delete.standardError.contains("\(getpid())"))
         withExtendedLifetime(holder) {}

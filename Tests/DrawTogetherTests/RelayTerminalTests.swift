@@ -24,9 +24,11 @@ struct RelayTerminalTests {
         let runtimeA = try TemporaryDirectory(prefix: "drawtogether-run")
         let runtimeB = try TemporaryDirectory(prefix: "drawtogether-run")
         let a = try AppInstance(
-            runtimeDirectory: runtimeA.path, extraArguments: arguments, environment: ["DRAWTOGETHER_TOKEN": token])
+            runtimeDirectory: runtimeA.path, extraArguments: arguments,
+            environment: ["DRAWTOGETHER_TOKEN": token])
         let b = try AppInstance(
-            runtimeDirectory: runtimeB.path, extraArguments: arguments, environment: ["DRAWTOGETHER_TOKEN": token])
+            runtimeDirectory: runtimeB.path, extraArguments: arguments,
+            environment: ["DRAWTOGETHER_TOKEN": token])
         for app in [a, b] { try app.tmux.waitUntil { $0.last?.contains("1 peer") == true } }
 
         try a.drag([(6, 4), (16, 4), (26, 4)])
@@ -40,7 +42,9 @@ struct RelayTerminalTests {
         // B's name tag ("test-" and its short id) is on A's canvas: its presence, via the relay.
         // (Not the "joined" / "left" message lines, which name B too.)
         func showsTag(_ screen: [String]) -> Bool {
-            screen.dropLast().contains { $0.contains("test-") && !$0.contains(" joined") && !$0.contains(" left") }
+            screen.dropLast().contains {
+                $0.contains("test-") && !$0.contains(" joined") && !$0.contains(" left")
+            }
         }
         try a.tmux.waitUntil { screen in showsTag(screen) }
         try b.tmux.sendKeys("Space", "j", "j", "j", "Space", "q")

@@ -1,5 +1,5 @@
-import Foundation
 import EventRuntime
+import Foundation
 import ReplicaSync
 import TestSupport
 import Testing

@@ -77,7 +77,9 @@ struct TerminalEndToEndTests {
         // Every key's line shows (the screen may arrive in pieces, so wait for all of them).
         try app.tmux.waitUntil { screen in
             let text = screen.joined(separator: "\n")
-            return ["mask eraser", "undo", "redo", "quit", "braille", "drawings"].allSatisfy { text.contains($0) }
+            return ["mask eraser", "undo", "redo", "quit", "braille", "drawings"].allSatisfy {
+                text.contains($0)
+            }
         }
         try app.tmux.sendKeys("Escape")
         _ = try app.tmux.waitUntil { screen in !screen.joined().contains("mask eraser") }
@@ -134,7 +136,9 @@ struct TerminalEndToEndTests {
         }
         // L pans the view right by a quarter screen: the line moves left on screen.
         try app.tmux.sendKeys("L")
-        try app.tmux.waitUntil { screen in !app.hasInk(x: 30, y: 5, in: screen) && app.hasInk(x: 5, y: 5, in: screen) }
+        try app.tmux.waitUntil { screen in
+            !app.hasInk(x: 30, y: 5, in: screen) && app.hasInk(x: 5, y: 5, in: screen)
+        }
         #expect(try app.quit() == 0)
     }
 
@@ -165,7 +169,9 @@ struct TerminalEndToEndTests {
         let app = try AppInstance(runtimeDirectory: runtime.path)
         try app.waitUntilReady()
         try app.tmux.resize(width: 100, height: 30)
-        try app.tmux.waitUntil { screen in screen.count == 30 && screen[29].contains("pen") && screen[29].contains("offline") }
+        try app.tmux.waitUntil { screen in
+            screen.count == 30 && screen[29].contains("pen") && screen[29].contains("offline")
+        }
         try app.tmux.resize(width: 40, height: 10)
         try app.tmux.waitUntil { screen in screen.count == 10 && screen[9].contains("pen") }
         #expect(try app.quit() == 0)

@@ -151,11 +151,14 @@ struct TwoTerminalTests {
         try b.tmux.waitForText("for everyone? y / n")
         try b.tmux.sendKeys("y")
         try a.tmux.waitUntil { screen in
-            screen.last?.contains("(deleted)") == true && screen.joined().contains("was deleted on another peer")
+            screen.last?.contains("(deleted)") == true
+                && screen.joined().contains("was deleted on another peer")
         }
         // A draws on it anyway: the drawing comes back, under its name, in B's menu too.
         try a.drag([(5, 5), (15, 5)])
-        try a.tmux.waitUntil { screen in screen.last?.hasPrefix(" sketches v2 ") == true && screen.last?.contains("deleted") == false }
+        try a.tmux.waitUntil { screen in
+            screen.last?.hasPrefix(" sketches v2 ") == true && screen.last?.contains("deleted") == false
+        }
         try b.tmux.waitForText("sketches v2")
         #expect(try a.quit() == 0)
         // B's menu is still open: q there closes the menu, a second q quits.

@@ -17,7 +17,8 @@ import Testing
         .cannotOpenStore(directory: "/s", reason: "cannot create it (Permission denied)"),
         .readOnly(directory: "/s"), .documentExists(collection: "drawings", id: "d1"),
         .missingArgument(name: "id"), .invalidValue(reason: "_id in WHERE must be a string"),
-        .unsupportedStatement(reason: "only SELECT can be observed"), .malformedDelta(reason: "a dot repeats"),
+        .unsupportedStatement(reason: "only SELECT can be observed"),
+        .malformedDelta(reason: "a dot repeats"),
     ]
 
     static let closeReasons: [SyncCloseReason] = [
@@ -33,7 +34,9 @@ import Testing
         let messages =
             Self.replicaErrors.map { UserMessage.message(for: $0) }
             + Self.closeReasons.map { UserMessage.message(for: $0) }
-            + [StoredGroupProblem.notAString(key: "k"), .malformedKey("x")].map { UserMessage.message(for: $0) }
+            + [StoredGroupProblem.notAString(key: "k"), .malformedKey("x")].map {
+                UserMessage.message(for: $0)
+            }
         for message in messages {
             #expect(!message.hasSuffix("."), "\(message)")
             let start = Array(message.prefix(2))
@@ -46,11 +49,13 @@ import Testing
         for reason in Self.closeReasons { #expect(!reason.message.contains("--"), "\(reason)") }
         #expect(
             UserMessage.message(for: ReplicaError.storeInUse(directory: "/s", holderPID: 42))
-                == "the replica in /s is in use by process 42; close that instance, or choose another store with --store")
+                == "the replica in /s is in use by process 42; close that instance, or choose another store with --store"
+        )
         #expect(
             UserMessage.message(for: ReplicaError.damaged(path: "/s/r/replica.sqlite", detail: "malformed"))
-                .hasSuffix("; move its directory /s/r away and start again: a new replica is made, which gets the "
-                    + "drawings back from its peers; or restore the directory from a copy"))
+                .hasSuffix(
+                    "; move its directory /s/r away and start again: a new replica is made, which gets the "
+                        + "drawings back from its peers; or restore the directory from a copy"))
         #expect(
             UserMessage.message(for: ReplicaError.notAReplica(path: "/p", reason: "r"))
                 == "/p is not a DrawTogether replica (r); move it away or choose another store with --store")
@@ -59,7 +64,8 @@ import Testing
                 == "authentication failed: the peers do not share the same token; check --token on both")
         #expect(
             UserMessage.message(for: SyncCloseReason.databaseMismatch(local: "a", remote: "b"))
-                == "database ids differ (this peer has 'a', the other 'b'); use the same --database-id on both")
+                == "database ids differ (this peer has 'a', the other 'b'); use the same --database-id on both"
+        )
         // Nothing to add where there is nothing a setting fixes.
         #expect(UserMessage.message(for: SyncCloseReason.transportClosed) == "the connection was lost")
     }

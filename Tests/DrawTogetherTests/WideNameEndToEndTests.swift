@@ -36,7 +36,9 @@ struct WideNameEndToEndTests {
         try app.tmux.sendKeys("r")
         try app.tmux.sendLiteral(" ノート")
         let prompt = try app.tmux.waitForText("rename to: \(name) ノート_")
-        #expect(rightEdges(prompt.dropLast().filter { $0.contains("│") }).count == 1, "\(prompt.joined(separator: "\n"))")
+        #expect(
+            rightEdges(prompt.dropLast().filter { $0.contains("│") }).count == 1,
+            "\(prompt.joined(separator: "\n"))")
         try app.tmux.sendKeys("Escape")
         try app.tmux.waitForText("Esc close")
 

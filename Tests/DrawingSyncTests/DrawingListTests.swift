@@ -21,7 +21,8 @@ import Testing
         let (replica, directory) = try replica()
         let list = try DrawingList(replica: replica)
         try list.create(id: "d1", name: "Test Drawing")
-        let result = try replica.execute("SELECT * FROM drawings WHERE _id = :id", arguments: ["id": .string("d1")])
+        let result = try replica.execute(
+            "SELECT * FROM drawings WHERE _id = :id", arguments: ["id": .string("d1")])
         #expect(result.documents.count == 1)
         #expect(result.documents.first?["name"] == .string("Test Drawing"))
         #expect(list.entries == [.init(id: "d1", name: "Test Drawing")])
@@ -35,7 +36,11 @@ import Testing
         list.onChange = { deliveries.append($0) }
         try replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc)",
-            arguments: ["doc": .object(["_id": .string("test-id"), "name": .string("Remote Drawing"), "strokes": .object([:])])])
+            arguments: [
+                "doc": .object([
+                    "_id": .string("test-id"), "name": .string("Remote Drawing"), "strokes": .object([:]),
+                ])
+            ])
         #expect(deliveries.last == [.init(id: "test-id", name: "Remote Drawing")])
         withExtendedLifetime(directory) {}
     }
@@ -83,7 +88,8 @@ import Testing
         let (replica, directory) = try replica()
         let list = try DrawingList(replica: replica)
         try replica.execute(
-            "INSERT INTO drawings DOCUMENTS (:doc)", arguments: ["doc": .object(["_id": .string("abcdefghijk")])])
+            "INSERT INTO drawings DOCUMENTS (:doc)",
+            arguments: ["doc": .object(["_id": .string("abcdefghijk")])])
         #expect(list.entries.first?.name == "Untitled (abcdefgh)")
         withExtendedLifetime(directory) {}
     }

@@ -11,9 +11,11 @@ import Testing
     /// A model that has synchronized these groups.
     func model(syncing groups: StrokeGroup...) -> DrawingModel {
         var model = DrawingModel()
-        _ = model.update(fromStrokesMap: Dictionary(uniqueKeysWithValues: groups.map {
-            ($0.key.rawValue, DocumentValue.string(StrokeModel.encode($0).value))
-        }))
+        _ = model.update(
+            fromStrokesMap: Dictionary(
+                uniqueKeysWithValues: groups.map {
+                    ($0.key.rawValue, DocumentValue.string(StrokeModel.encode($0).value))
+                }))
         return model
     }
 

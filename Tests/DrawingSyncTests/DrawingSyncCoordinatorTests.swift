@@ -33,7 +33,9 @@ import Testing
     @Test func anInsertAndARemoveGoInOneTransaction() throws {
         let peer = try TestPeer(peer: 1)
         try peer.draw(F.group(F.stroke(at: 1, key: F.key(0))), F.group(F.stroke(at: 2, key: F.key(1))))
-        peer.coordinator.edit([F.key(0): StrokeGroup?.none, F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))], now: peer.clock.now)
+        peer.coordinator.edit(
+            [F.key(0): StrokeGroup?.none, F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))],
+            now: peer.clock.now)
         try peer.settle()
         #expect(try Set(peer.storedStrokes().keys) == [F.key(1).rawValue, F.key(2).rawValue])
         #expect(peer.coordinator.transactionCount == 2)
@@ -45,7 +47,9 @@ import Testing
         let other = F.group(F.stroke(at: 9, key: F.key(5, peer: "bbbbbb")))
         try peer.replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE_LOCAL_DIFF",
-            arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(other))])])
+            arguments: [
+                "doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(other))])
+            ])
         #expect(peer.coordinator.drawing.count == 2)
         #expect(peer.coordinator.drawing[other.key] == other)
         #expect(peer.remoteChanges.count == 1)
@@ -67,7 +71,9 @@ import Testing
         let masked = F.group(F.masked(plain))
         try peer.replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE",
-            arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(masked))])])
+            arguments: [
+                "doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(masked))])
+            ])
         #expect(peer.coordinator.drawing[plain.key] == masked)
         #expect(peer.coordinator.model.synced[plain.key]?.group == masked)
     }
@@ -77,12 +83,17 @@ import Testing
         let a = F.stroke(at: 1, key: F.key(0))
         try peer.draw(F.group(a), F.group(F.stroke(at: 2, key: F.key(1))))
         peer.coordinator.edit(
-            [a.key: F.group(F.masked(a)), F.key(1): StrokeGroup?.none, F.key(2): F.group(F.stroke(at: 3, key: F.key(2)))],
+            [
+                a.key: F.group(F.masked(a)), F.key(1): StrokeGroup?.none,
+                F.key(2): F.group(F.stroke(at: 3, key: F.key(2))),
+            ],
             now: peer.clock.now)
         try peer.settle()
         let stored = try peer.storedStrokes()
         #expect(stored.count == 2 && stored[F.key(1).rawValue] == nil)
-        #expect(try StrokeGroupCodec.decodeBase64(stored[a.key.rawValue]?.stringValue ?? "").pieces[0].mask.isEmpty == false)
+        #expect(
+            try StrokeGroupCodec.decodeBase64(stored[a.key.rawValue]?.stringValue ?? "").pieces[0].mask
+                .isEmpty == false)
     }
 
     @Test func fullRoundTripThroughTheReplica() throws {
@@ -154,7 +165,8 @@ import Testing
         let target = F.key(4_321)
         try peer.draw(F.group(F.masked(peer.coordinator.drawing[target]!.pieces[0])))
         #expect(peer.coordinator.model.encodeCount - encodedBefore == 1)
-        let delta = try peer.replica.changes(collection: "drawings", documentID: "drawing-1", since: versionsBefore)
+        let delta = try peer.replica.changes(
+            collection: "drawings", documentID: "drawing-1", since: versionsBefore)
         #expect(delta.eventCount == 1)
     }
 
@@ -179,9 +191,12 @@ import Testing
         let moved = F.group(F.stroke(at: 70, key: untouched.key))
         try peer.replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE_LOCAL_DIFF",
-            arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(moved))])])
+            arguments: [
+                "doc": .object(["_id": .string("drawing-1"), "strokes": .object(F.strokesMap(moved))])
+            ])
         #expect(peer.coordinator.drawing[untouched.key] == moved)
         try peer.settle()
-        #expect(try peer.storedStrokes()[untouched.key.rawValue]?.stringValue == StrokeModel.encode(moved).value)
+        #expect(
+            try peer.storedStrokes()[untouched.key.rawValue]?.stringValue == StrokeModel.encode(moved).value)
     }
 }

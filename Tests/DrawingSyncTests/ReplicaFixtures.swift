@@ -10,7 +10,7 @@ final class TestPeer {
     let clock = ManualClock(StrokeFixtures.baseMilliseconds)
     let replica: Replica
     let drawingID: String
-    var coordinator: DrawingSyncCoordinator!
+    let coordinator: DrawingSyncCoordinator
     var remoteChanges: [DrawingSyncCoordinator.RemoteChange] = []
 
     init(peer: UInt64, drawingID: String = "drawing-1", quietPeriod: Int64 = 100) throws {
@@ -32,7 +32,8 @@ final class TestPeer {
     }
 
     func erase(_ keys: StrokeKey...) throws {
-        coordinator.edit(Dictionary(uniqueKeysWithValues: keys.map { ($0, StrokeGroup?.none) }), now: clock.now)
+        coordinator.edit(
+            Dictionary(uniqueKeysWithValues: keys.map { ($0, StrokeGroup?.none) }), now: clock.now)
         try settle()
     }
 

@@ -34,6 +34,7 @@ enum StrokeFixtures {
     }
 
     static func strokesMap(_ groups: StrokeGroup...) -> [String: DocumentValue] {
-        Dictionary(uniqueKeysWithValues: groups.map { ($0.key.rawValue, .string(StrokeModel.encode($0).value)) })
+        Dictionary(
+            uniqueKeysWithValues: groups.map { ($0.key.rawValue, .string(StrokeModel.encode($0).value)) })
     }
 }

@@ -15,7 +15,9 @@ import Testing
         return (a, b)
     }
 
-    func expectSameCanvas(_ a: TestPeer, _ b: TestPeer, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectSameCanvas(_ a: TestPeer, _ b: TestPeer, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         #expect(a.coordinator.drawing == b.coordinator.drawing, sourceLocation: sourceLocation)
         #expect(try a.storedStrokes() == b.storedStrokes(), sourceLocation: sourceLocation)
     }
@@ -120,7 +122,8 @@ import Testing
         let (a, b) = try peers()
         for index in 0..<20 {
             try a.draw(F.group(F.stroke(at: Double(index), key: F.key(Int64(index) * 10, peer: "aaaaaa"))))
-            try b.draw(F.group(F.stroke(at: Double(index), 20, key: F.key(Int64(index) * 10 + 5, peer: "bbbbbb"))))
+            try b.draw(
+                F.group(F.stroke(at: Double(index), 20, key: F.key(Int64(index) * 10 + 5, peer: "bbbbbb"))))
         }
         try a.erase(F.key(0, peer: "aaaaaa"))
         try b.erase(F.key(5, peer: "bbbbbb"))

@@ -19,7 +19,9 @@ import Testing
         }
         for (key, document) in reference {
             // A projection checks existence without rendering; it must agree with the rendering.
-            #expect(document.hasFields == (document.fields != nil), "\(key.id): hasFields disagrees, seed \(seed)")
+            #expect(
+                document.hasFields == (document.fields != nil), "\(key.id): hasFields disagrees, seed \(seed)"
+            )
             let wrong = ConvergenceOracle.mismatches(in: document)
             #expect(wrong.isEmpty, "\(key.id): removal state wrong for \(wrong.prefix(5)), seed \(seed)")
         }

@@ -7,7 +7,9 @@ import Testing
 /// on states that three replicas reach by writing concurrently with partial syncs in between.
 @Suite struct DocumentStateLawTests {
     /// Three divergent states of document d0 after `steps` random writes and occasional pulls.
-    static func divergentStates(scope: RandomWorkload.Scope, seed: UInt64, steps: Int = 120) throws -> [DocumentState] {
+    static func divergentStates(scope: RandomWorkload.Scope, seed: UInt64, steps: Int = 120) throws
+        -> [DocumentState]
+    {
         var rng = SplitMix64(seed: seed)
         let workload = RandomWorkload(scope: scope)
         var replicas = (1...3).map { ReplicaState(peerID: PeerID(UInt64($0) * 0x1111)) }
@@ -30,9 +32,12 @@ import Testing
             let states = try Self.divergentStates(scope: scope, seed: seed)
             let (a, b, c) = (states[0], states[1], states[2])
             #expect(a.merged(with: b) == b.merged(with: a), "commutative, seed \(seed)")
-            #expect(a.merged(with: b).merged(with: c) == a.merged(with: b.merged(with: c)), "associative, seed \(seed)")
+            #expect(
+                a.merged(with: b).merged(with: c) == a.merged(with: b.merged(with: c)),
+                "associative, seed \(seed)")
             #expect(a.merged(with: a) == a, "idempotent, seed \(seed)")
-            #expect(a.merged(with: b).merged(with: b) == a.merged(with: b), "idempotent on a merge, seed \(seed)")
+            #expect(
+                a.merged(with: b).merged(with: b) == a.merged(with: b), "idempotent on a merge, seed \(seed)")
             // The visible document depends only on the merged state, not on the merge order.
             #expect(a.merged(with: b).fields == b.merged(with: a).fields, "view, seed \(seed)")
         }
@@ -40,7 +45,9 @@ import Testing
 
     @Test func eventOrderDoesNotChangeTheDocument() throws {
         for seed in UInt64(100)...110 {
-            let merged = try Self.divergentStates(scope: .document, seed: seed).reduce(DocumentState()) { $0.merged(with: $1) }
+            let merged = try Self.divergentStates(scope: .document, seed: seed).reduce(DocumentState()) {
+                $0.merged(with: $1)
+            }
             var rng = SplitMix64(seed: seed)
             let shuffled = merged.events.values.shuffled(using: &rng)
             #expect(DocumentState(events: shuffled) == merged, "seed \(seed)")

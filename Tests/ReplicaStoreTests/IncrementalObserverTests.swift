@@ -1,7 +1,8 @@
-@testable import ReplicaCore
-@testable import ReplicaStore
 import TestSupport
 import Testing
+
+@testable import ReplicaCore
+@testable import ReplicaStore
 
 /// Observers of one document get patches from the paths each commit changed; SELECT observers
 /// run their query again. Whatever the statements and the merges, what each delivers must be
@@ -17,7 +18,9 @@ import Testing
         var tokens: [ObservationToken] = []
         for id in workload.documentIDs {
             tokens.append(
-                try a.replica.observe(Statements.select(), arguments: ["id": .string(id)]) { delivered[id, default: []].append($0) })
+                try a.replica.observe(Statements.select(), arguments: ["id": .string(id)]) {
+                    delivered[id, default: []].append($0)
+                })
         }
         var wall: Int64 = 1_000
         for step in 0..<300 {
@@ -34,7 +37,9 @@ import Testing
                 let history = delivered[id] ?? []
                 #expect(history.last == fresh, "seed \(seed) step \(step) document \(id)")
                 // Delivered only on a change: no two deliveries in a row are equal.
-                #expect(zip(history, history.dropFirst()).allSatisfy { $0 != $1 }, "seed \(seed) step \(step) document \(id)")
+                #expect(
+                    zip(history, history.dropFirst()).allSatisfy { $0 != $1 },
+                    "seed \(seed) step \(step) document \(id)")
             }
         }
         withExtendedLifetime(tokens) {}
@@ -48,7 +53,8 @@ import Testing
         try node.replica.execute(Statements.insert(), arguments: ["doc": doc])
         var deliveries: [DocumentObservation] = []
         let token = node.replica.observeDocument("d0", in: "drawings") { deliveries.append($0) }
-        try node.replica.execute(Statements.set(["strokes", "k2"]), arguments: ["id": .string("d0"), "value": .string("b")])
+        try node.replica.execute(
+            Statements.set(["strokes", "k2"]), arguments: ["id": .string("d0"), "value": .string("b")])
         try node.replica.execute(Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("d0")])
         try node.replica.execute(Statements.delete(), arguments: ["id": .string("d0")])
         #expect(deliveries.count == 4)
@@ -70,7 +76,8 @@ import Testing
         var mirrors: [String: [String: DocumentValue]?] = [:]
         var tokens: [ObservationToken] = []
         for id in workload.documentIDs {
-            tokens.append(a.replica.observeDocument(id, in: "drawings") { mirrors[id, default: nil].follow($0) })
+            tokens.append(
+                a.replica.observeDocument(id, in: "drawings") { mirrors[id, default: nil].follow($0) })
         }
         var wall: Int64 = 1_000
         for step in 0..<300 {
@@ -84,7 +91,9 @@ import Testing
             }
             for id in workload.documentIDs {
                 let fresh = try a.replica.execute(Statements.select(), arguments: ["id": .string(id)])
-                #expect(Self.row(id, mirrors[id] ?? nil) == fresh.documents, "seed \(seed) step \(step) document \(id)")
+                #expect(
+                    Self.row(id, mirrors[id] ?? nil) == fresh.documents,
+                    "seed \(seed) step \(step) document \(id)")
             }
         }
         withExtendedLifetime(tokens) {}
@@ -98,10 +107,16 @@ import Testing
         var a = try StoredNode(peer: 0xA1)
         var b = try StoredNode(peer: 0xB2)
         let doc: DocumentValue = .object(["_id": .string("d0"), "strokes": .object([:])])
-        for node in [a, b] { try node.replica.execute(Statements.insert(.updateLocalDiff), arguments: ["doc": doc]) }
-        let paths: [[String]] = [["meta"], ["meta", "a"], ["meta", "b"], ["meta", "a", "x"], ["meta", "a", "y"], ["strokes", "k"]]
+        for node in [a, b] {
+            try node.replica.execute(Statements.insert(.updateLocalDiff), arguments: ["doc": doc])
+        }
+        let paths: [[String]] = [
+            ["meta"], ["meta", "a"], ["meta", "b"], ["meta", "a", "x"], ["meta", "a", "y"], ["strokes", "k"],
+        ]
         var delivered: [QueryResult] = []
-        let token = try a.replica.observe(Statements.select(), arguments: ["id": .string("d0")]) { delivered.append($0) }
+        let token = try a.replica.observe(Statements.select(), arguments: ["id": .string("d0")]) {
+            delivered.append($0)
+        }
         var mirror: [String: DocumentValue]?
         let documentToken = a.replica.observeDocument("d0", in: "drawings") { mirror.follow($0) }
         var wall: Int64 = 1_000
@@ -109,18 +124,24 @@ import Testing
             wall += Int64(rng.next() % 2)
             let path = paths[Int(rng.next() % UInt64(paths.count))]
             let value: DocumentValue =
-                rng.next() % 4 == 0 ? .object(["z": .number(Double(rng.next() % 3))]) : .number(Double(rng.next() % 3))
+                rng.next() % 4 == 0
+                ? .object(["z": .number(Double(rng.next() % 3))]) : .number(Double(rng.next() % 3))
             let statement = rng.next() % 3 == 0 ? Statements.unset([path]) : Statements.set(path)
             let arguments: [String: DocumentValue] = ["id": .string("d0"), "value": value]
             switch rng.next() % 8 {
             case 0..<3: try a.run(statement, arguments, wall: wall)
             case 3..<6: try b.run(statement, arguments, wall: wall)
-            case 6: _ = try a.merge(try b.changes(in: "drawings", since: try a.versions(of: "drawings")), wall: wall)
-            default: _ = try b.merge(try a.changes(in: "drawings", since: try b.versions(of: "drawings")), wall: wall)
+            case 6:
+                _ = try a.merge(
+                    try b.changes(in: "drawings", since: try a.versions(of: "drawings")), wall: wall)
+            default:
+                _ = try b.merge(
+                    try a.changes(in: "drawings", since: try b.versions(of: "drawings")), wall: wall)
             }
             let fresh = try a.replica.execute(Statements.select(), arguments: ["id": .string("d0")])
             #expect(delivered.last == fresh, "seed \(seed) step \(step)")
-            #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0 != $1 }, "seed \(seed) step \(step)")
+            #expect(
+                zip(delivered, delivered.dropFirst()).allSatisfy { $0 != $1 }, "seed \(seed) step \(step)")
             #expect(Self.row("d0", mirror) == fresh.documents, "seed \(seed) step \(step)")
         }
         withExtendedLifetime((token, documentToken)) {}

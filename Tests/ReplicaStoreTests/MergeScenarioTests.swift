@@ -12,7 +12,9 @@ import Testing
     func twoSyncedReplicas() throws -> (ReplicaState, ReplicaState) {
         var a = ReplicaState(peerID: Self.alice)
         var b = ReplicaState(peerID: Self.bob)
-        _ = try a.execute(Statements.insert(), arguments: ["doc": .object(["_id": .string("d"), "strokes": .object([:])])], wall: 1)
+        _ = try a.execute(
+            Statements.insert(), arguments: ["doc": .object(["_id": .string("d"), "strokes": .object([:])])],
+            wall: 1)
         try b.pull(from: a)
         return (a, b)
     }
@@ -24,7 +26,8 @@ import Testing
 
     func setStroke(_ replica: inout ReplicaState, _ key: String, _ value: String, wall: Int64) throws {
         _ = try replica.execute(
-            Statements.set(["strokes", key]), arguments: ["id": .string("d"), "value": .string(value)], wall: wall)
+            Statements.set(["strokes", key]), arguments: ["id": .string("d"), "value": .string(value)],
+            wall: wall)
     }
 
     @Test func addsOnDifferentKeysAreBothKept() throws {

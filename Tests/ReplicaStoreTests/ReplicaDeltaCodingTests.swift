@@ -12,10 +12,12 @@ import Testing
         for step in 0..<200 { try workload.step(&replica, wall: Int64(step), &rng) }
         _ = try replica.execute(
             Statements.insert(.update),
-            arguments: ["doc": .object([
-                "_id": .string("d0"), "name": .string("Ünïcode ✏️"),
-                "list": .array([.number(-1.5), .null, .bool(true), .object(["x": .string("y")])]),
-            ])], wall: 1_000)
+            arguments: [
+                "doc": .object([
+                    "_id": .string("d0"), "name": .string("Ünïcode ✏️"),
+                    "list": .array([.number(-1.5), .null, .bool(true), .object(["x": .string("y")])]),
+                ])
+            ], wall: 1_000)
         return replica
     }
 
@@ -34,14 +36,20 @@ import Testing
     }
 
     @Test func everyTruncationAndRandomCorruptionFailsCleanly() throws {
-        let bytes = try Self.sampleReplica().changes(collection: "drawings", documentID: "d0", since: DocumentVersions()).encoded()
+        let bytes = try Self.sampleReplica().changes(
+            collection: "drawings", documentID: "d0", since: DocumentVersions()
+        ).encoded()
         for length in stride(from: 0, to: bytes.count - 1, by: 7) {
-            #expect(throws: BinaryDecodingError.self) { try ReplicaDelta(decoding: Array(bytes.prefix(length))) }
+            #expect(throws: BinaryDecodingError.self) {
+                try ReplicaDelta(decoding: Array(bytes.prefix(length)))
+            }
         }
         var rng = SplitMix64(seed: 7)
         for _ in 0..<300 {
             var corrupt = bytes
-            for _ in 0..<3 { corrupt[Int(rng.next() % UInt64(corrupt.count))] = UInt8(truncatingIfNeeded: rng.next()) }
+            for _ in 0..<3 {
+                corrupt[Int(rng.next() % UInt64(corrupt.count))] = UInt8(truncatingIfNeeded: rng.next())
+            }
             _ = try? ReplicaDelta(decoding: corrupt)  // must not crash; may decode to something valid
             _ = try? DocumentVersions(decoding: corrupt)
         }
@@ -57,7 +65,8 @@ import Testing
 
     @Test func hugeCountsAndDeepNestingAreRefusedWithoutAllocating() throws {
         // "RD" v1, empty collection name, then a document count of 2^63.
-        let hugeCount: [UInt8] = [0x52, 0x44, 0x01, 0x00] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+        let hugeCount: [UInt8] =
+            [0x52, 0x44, 0x01, 0x00] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
         #expect(throws: BinaryDecodingError.self) { try ReplicaDelta(decoding: hugeCount) }
         let hugeVersions: [UInt8] = [0x44, 0x56, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]
         #expect(throws: BinaryDecodingError.self) { try DocumentVersions(decoding: hugeVersions) }
@@ -68,9 +77,11 @@ import Testing
         let event = DocumentEvent(
             dot: Dot(peer: PeerID(1), counter: 1), timestamp: .zero, path: ["a"], kind: .value, value: .null,
             context: VersionVector(), isRemoved: false)
-        var bytes = ReplicaDelta(collection: "c", documents: [.init(documentID: "d", events: [event])]).encoded()
+        var bytes = ReplicaDelta(collection: "c", documents: [.init(documentID: "d", events: [event])])
+            .encoded()
         let valueStart = bytes.count - 2  // the null value tag, then an empty context
-        bytes.replaceSubrange(valueStart..<(valueStart + 1), with: Array(repeating: [5, 1], count: 10_000).flatMap { $0 } + [0])
+        bytes.replaceSubrange(
+            valueStart..<(valueStart + 1), with: Array(repeating: [5, 1], count: 10_000).flatMap { $0 } + [0])
         #expect(throws: BinaryDecodingError.self) { try ReplicaDelta(decoding: bytes) }
     }
 }

@@ -28,8 +28,17 @@ import Testing
         #expect(inserted.affectedCount == 1)
         #expect(try select() == [Self.drawing.objectValue ?? [:]])
         let names = try replica.execute(
-            .select(DQLSelect(projection: .fields([DQLPath(["name"]), DQLPath(["strokes", "k2"])]), collection: "drawings", filter: nil)))
-        #expect(names.documents == [["_id": .string("drawing-1"), "name": .string("Notes"), "strokes": .object(["k2": .string("s2")])]])
+            .select(
+                DQLSelect(
+                    projection: .fields([DQLPath(["name"]), DQLPath(["strokes", "k2"])]),
+                    collection: "drawings", filter: nil)))
+        #expect(
+            names.documents == [
+                [
+                    "_id": .string("drawing-1"), "name": .string("Notes"),
+                    "strokes": .object(["k2": .string("s2")]),
+                ]
+            ])
     }
 
     @Test func insertOfAnExistingIDFailsByDefault() throws {
@@ -43,10 +52,13 @@ import Testing
         try replica.execute(Statements.insert(), arguments: ["doc": Self.drawing])
         let before = try replica.versions(collection: "drawings", documentID: nil)
         var deliveries: [QueryResult] = []
-        let token = try replica.observe(Statements.select(), arguments: ["id": .string("drawing-1")]) { deliveries.append($0) }
+        let token = try replica.observe(Statements.select(), arguments: ["id": .string("drawing-1")]) {
+            deliveries.append($0)
+        }
         var commits = 0
         let commitToken = replica.onCommit { _ in commits += 1 }
-        let result = try replica.execute(Statements.insert(.updateLocalDiff), arguments: ["doc": Self.drawing])
+        let result = try replica.execute(
+            Statements.insert(.updateLocalDiff), arguments: ["doc": Self.drawing])
         #expect(result.affectedCount == 0)
         #expect(try replica.versions(collection: "drawings", documentID: nil) == before)
         #expect(deliveries.count == 1)  // only the initial result
@@ -74,10 +86,13 @@ import Testing
         try replica.execute(Statements.insert(), arguments: ["doc": Self.drawing])
         let before = try select()
         var deliveries = 0
-        let token = try replica.observe(Statements.select(), arguments: ["id": .string("drawing-1")]) { _ in deliveries += 1 }
+        let token = try replica.observe(Statements.select(), arguments: ["id": .string("drawing-1")]) { _ in
+            deliveries += 1
+        }
         #expect(throws: ReplicaError.documentExists(collection: "drawings", id: "drawing-1")) {
             try replica.write { tx in
-                try tx.execute(Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("drawing-1")])
+                try tx.execute(
+                    Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("drawing-1")])
                 try tx.execute(Statements.insert(), arguments: ["doc": Self.drawing])  // DO FAIL: throws
             }
         }
@@ -85,7 +100,9 @@ import Testing
         #expect(deliveries == 1)
         // Nothing reached the disk either.
         let reopened = try Replica.openReadOnly(directory: directory.path)
-        #expect(try reopened.execute(Statements.select(), arguments: ["id": .string("drawing-1")]).documents == before)
+        #expect(
+            try reopened.execute(Statements.select(), arguments: ["id": .string("drawing-1")]).documents
+                == before)
         withExtendedLifetime(token) {}
     }
 
@@ -95,10 +112,16 @@ import Testing
         let token = try replica.observe(Statements.select(id: false)) { deliveries.append($0) }
         try replica.write { tx in
             try tx.execute(Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("drawing-1")])
-            try tx.execute(Statements.insert(.updateLocalDiff), arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(["k3": .string("s3")])])])
+            try tx.execute(
+                Statements.insert(.updateLocalDiff),
+                arguments: [
+                    "doc": .object(["_id": .string("drawing-1"), "strokes": .object(["k3": .string("s3")])])
+                ])
         }
         #expect(deliveries.count == 2)  // initial, then one for the whole transaction
-        #expect(deliveries.last?.documents.first?["strokes"] == .object(["k2": .string("s2"), "k3": .string("s3")]))
+        #expect(
+            deliveries.last?.documents.first?["strokes"]
+                == .object(["k2": .string("s2"), "k3": .string("s3")]))
         withExtendedLifetime(token) {}
     }
 
@@ -113,7 +136,9 @@ import Testing
             try tx.execute(Statements.unset([["strokes", "k1"]]), arguments: ["id": .string("drawing-1")])
             try tx.execute(
                 Statements.insert(.updateLocalDiff),
-                arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(["k3": .string("s3")])])])
+                arguments: [
+                    "doc": .object(["_id": .string("drawing-1"), "strokes": .object(["k3": .string("s3")])])
+                ])
         }
         #expect(commits.count == 1)
         #expect(commits.last?.changedPaths == [key: [["strokes", "k1"], ["strokes", "k3"]]])
@@ -125,9 +150,12 @@ import Testing
         // A peer's change to one entry names that entry.
         let peerDirectory = try TemporaryDirectory()
         let peer = try Replica(directory: peerDirectory.path, configuration: clock.configuration(peer: 0xCD))
-        _ = try peer.apply(try replica.changes(collection: "drawings", documentID: nil, since: DocumentVersions()))
+        _ = try peer.apply(
+            try replica.changes(collection: "drawings", documentID: nil, since: DocumentVersions()))
         let before = try replica.versions(collection: "drawings", documentID: nil)
-        try peer.execute(Statements.set(["strokes", "k2"]), arguments: ["id": .string("drawing-1"), "value": .string("s2 by peer")])
+        try peer.execute(
+            Statements.set(["strokes", "k2"]),
+            arguments: ["id": .string("drawing-1"), "value": .string("s2 by peer")])
         _ = try replica.apply(try peer.changes(collection: "drawings", documentID: nil, since: before))
         #expect(commits.count == 2)
         #expect(commits.last?.changedPaths == [key: [["strokes", "k2"]]])
@@ -136,7 +164,9 @@ import Testing
         // Deleting the document names its root: everything in it may have changed.
         try replica.execute(Statements.delete(), arguments: ["id": .string("drawing-1")])
         #expect(commits.last?.changedPaths[key]?.contains([]) == true)
-        #expect(try replica.execute(Statements.select(), arguments: ["id": .string("drawing-1")]).documents.isEmpty)
+        #expect(
+            try replica.execute(Statements.select(), arguments: ["id": .string("drawing-1")]).documents
+                .isEmpty)
         #expect(try shown(at: ["strokes", "k2"]) == nil)
         withExtendedLifetime(token) {}
     }
@@ -147,8 +177,10 @@ import Testing
             deliveries.append($0.documents.count)
         }
         try replica.execute(Statements.insert(), arguments: ["doc": Self.drawing])
-        try replica.execute(Statements.insert(), arguments: ["doc": .object(["_id": .string("other")])])  // another document
-        try replica.execute(Statements.set(["name"]), arguments: ["id": .string("drawing-1"), "value": .string("Renamed")])
+        // Another document.
+        try replica.execute(Statements.insert(), arguments: ["doc": .object(["_id": .string("other")])])
+        try replica.execute(
+            Statements.set(["name"]), arguments: ["id": .string("drawing-1"), "value": .string("Renamed")])
         #expect(deliveries == [0, 1, 1])
         token.cancel()
         try replica.execute(Statements.delete(), arguments: ["id": .string("drawing-1")])
@@ -169,7 +201,8 @@ import Testing
         let token = try replica.observe(Statements.select(id: false)) { [replica] result in
             seen.append(result.documents.count)
             if result.documents.count == 1 {
-                _ = try? replica.execute(Statements.insert(), arguments: ["doc": .object(["_id": .string("echo")])])
+                _ = try? replica.execute(
+                    Statements.insert(), arguments: ["doc": .object(["_id": .string("echo")])])
             }
         }
         try replica.execute(Statements.insert(), arguments: ["doc": Self.drawing])
@@ -187,8 +220,11 @@ import Testing
     /// only it, without building the rest of the document).
     func shown(at path: [String]) throws -> DocumentValue? {
         let select = DQLStatement.select(
-            DQLSelect(projection: .fields([DQLPath(path)]), collection: "drawings", filter: DQLFilter(id: Statements.parameter("id"))))
-        var value = try replica.execute(select, arguments: ["id": .string("drawing-1")]).documents.first.map(DocumentValue.object)
+            DQLSelect(
+                projection: .fields([DQLPath(path)]), collection: "drawings",
+                filter: DQLFilter(id: Statements.parameter("id"))))
+        var value = try replica.execute(select, arguments: ["id": .string("drawing-1")]).documents.first.map(
+            DocumentValue.object)
         for key in path { value = value?.objectValue?[key] }
         return value
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
-@testable import ReplicaCore
-@testable import ReplicaStore
 import TestSupport
 import Testing
+
+@testable import ReplicaCore
+@testable import ReplicaStore
 
 /// The store on disk: reopening, the writer's lock, read-only opens, damaged files, crashes.
 @Suite struct ReplicaPersistenceTests {
@@ -14,17 +15,22 @@ import Testing
         let clock = ManualClock(5_000)
         var versions = DocumentVersions()
         do {
-            let replica = try Replica(directory: directory.path, configuration: clock.configuration(peer: 0x1234))
+            let replica = try Replica(
+                directory: directory.path, configuration: clock.configuration(peer: 0x1234))
             try replica.execute(Statements.insert(), arguments: ["doc": Self.doc])
             try replica.execute(Statements.unset([["strokes", "k"]]), arguments: ["id": .string("d")])
             try replica.addSubscription(ReplicaSubscription(collection: "drawings", documentID: "d"))
             versions = try replica.versions(collection: "drawings", documentID: nil)
         }
         clock.now = 10  // the wall clock went backwards while the store was closed
-        let reopened = try Replica(directory: directory.path, configuration: clock.configuration(peer: 0x9999))
+        let reopened = try Replica(
+            directory: directory.path, configuration: clock.configuration(peer: 0x9999))
         #expect(reopened.peerID == PeerID(0x1234))
         #expect(try reopened.versions(collection: "drawings", documentID: nil) == versions)
-        #expect(try reopened.execute(Statements.select(id: false)).documents == [["_id": .string("d"), "strokes": .object([:])]])
+        #expect(
+            try reopened.execute(Statements.select(id: false)).documents == [
+                ["_id": .string("d"), "strokes": .object([:])]
+            ])
         #expect(reopened.subscriptions == [ReplicaSubscription(collection: "drawings", documentID: "d")])
         #expect(reopened.state.clock.latest.milliseconds == 5_000)  // never goes back
     }
@@ -84,7 +90,9 @@ import Testing
             let foreign = try SQLiteConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 100)
             try foreign.run("CREATE TABLE notes(text TEXT)")
         }
-        #expect(throws: ReplicaError.notAReplica(path: path, reason: "it is a SQLite database of another program")) {
+        #expect(
+            throws: ReplicaError.notAReplica(path: path, reason: "it is a SQLite database of another program")
+        ) {
             _ = try Replica(directory: directory.path)
         }
     }
@@ -97,7 +105,10 @@ import Testing
             let connection = try SQLiteConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 100)
             try connection.run("PRAGMA user_version = 99")
         }
-        #expect(throws: ReplicaError.unsupportedSchemaVersion(path: path, found: 99, supported: ReplicaDatabase.schemaVersion)) {
+        #expect(
+            throws: ReplicaError.unsupportedSchemaVersion(
+                path: path, found: 99, supported: ReplicaDatabase.schemaVersion)
+        ) {
             _ = try Replica(directory: directory.path)
         }
     }
@@ -129,12 +140,16 @@ import Testing
         text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .uncaughtSignal)
         // Only whole lines were printed after a commit returned.
-        let committed = text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(text.hasSuffix("\n") ? 0 : 1)
-            .compactMap { Int($0) }
+        let committed = text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(
+            text.hasSuffix("\n") ? 0 : 1
+        )
+        .compactMap { Int($0) }
         #expect(committed.count >= 300)
 
         let reopened = try Replica(directory: directory.path)  // the lock died with the process
-        let strokes = try reopened.execute(Statements.select(), arguments: ["id": .string("crash")]).documents.first?["strokes"]?.objectValue ?? [:]
+        let strokes =
+            try reopened.execute(Statements.select(), arguments: ["id": .string("crash")]).documents.first?[
+                "strokes"]?.objectValue ?? [:]
         let missing = committed.filter { strokes["k\($0)"] != .number(Double($0)) }
         #expect(missing.isEmpty, "committed but lost: \(missing.prefix(10))")
     }

@@ -1,7 +1,8 @@
-@testable import ReplicaCore
-@testable import ReplicaStore
 import TestSupport
 import Testing
+
+@testable import ReplicaCore
+@testable import ReplicaStore
 
 /// A SQLite-backed replica in a temporary directory, driven by the convergence harness; after the
 /// run it is closed and reopened, so what is compared is what reached the disk.
@@ -56,12 +57,14 @@ struct StoredNode: ConvergenceNode {
     @Test(arguments: [UInt64(901), 902, 903])
     func sqliteReplicasConvergeAndKeepItAcrossReopen(seed: UInt64) throws {
         // No other reference to the nodes: reopening needs the writers released.
-        var harness = ConvergenceHarness(nodes: try (0..<3).map { try StoredNode(peer: seed * 100 + UInt64($0) + 1) }, seed: seed)
+        var harness = ConvergenceHarness(
+            nodes: try (0..<3).map { try StoredNode(peer: seed * 100 + UInt64($0) + 1) }, seed: seed)
         try harness.run(operations: 1_500, workload: RandomWorkload(scope: .document))
         try harness.settle()
         let before = try harness.nodes.map { try $0.snapshot() }
         for index in harness.nodes.indices { try harness.nodes[index].reopen() }
-        #expect(try harness.nodes.map { try $0.snapshot() } == before, "reopen changed a replica, seed \(seed)")
+        #expect(
+            try harness.nodes.map { try $0.snapshot() } == before, "reopen changed a replica, seed \(seed)")
         try ConvergenceTests.check(harness, seed: seed)
     }
 }

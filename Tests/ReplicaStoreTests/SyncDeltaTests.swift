@@ -6,9 +6,11 @@ import Testing
     @Test func deltaWithAGapIsRefusedWholeAndAppliedOnceComplete() throws {
         var a = ReplicaState(peerID: PeerID(1))
         var b = ReplicaState(peerID: PeerID(2))
-        _ = try a.execute(Statements.insert(), arguments: ["doc": .object(["_id": .string("d"), "n": .number(1)])], wall: 1)
+        _ = try a.execute(
+            Statements.insert(), arguments: ["doc": .object(["_id": .string("d"), "n": .number(1)])], wall: 1)
         let first = a.versions(collection: "drawings", documentID: "d")
-        _ = try a.execute(Statements.set(["n"]), arguments: ["id": .string("d"), "value": .number(2)], wall: 2)
+        _ = try a.execute(
+            Statements.set(["n"]), arguments: ["id": .string("d"), "value": .number(2)], wall: 2)
         _ = try a.execute(Statements.insert(), arguments: ["doc": .object(["_id": .string("e")])], wall: 3)
         // Only the second write of d, plus all of e: d has a gap, so e must not be applied either.
         let later = a.changes(collection: "drawings", documentID: nil, since: first)
@@ -31,7 +33,10 @@ import Testing
     @Test func deltaCarriesRemovalsSoAnUnsetReachesAPeerThatHadTheValue() throws {
         var a = ReplicaState(peerID: PeerID(1))
         var b = ReplicaState(peerID: PeerID(2))
-        _ = try a.execute(Statements.insert(), arguments: ["doc": .object(["_id": .string("d"), "strokes": .object(["k": .string("v")])])], wall: 1)
+        _ = try a.execute(
+            Statements.insert(),
+            arguments: ["doc": .object(["_id": .string("d"), "strokes": .object(["k": .string("v")])])],
+            wall: 1)
         try b.pull(from: a)
         let seen = b.versions(collection: "drawings", documentID: "d")
         _ = try a.execute(Statements.unset([["strokes", "k"]]), arguments: ["id": .string("d")], wall: 2)

@@ -1,6 +1,6 @@
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct FrameDecoderTests {
     private let frames = [
@@ -40,7 +40,9 @@ import TestSupport
     @Test func refusesFourGibibyteLengthPrefixFromItsFourBytesAlone() {
         var decoder = FrameDecoder()
         decoder.append([0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(throws: SyncProtocolError.frameTooLarge(announced: 4_294_967_295, limit: Frame.defaultSizeLimit)) {
+        #expect(
+            throws: SyncProtocolError.frameTooLarge(announced: 4_294_967_295, limit: Frame.defaultSizeLimit)
+        ) {
             try decoder.nextFrame()
         }
         #expect(decoder.bufferedByteCount == 0)
@@ -54,7 +56,9 @@ import TestSupport
         decoder.append(try Frame(version: 1, type: 1, payload: Array(repeating: 0, count: 98)).encoded())
         #expect(try decoder.nextFrame() != nil)
         decoder.append(try Frame(version: 1, type: 1, payload: Array(repeating: 0, count: 99)).encoded())
-        #expect(throws: SyncProtocolError.frameTooLarge(announced: 101, limit: 100)) { try decoder.nextFrame() }
+        #expect(throws: SyncProtocolError.frameTooLarge(announced: 101, limit: 100)) {
+            try decoder.nextFrame()
+        }
     }
 
     @Test func refusesAFrameShorterThanItsHeader() {

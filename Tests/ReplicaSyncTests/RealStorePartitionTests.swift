@@ -14,7 +14,9 @@ import Testing
         let loop = ManualEventLoop()
         let network = InMemoryNetwork(loop: loop)
         var random = SplitMix64(seed: seed)
-        let peers = try [0xA1, 0xB2, 0xC3].map { try RealStorePeer(loop: loop, transport: network, peer: UInt64($0)) }
+        let peers = try [0xA1, 0xB2, 0xC3].map {
+            try RealStorePeer(loop: loop, transport: network, peer: UInt64($0))
+        }
         var ports: [UInt16] = []
         for peer in peers {
             guard case .tcp(_, let port) = try peer.node.listen(on: .tcp(host: "127.0.0.1", port: 0)) else {

@@ -16,7 +16,8 @@ final class RealStorePeer {
     let peer: UInt64
 
     init(
-        loop: any EventLoop, transport: any Transport, peer: UInt64, token: String = "team token", relay: Bool = false
+        loop: any EventLoop, transport: any Transport, peer: UInt64, token: String = "team token",
+        relay: Bool = false
     ) throws {
         self.peer = peer
         directory = try TemporaryDirectory(prefix: "realstore-\(peer)")
@@ -36,7 +37,8 @@ final class RealStorePeer {
         var options = SyncNode.Options()
         options.forwardsPresence = relay
         node = SyncNode(
-            loop: loop, transport: transport, replica: adapter, configuration: configuration, options: options,
+            loop: loop, transport: transport, replica: adapter, configuration: configuration,
+            options: options,
             random: SplitMix64(seed: peer), makeSecrets: RealStorePeer.secrets(seed: peer))
         adapter.forwardLocalCommits(to: node)
     }

@@ -1,5 +1,6 @@
-@testable import ReplicaSync
 import Testing
+
+@testable import ReplicaSync
 
 /// The secretstream wrappers own one C state each: every reference to a sender or receiver
 /// advances the same stream, so no frame is ever sealed twice with one nonce.

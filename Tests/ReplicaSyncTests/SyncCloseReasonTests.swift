@@ -5,15 +5,19 @@ import Testing
 /// configured is a refusal, and both have a wording short enough for the status bar.
 @Suite struct SyncCloseReasonTests {
     static let departures: [SyncCloseReason] = [
-        .localShutdown, .transportClosed, .timedOut(phase: "sync"), .remoteClosed(.shuttingDown, "shutting down"),
+        .localShutdown, .transportClosed, .timedOut(phase: "sync"),
+        .remoteClosed(.shuttingDown, "shutting down"),
         .remoteClosed(.normal, ""), .remoteClosed(.timedOut, "the peer went quiet during sync"),
     ]
     static let refusals: [SyncCloseReason] = [
         .protocolVersionMismatch(local: 2, remote: 1), .databaseMismatch(local: "home", remote: "work"),
-        .authenticationFailed, .protocolViolation(.unknownMessageType(99)), .unexpectedMessage("hello", phase: "sync"),
+        .authenticationFailed, .protocolViolation(.unknownMessageType(99)),
+        .unexpectedMessage("hello", phase: "sync"),
         .replicaFailed("disk full"), .remoteClosed(.authenticationFailed, "authentication failed"),
-        .remoteClosed(.databaseMismatch, "database ids differ"), .remoteClosed(.protocolViolation, "bad frame"),
-        .remoteClosed(.protocolVersionMismatch, "versions differ"), .remoteClosed(.replicaFailed, "disk full"),
+        .remoteClosed(.databaseMismatch, "database ids differ"),
+        .remoteClosed(.protocolViolation, "bad frame"),
+        .remoteClosed(.protocolVersionMismatch, "versions differ"),
+        .remoteClosed(.replicaFailed, "disk full"),
     ]
 
     @Test(arguments: departures)
@@ -47,6 +51,8 @@ import Testing
         #expect(SyncCloseReason.remoteClosed(.authenticationFailed, "x").shortMessage == "wrong token")
         // The flag to check is the program's to name (UserMessageTests); the reason names the token.
         #expect(SyncCloseReason.authenticationFailed.message.contains("token"))
-        #expect(SyncCloseReason.remoteClosed(.authenticationFailed, "check --token").message == "the peer refused: check --token")
+        #expect(
+            SyncCloseReason.remoteClosed(.authenticationFailed, "check --token").message
+                == "the peer refused: check --token")
     }
 }

@@ -1,20 +1,23 @@
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SyncMessageCodecTests {
     static let subscription = SyncSubscription(collection: "drawings", documentID: "drawing-1")
     static let messages: [SyncMessage] = [
-        .hello(.init(databaseID: "default", peerID: 0xDEAD_BEEF, displayName: "Ada ⣿", wantsEncryption: true)),
+        .hello(
+            .init(databaseID: "default", peerID: 0xDEAD_BEEF, displayName: "Ada ⣿", wantsEncryption: true)),
         .challenge(nonce: Array(repeating: 1, count: 32), publicKey: Array(repeating: 2, count: 32)),
         .response(proof: Array(repeating: 3, count: 32), streamHeader: Array(repeating: 4, count: 24)),
         .subscribe([subscription, SyncSubscription(collection: "drawings")]),
         .versions(subscription, [9, 8, 7]),
         .delta(.init(subscription: subscription, sequence: 42, senderVersions: [1], changes: Array(0..<255))),
         .ack(subscription, sequence: 42, versions: [5, 5]),
-        .presence(PresenceUpdate(
-            peerID: 7, displayName: "Bo", drawingID: "drawing-1", cursor: .init(x: -3, y: 12), tool: "pen", colour: 4,
-            strokeInProgress: [.init(x: 1, y: 2), .init(x: 3, y: 4)], widthSixteenths: 32)),
+        .presence(
+            PresenceUpdate(
+                peerID: 7, displayName: "Bo", drawingID: "drawing-1", cursor: .init(x: -3, y: 12),
+                tool: "pen", colour: 4,
+                strokeInProgress: [.init(x: 1, y: 2), .init(x: 3, y: 4)], widthSixteenths: 32)),
         .presenceLeft(peerID: 0x0102_0304_0506_0708),
         .keepalive,
         .goodbye(.authenticationFailed, "wrong token"),
@@ -35,7 +38,8 @@ import TestSupport
     func everyTruncationOfAPayloadIsATypedError(message: SyncMessage) {
         let frame = message.frame()
         for length in 0..<frame.payload.count {
-            let cut = Frame(version: frame.version, type: frame.type, payload: Array(frame.payload.prefix(length)))
+            let cut = Frame(
+                version: frame.version, type: frame.type, payload: Array(frame.payload.prefix(length)))
             #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: cut) }
         }
     }
@@ -44,7 +48,8 @@ import TestSupport
         var payload = SyncMessage.keepalive.frame().payload
         payload.append(0)
         #expect(throws: SyncProtocolError.trailingBytes(messageType: "keepalive", count: 1)) {
-            try SyncMessage(frame: Frame(version: 1, type: SyncMessage.Kind.keepalive.rawValue, payload: payload))
+            try SyncMessage(
+                frame: Frame(version: 1, type: SyncMessage.Kind.keepalive.rawValue, payload: payload))
         }
         #expect(throws: SyncProtocolError.unknownMessageType(99)) {
             try SyncMessage(frame: Frame(version: 1, type: 99, payload: []))
@@ -58,14 +63,18 @@ import TestSupport
         #expect(throws: SyncProtocolError.trailingBytes(messageType: "presenceLeft", count: 1)) {
             try SyncMessage(frame: Frame(version: frame.version, type: 11, payload: frame.payload + [0]))
         }
-        #expect(throws: SyncProtocolError.truncatedField(field: "presenceLeft.peerID", needed: 8, available: 7)) {
-            try SyncMessage(frame: Frame(version: frame.version, type: 11, payload: Array(frame.payload.prefix(7))))
+        #expect(
+            throws: SyncProtocolError.truncatedField(field: "presenceLeft.peerID", needed: 8, available: 7)
+        ) {
+            try SyncMessage(
+                frame: Frame(version: frame.version, type: 11, payload: Array(frame.payload.prefix(7))))
         }
     }
 
     @Test func presenceCarriesTheDrawingBeingViewed() throws {
         let update = PresenceUpdate(
-            peerID: 5, displayName: "Cy", drawingID: "sketches ⣿", cursor: .init(x: 2, y: 3), tool: "line", colour: 9)
+            peerID: 5, displayName: "Cy", drawingID: "sketches ⣿", cursor: .init(x: 2, y: 3), tool: "line",
+            colour: 9)
         let frame = SyncMessage.presence(update).frame()
         // peer id, then the name and the drawing id, each as a 16-bit length and UTF-8.
         #expect(Array(frame.payload[8..<14]) == [0, 2, 0x43, 0x79, 0, 12])
@@ -87,7 +96,8 @@ import TestSupport
         #expect(Array(frame.payload[(widthAt - 1)..<(widthAt + 2)]) == [9, 0, 48])
         #expect(try SyncMessage(frame: frame) == .presence(update))
         // Cut inside the width: refused with the field's name.
-        let cut = Frame(version: frame.version, type: frame.type, payload: Array(frame.payload[..<(widthAt + 1)]))
+        let cut = Frame(
+            version: frame.version, type: frame.type, payload: Array(frame.payload[..<(widthAt + 1)]))
         #expect(throws: SyncProtocolError.truncatedField(field: "presence.width", needed: 2, available: 1)) {
             try SyncMessage(frame: cut)
         }
@@ -95,19 +105,26 @@ import TestSupport
 
     @Test func refusesADrawingIDOverTheTextLimit() {
         // peer id, an empty name, then a drawing id claiming 1025 bytes (and carrying them).
-        let payload = [UInt8](repeating: 0, count: 8) + [0, 0] + [0x04, 0x01] + [UInt8](repeating: 0x61, count: 1025)
-        let frame = Frame(version: SyncMessage.protocolVersion, type: SyncMessage.Kind.presence.rawValue, payload: payload)
-        #expect(throws: SyncProtocolError.fieldTooLarge(field: "presence.drawingID", size: 1025, limit: 1024)) {
+        let payload =
+            [UInt8](repeating: 0, count: 8) + [0, 0] + [0x04, 0x01] + [UInt8](repeating: 0x61, count: 1025)
+        let frame = Frame(
+            version: SyncMessage.protocolVersion, type: SyncMessage.Kind.presence.rawValue, payload: payload)
+        #expect(throws: SyncProtocolError.fieldTooLarge(field: "presence.drawingID", size: 1025, limit: 1024))
+        {
             try SyncMessage(frame: frame)
         }
     }
 
     @Test func refusesAPointCountThatCannotFitInTheFrame() {
-        var payload = SyncMessage.presence(PresenceUpdate(
-            peerID: 1, displayName: "", drawingID: "drawing-1", cursor: .init(x: 0, y: 0), tool: "", colour: 0)).frame().payload
+        var payload = SyncMessage.presence(
+            PresenceUpdate(
+                peerID: 1, displayName: "", drawingID: "drawing-1", cursor: .init(x: 0, y: 0), tool: "",
+                colour: 0)
+        ).frame().payload
         payload.replaceSubrange((payload.count - 4)..., with: [0, 0, 0xFF, 0xFF])
         #expect(throws: SyncProtocolError.self) {
-            try SyncMessage(frame: Frame(version: 1, type: SyncMessage.Kind.presence.rawValue, payload: payload))
+            try SyncMessage(
+                frame: Frame(version: 1, type: SyncMessage.Kind.presence.rawValue, payload: payload))
         }
     }
 
@@ -118,7 +135,9 @@ import TestSupport
             let type = UInt8.random(in: 0...12, using: &generator)
             let length = Int.random(in: 0...80, using: &generator)
             let payload = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            if (try? SyncMessage(frame: Frame(version: 1, type: type, payload: payload))) != nil { decodedCount += 1 }
+            if (try? SyncMessage(frame: Frame(version: 1, type: type, payload: payload))) != nil {
+                decodedCount += 1
+            }
         }
         // Some random payloads are valid (keepalive with no bytes, sealed with any): the decoder
         // must tell them apart rather than refuse everything.

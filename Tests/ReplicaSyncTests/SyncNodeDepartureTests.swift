@@ -1,7 +1,7 @@
 import EventRuntime
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// A peer that quits is a departure on the other side, over any transport, never a refusal the
 /// status bar would show as an error; a real refusal still is one, until a connection succeeds.
@@ -31,7 +31,8 @@ import TestSupport
             databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: token, encrypts: false,
             subscriptions: [SyncSubscription(collection: "drawings")])
         let node = SyncNode(
-            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer), configuration: configuration,
+            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer),
+            configuration: configuration,
             random: SplitMix64(seed: peer))
         let events = Events()
         node.onEvent = { events.all.append($0) }
@@ -57,9 +58,10 @@ import TestSupport
         #expect(seenByB.disconnections.allSatisfy { !$0.isRefusal }, "\(seenByB.disconnections)")
         #expect(b.status.lastRefusal == nil)
         // B keeps redialling the listener that is gone: unreachable, still not refused.
-        #expect(waitFor {
-            seenByB.all.contains { if case .unreachable = $0 { true } else { false } }
-        })
+        #expect(
+            waitFor {
+                seenByB.all.contains { if case .unreachable = $0 { true } else { false } }
+            })
         #expect(b.status.lastRefusal == nil)
         b.shutdown()
     }
@@ -72,7 +74,8 @@ import TestSupport
         #expect(waitFor { a.status.peers.count == 1 && b.status.peers.count == 1 })
         b.shutdown()
         #expect(waitFor { !seenByA.disconnections.isEmpty && a.status.peers.isEmpty })
-        #expect(seenByA.disconnections == [.remoteClosed(.shuttingDown, SyncCloseReason.localShutdown.message)])
+        #expect(
+            seenByA.disconnections == [.remoteClosed(.shuttingDown, SyncCloseReason.localShutdown.message)])
         #expect(a.status.lastRefusal == nil)
         a.shutdown()
     }

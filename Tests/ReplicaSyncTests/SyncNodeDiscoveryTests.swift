@@ -2,8 +2,8 @@ import EventRuntime
 import Foundation
 import Glibc
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct SyncNodeDiscoveryTests {
     private let loop: PollEventLoop
@@ -18,7 +18,8 @@ import TestSupport
             databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "", encrypts: false,
             subscriptions: [SyncSubscription(collection: "drawings")])
         let node = SyncNode(
-            loop: loop, transport: SocketTransport(loop: loop), replica: replica, configuration: configuration,
+            loop: loop, transport: SocketTransport(loop: loop), replica: replica,
+            configuration: configuration,
             random: SplitMix64(seed: peer))
         return (node, replica)
     }
@@ -26,15 +27,22 @@ import TestSupport
     @Test func threePeersInOneRendezvousDirectoryFindEachOtherAndConverge() throws {
         let directory = try TemporaryDirectory()
         let nodes = (1...3).map { makeNode(peer: UInt64($0)) }
-        for (node, _) in nodes { try node.startLocalDiscovery(in: directory.path, rescanInterval: .milliseconds(100)) }
+        for (node, _) in nodes {
+            try node.startLocalDiscovery(in: directory.path, rescanInterval: .milliseconds(100))
+        }
         #expect(loop.run(until: { nodes.allSatisfy { $0.0.status.peers.count == 2 } }, timeout: .seconds(20)))
         for (index, (node, replica)) in nodes.enumerated() {
             replica.write(document: "drawing-1", key: "from-\(index)", value: "hi")
             node.localCommitted()
         }
-        #expect(loop.run(until: {
-            nodes.allSatisfy { $0.1.contents == nodes[0].1.contents && $0.1.contents["drawings/drawing-1"]?.count == 3 }
-        }, timeout: .seconds(20)))
+        #expect(
+            loop.run(
+                until: {
+                    nodes.allSatisfy {
+                        $0.1.contents == nodes[0].1.contents
+                            && $0.1.contents["drawings/drawing-1"]?.count == 3
+                    }
+                }, timeout: .seconds(20)))
         for (node, _) in nodes { node.shutdown() }
     }
 
@@ -47,7 +55,9 @@ import TestSupport
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(stale.utf8)) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         close(descriptor)
         #expect(bound == 0 && FileManager.default.fileExists(atPath: stale))
@@ -59,7 +69,8 @@ import TestSupport
 
     @Test func theRendezvousDirectoryIsPrivateAndPerDatabase() throws {
         let runtime = try TemporaryDirectory()
-        let path = try SyncNode.rendezvousDirectory(databaseID: "team/a", environment: ["XDG_RUNTIME_DIR": runtime.path])
+        let path = try SyncNode.rendezvousDirectory(
+            databaseID: "team/a", environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(path == runtime.path + "/drawtogether/team_a")
         var info = stat()
         #expect(stat(runtime.path + "/drawtogether", &info) == 0 && info.st_mode & 0o777 == 0o700)

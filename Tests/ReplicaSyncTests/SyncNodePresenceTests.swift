@@ -1,7 +1,7 @@
 import EventRuntime
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// Presence through a relay, over an in-memory network in virtual time: a peer that leaves
 /// disappears from the relay's other clients at once, not after their presence timeout.
@@ -22,17 +22,21 @@ import TestSupport
         var expired: [UInt64] = []
     }
 
-    private func makeNode(peer: UInt64, forwardsPresence: Bool = false, presenceTimeout: Duration = neverWithinATest)
+    private func makeNode(
+        peer: UInt64, forwardsPresence: Bool = false, presenceTimeout: Duration = neverWithinATest
+    )
         -> (SyncNode, Seen)
     {
         var configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "team token", encrypts: false,
+            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "team token",
+            encrypts: false,
             subscriptions: [SyncSubscription(collection: "drawings")])
         configuration.presenceTimeout = presenceTimeout
         var options = SyncNode.Options()
         options.forwardsPresence = forwardsPresence
         let node = SyncNode(
-            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer), configuration: configuration,
+            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer),
+            configuration: configuration,
             options: options, random: SplitMix64(seed: peer))
         let seen = Seen()
         node.onPresence = { seen.presence.append($0) }
@@ -46,7 +50,8 @@ import TestSupport
 
     private static func cursor(of peer: UInt64, x: Int32) -> PresenceUpdate {
         PresenceUpdate(
-            peerID: peer, displayName: "peer \(peer)", drawingID: "drawing-1", cursor: .init(x: x, y: 2), tool: "pen",
+            peerID: peer, displayName: "peer \(peer)", drawingID: "drawing-1", cursor: .init(x: x, y: 2),
+            tool: "pen",
             colour: 3)
     }
 
@@ -57,7 +62,10 @@ import TestSupport
         let endpoint = try relay.listen(on: .tcp(host: "127.0.0.1", port: 0))
         a.connect(to: endpoint)
         b.connect(to: endpoint)
-        #expect(waitFor { relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1 })
+        #expect(
+            waitFor {
+                relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1
+            })
         b.publish(presence: Self.cursor(of: 2, x: 5))
         #expect(waitFor { seenByA.presence.last == Self.cursor(of: 2, x: 5) })
         b.shutdown()
@@ -77,7 +85,10 @@ import TestSupport
         let endpoint = try relay.listen(on: .tcp(host: "127.0.0.1", port: 0))
         a.connect(to: endpoint)
         b.connect(to: endpoint)
-        #expect(waitFor { relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1 })
+        #expect(
+            waitFor {
+                relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1
+            })
         b.publish(presence: Self.cursor(of: 2, x: 5))
         #expect(waitFor { seenByA.expired.contains(2) })
         #expect(seenByA.presence.map(\.peerID) == [2])
@@ -104,7 +115,10 @@ import TestSupport
         // C joins later: the relay tells it what it holds, over the encrypted connection.
         c.connect(to: endpoint)
         #expect(waitFor { Set(seenByC.presence.map(\.peerID)) == [1, 2] })
-        #expect(seenByC.presence.sorted { $0.peerID < $1.peerID } == [Self.cursor(of: 1, x: 1), Self.cursor(of: 2, x: 2)])
+        #expect(
+            seenByC.presence.sorted { $0.peerID < $1.peerID } == [
+                Self.cursor(of: 1, x: 1), Self.cursor(of: 2, x: 2),
+            ])
         #expect(c.status.lastRefusal == nil && relay.status.lastRefusal == nil)
         for node in [relay, a, b, c] { node.shutdown() }
     }
@@ -117,7 +131,10 @@ import TestSupport
         let (newB, _) = makeNode(peer: 2)
         let endpoint = try relay.listen(on: .tcp(host: "127.0.0.1", port: 0))
         for node in [a, oldB, newB] { node.connect(to: endpoint) }
-        #expect(waitFor { relay.status.peers.count == 3 && [a, oldB, newB].allSatisfy { $0.status.peers.count == 1 } })
+        #expect(
+            waitFor {
+                relay.status.peers.count == 3 && [a, oldB, newB].allSatisfy { $0.status.peers.count == 1 }
+            })
         oldB.publish(presence: Self.cursor(of: 2, x: 5))
         #expect(waitFor { seenByA.presence.last == Self.cursor(of: 2, x: 5) })
         newB.publish(presence: Self.cursor(of: 2, x: 6))

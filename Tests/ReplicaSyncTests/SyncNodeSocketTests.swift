@@ -1,7 +1,7 @@
 import EventRuntime
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// Real sockets on loopback and in temporary directories, one event loop driven by the test: the
 /// node's logic is tested in virtual time (`SyncNodeTests`); these check the sockets under it.
@@ -22,7 +22,8 @@ import TestSupport
         var options = SyncNode.Options()
         options.forwardsPresence = forwardsPresence
         let node = SyncNode(
-            loop: loop, transport: SocketTransport(loop: loop), replica: replica, configuration: configuration,
+            loop: loop, transport: SocketTransport(loop: loop), replica: replica,
+            configuration: configuration,
             options: options, random: SplitMix64(seed: peer))
         return (node, replica)
     }
@@ -52,7 +53,11 @@ import TestSupport
         writeConcurrently([(a, replicaA)], count: 1000)
         // The first 100 keys of A are overwritten while B adds 100 of its own.
         writeConcurrently([(a, replicaA), (b, replicaB)], count: 100)
-        #expect(waitFor { replicaB.contents["drawings/drawing-1"]?.count == 1100 && replicaA.contents == replicaB.contents })
+        #expect(
+            waitFor {
+                replicaB.contents["drawings/drawing-1"]?.count == 1100
+                    && replicaA.contents == replicaB.contents
+            })
         #expect(waitFor { a.status.pendingDeltaCount == 0 && b.status.isCaughtUp })
         a.shutdown()
         b.shutdown()
@@ -66,7 +71,11 @@ import TestSupport
         #expect(waitFor { a.status.peers.count == 1 && b.status.peers.count == 1 })
         #expect(a.status.peers.first?.transport == .tcp)
         writeConcurrently([(a, replicaA), (b, replicaB)], count: 500)
-        #expect(waitFor { replicaA.contents["drawings/drawing-1"]?.count == 1000 && replicaA.contents == replicaB.contents })
+        #expect(
+            waitFor {
+                replicaA.contents["drawings/drawing-1"]?.count == 1000
+                    && replicaA.contents == replicaB.contents
+            })
         #expect(a.status.lastSyncAt != nil && b.status.lastRefusal == nil)
         a.shutdown()
         b.shutdown()

@@ -1,7 +1,7 @@
 import EventRuntime
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// A node's relaying, redialling and refusals, over an in-memory network on a manual-time loop
 /// (a TCP endpoint still encrypts): no sockets, and no real time spent waiting.
@@ -49,16 +49,22 @@ import TestSupport
         let endpoint = try relay.listen(on: .tcp(host: "127.0.0.1", port: 0))
         a.connect(to: endpoint)
         b.connect(to: endpoint)
-        #expect(waitFor { relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1 })
+        #expect(
+            waitFor {
+                relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1
+            })
         writeConcurrently([(a, replicaA), (b, replicaB)], count: 200)
-        #expect(waitFor {
-            replicaA.contents["drawings/drawing-1"]?.count == 400 && replicaA.contents == replicaB.contents
-                && relayReplica.contents == replicaA.contents
-        })
+        #expect(
+            waitFor {
+                replicaA.contents["drawings/drawing-1"]?.count == 400
+                    && replicaA.contents == replicaB.contents
+                    && relayReplica.contents == replicaA.contents
+            })
         var seen: [PresenceUpdate] = []
         b.onPresence = { seen.append($0) }
         let cursor = PresenceUpdate(
-            peerID: 1, displayName: "peer 1", drawingID: "drawing-1", cursor: .init(x: 3, y: 4), tool: "pen", colour: 2)
+            peerID: 1, displayName: "peer 1", drawingID: "drawing-1", cursor: .init(x: 3, y: 4), tool: "pen",
+            colour: 2)
         a.publish(presence: cursor)
         #expect(waitFor { seen.last == cursor })
         relay.shutdown()

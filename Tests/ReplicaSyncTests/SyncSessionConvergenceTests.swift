@@ -1,7 +1,7 @@
 import MonotonicTime
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SyncSessionConvergenceTests {
     @Test(arguments: [false, true])

@@ -1,7 +1,7 @@
 import MonotonicTime
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 /// `presenceLeft`: how a relay tells its clients that a forwarded peer is gone. The relay's
 /// forwarding is played by the test (a `SyncNode` does it over sockets, see SyncNodeSocketTests).
@@ -16,7 +16,8 @@ import TestSupport
     }
 
     private static let cursorOfB = PresenceUpdate(
-        peerID: 3, displayName: "peer 3", drawingID: "drawing-1", cursor: .init(x: 7, y: 1), tool: "pen", colour: 5)
+        peerID: 3, displayName: "peer 3", drawingID: "drawing-1", cursor: .init(x: 7, y: 1), tool: "pen",
+        colour: 5)
 
     /// B publishes to the relay, which forwards it to A; A then shows B.
     private func showBAtA(_ network: SessionNetwork, a: SessionNetwork.Link, b: SessionNetwork.Link) {
@@ -50,7 +51,8 @@ import TestSupport
         #expect(a.sessions[0].receive(try departure(of: 99), now: network.now) == [])
         #expect(a.sessions[0].receive(try departure(of: 1), now: network.now) == [])  // A itself
         #expect(a.sessions[0].livePresence == [Self.cursorOfB])
-        #expect(a.sessions[0].receive(try departure(of: 3), now: network.now) == [.presenceExpired(peerID: 3)])
+        #expect(
+            a.sessions[0].receive(try departure(of: 3), now: network.now) == [.presenceExpired(peerID: 3)])
         #expect(a.sessions[0].receive(try departure(of: 3), now: network.now) == [])
         #expect(a.sessions[0].isEstablished)
         #expect(a.sessions[0].livePresence.isEmpty)
@@ -83,7 +85,8 @@ import TestSupport
         let link = network.connect(0, 1) { a, _ in a.encrypts = true }
         network.runUntilQuiet()
         let update = PresenceUpdate(
-            peerID: 7, displayName: "p7", drawingID: "drawing-1", cursor: .init(x: 1, y: 1), tool: "pen", colour: 1)
+            peerID: 7, displayName: "p7", drawingID: "drawing-1", cursor: .init(x: 1, y: 1), tool: "pen",
+            colour: 1)
         network.drive(link, side: 0) { $0.publish(presence: update, now: $1) }
         network.runUntilQuiet()
         #expect(link.presence[1][7] == update)

@@ -1,6 +1,6 @@
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SyncSessionRefusalTests {
     @Test(arguments: [false, true])
@@ -16,7 +16,11 @@ import TestSupport
         network.runUntilQuiet()
         for side in 0..<2 {
             let reason = link.reasons[side]
-            #expect(reason == .authenticationFailed || reason == .remoteClosed(.authenticationFailed, SyncCloseReason.authenticationFailed.message))
+            #expect(
+                reason == .authenticationFailed
+                    || reason
+                        == .remoteClosed(.authenticationFailed, SyncCloseReason.authenticationFailed.message)
+            )
             #expect(network.replicas[side].changesComputedCount == 0)
             #expect(network.replicas[side].appliedDeltaCount == 0)
         }
@@ -35,7 +39,9 @@ import TestSupport
         let needle = Array(token.utf8)
         for side in 0..<2 {
             let sent = link.sentBytes[side]
-            let found = (0...(sent.count - needle.count)).contains { Array(sent[$0..<$0 + needle.count]) == needle }
+            let found = (0...(sent.count - needle.count)).contains {
+                Array(sent[$0..<$0 + needle.count]) == needle
+            }
             #expect(!found)
         }
     }
@@ -93,7 +99,9 @@ import TestSupport
         decoder.append(link.queues[0].flatMap { $0 })
         var messages: [SyncMessage] = []
         while let frame = try? decoder.nextFrame() {
-            if let message = try? SyncMessage(frame: frame), message.kind == .goodbye { messages.append(message) }
+            if let message = try? SyncMessage(frame: frame), message.kind == .goodbye {
+                messages.append(message)
+            }
         }
         return messages
     }
@@ -102,9 +110,11 @@ import TestSupport
     @Test(arguments: [SyncMessage.protocolVersion + 1, 1])
     func anotherProtocolVersionIsRefusedWithBothVersionsNamed(version: UInt8) {
         let (network, link) = freshAcceptor()
-        let hello = SyncMessage.hello(.init(databaseID: "default", peerID: 1, displayName: "x", wantsEncryption: false))
+        let hello = SyncMessage.hello(
+            .init(databaseID: "default", peerID: 1, displayName: "x", wantsEncryption: false))
         network.inject(try! hello.frame(version: version).encoded(), into: link, side: 1)
-        #expect(link.reasons[1] == .protocolVersionMismatch(local: SyncMessage.protocolVersion, remote: version))
+        #expect(
+            link.reasons[1] == .protocolVersionMismatch(local: SyncMessage.protocolVersion, remote: version))
         #expect(goodbyes(in: link).first?.kind == .goodbye)
         #expect(network.replicas[1].changesComputedCount == 0)
     }
@@ -121,17 +131,23 @@ import TestSupport
             Issue.record("\(name): closed with \(String(describing: link.reasons[1]))")
             return
         }
-        #expect(goodbyes(in: link) .contains { if case .goodbye(.protocolViolation, _) = $0 { true } else { false } })
+        #expect(
+            goodbyes(in: link).contains {
+                if case .goodbye(.protocolViolation, _) = $0 { true } else { false }
+            })
         #expect(network.replicas[1].changesComputedCount == 0)
     }
 
     @Test func aFrameCutOffByTheEndOfTheConnectionIsReported() throws {
         let (network, link) = freshAcceptor()
-        let hello = try SyncMessage.hello(.init(databaseID: "default", peerID: 1, displayName: "x", wantsEncryption: false))
-            .frame().encoded()
+        let hello = try SyncMessage.hello(
+            .init(databaseID: "default", peerID: 1, displayName: "x", wantsEncryption: false)
+        )
+        .frame().encoded()
         network.inject(Array(hello.prefix(9)), into: link, side: 1)
         let actions = link.sessions[1].transportClosed()
-        #expect(actions.last == .close(.protocolViolation(.truncatedFrame(received: 9, expected: hello.count))))
+        #expect(
+            actions.last == .close(.protocolViolation(.truncatedFrame(received: 9, expected: hello.count))))
     }
 
     @Test func messagesOutOfHandshakeOrderAreRefused() throws {
@@ -152,7 +168,9 @@ import TestSupport
             return
         }
         #expect(network.replicas[1].appliedDeltaCount == 0)
-        #expect(link.reasons[0].map { if case .remoteClosed(.protocolViolation, _) = $0 { true } else { false } } == true)
+        #expect(
+            link.reasons[0].map { if case .remoteClosed(.protocolViolation, _) = $0 { true } else { false } }
+                == true)
     }
 
     @Test func onAnEncryptedConnectionTamperedOrPlainFramesAreRefused() throws {
@@ -164,9 +182,14 @@ import TestSupport
             network.write(node: 0, key: "k", value: "v")
             var frame = try #require(link.queues[1].first)
             link.queues[1] = []
-            if tamper { frame[frame.count - 1] ^= 1 } else { frame = try SyncMessage.keepalive.frame().encoded() }
+            if tamper {
+                frame[frame.count - 1] ^= 1
+            } else {
+                frame = try SyncMessage.keepalive.frame().encoded()
+            }
             network.inject(frame, into: link, side: 1)
-            let expected: SyncProtocolError = tamper ? .decryptionFailed : .unencryptedFrame(messageType: "keepalive")
+            let expected: SyncProtocolError =
+                tamper ? .decryptionFailed : .unencryptedFrame(messageType: "keepalive")
             #expect(link.reasons[1] == .protocolViolation(expected))
             #expect(network.replicas[1].appliedDeltaCount == 0)
         }

@@ -1,7 +1,7 @@
 import MonotonicTime
 import ReplicaSync
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SyncSessionTimingTests {
     @Test func aQuietConnectionSendsKeepalivesAndStaysOpen() {
@@ -42,7 +42,8 @@ import TestSupport
         let link = network.connect(0, 1)
         network.runUntilQuiet()
         let update = PresenceUpdate(
-            peerID: 1, displayName: "peer 1", drawingID: "drawing-1", cursor: .init(x: 4, y: 2), tool: "pen", colour: 3,
+            peerID: 1, displayName: "peer 1", drawingID: "drawing-1", cursor: .init(x: 4, y: 2), tool: "pen",
+            colour: 3,
             strokeInProgress: [.init(x: 4, y: 2), .init(x: 5, y: 2)])
         for action in link.sessions[0].publish(presence: update, now: network.now) {
             if case .send(let bytes) = action { link.queues[1].append(bytes) }
@@ -64,7 +65,8 @@ import TestSupport
         let link = network.connect(0, 1)
         network.runUntilQuiet()
         let update = PresenceUpdate(
-            peerID: 1, displayName: "p", drawingID: "drawing-1", cursor: .init(x: 0, y: 0), tool: "pen", colour: 1)
+            peerID: 1, displayName: "p", drawingID: "drawing-1", cursor: .init(x: 0, y: 0), tool: "pen",
+            colour: 1)
         for action in link.sessions[0].publish(presence: update, now: network.now) {
             if case .send(let bytes) = action { link.queues[1].append(bytes) }
         }

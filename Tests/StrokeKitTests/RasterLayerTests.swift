@@ -35,7 +35,9 @@ import Testing
     }
 
     @Test func anEmptyViewportHasNoCells() {
-        let layer = RasterLayer(Self.crowdedGroups(count: 3, seed: 9), viewport: Viewport(x: 0, y: 0, width: 0, height: 5), mode: .block)
+        let layer = RasterLayer(
+            Self.crowdedGroups(count: 3, seed: 9), viewport: Viewport(x: 0, y: 0, width: 0, height: 5),
+            mode: .block)
         #expect(layer.grid.width == 0)
     }
 }

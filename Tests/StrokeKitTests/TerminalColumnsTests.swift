@@ -17,7 +17,8 @@ import Testing
         // Hangul initial, CJK punctuation, kana, ideographs, Yi, Hangul syllables, compatibility
         // ideographs, vertical forms, fullwidth forms and signs, CJK extension B.
         for value: UInt32 in [
-            0x1100, 0x3000, 0x3041, 0x30CE, 0x3400, 0x8A2D, 0x8A08, 0x56F3, 0x9FFF, 0xA000, 0xAC00, 0xD7A3, 0xF900,
+            0x1100, 0x3000, 0x3041, 0x30CE, 0x3400, 0x8A2D, 0x8A08, 0x56F3, 0x9FFF, 0xA000, 0xAC00, 0xD7A3,
+            0xF900,
             0xFE30, 0xFF21, 0xFF60, 0xFFE0, 0xFFE6, 0x20000, 0x2A6DF, 0x3134A,
         ] {
             #expect(columns(value) == 2, "U+\(String(value, radix: 16))")
@@ -35,7 +36,10 @@ import Testing
     }
 
     @Test func combiningMarksJoinersAndVariationSelectorsTakeNone() {
-        for value: UInt32 in [0x0300, 0x036F, 0x0483, 0x05B0, 0x093C, 0x200B, 0x200D, 0x2060, 0xFE0F, 0xFEFF, 0x3099, 0x1160, 0xE0100] {
+        for value: UInt32 in [
+            0x0300, 0x036F, 0x0483, 0x05B0, 0x093C, 0x200B, 0x200D, 0x2060, 0xFE0F, 0xFEFF, 0x3099, 0x1160,
+            0xE0100,
+        ] {
             #expect(columns(value) == 0, "U+\(String(value, radix: 16))")
         }
         // The soft hyphen and Arabic number signs are format characters that print.

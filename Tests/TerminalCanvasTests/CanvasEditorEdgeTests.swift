@@ -7,7 +7,8 @@ import Testing
 @Suite struct CanvasEditorEdgeTests {
     /// Mouse reports at screen cells, mapped through the editor's viewport as the app maps them.
     private func mouse(_ session: inout CanvasSession, _ kind: MouseEvent.Kind, _ x: Int, _ y: Int) {
-        guard let command = EditorCommand(MouseEvent(kind, x: x, y: y), viewport: session.editor.viewport) else { return }
+        guard let command = EditorCommand(MouseEvent(kind, x: x, y: y), viewport: session.editor.viewport)
+        else { return }
         session.run(command)
     }
 

@@ -12,7 +12,8 @@ import Testing
         Drawing(
             groups: (0..<count).map { index in
                 CanvasFixtures.group(
-                    through: [(index % 10, index % 5), (index % 10 + 3, index % 5 + 1)], at: 1_000_000 + Int64(index),
+                    through: [(index % 10, index % 5), (index % 10 + 3, index % 5 + 1)],
+                    at: 1_000_000 + Int64(index),
                     colour: UInt8(index % 200))
             })
     }
@@ -29,8 +30,10 @@ import Testing
         let viewport = CanvasViewport(screenWidth: 16, screenHeight: 7)
         for (step, x) in [2, 5, 9, 12].enumerated() {
             let peers = [peer(at: x, drawing: (0...x).map { ($0, 3) })]
-            let cached = view.render(document, viewport: viewport, peers: peers, cursor: CanvasCell(x: 1, y: 1), cache: cache)
-            let fresh = view.render(document, viewport: viewport, peers: peers, cursor: CanvasCell(x: 1, y: 1))
+            let cached = view.render(
+                document, viewport: viewport, peers: peers, cursor: CanvasCell(x: 1, y: 1), cache: cache)
+            let fresh = view.render(
+                document, viewport: viewport, peers: peers, cursor: CanvasCell(x: 1, y: 1))
             #expect(cached == fresh)
             #expect(cache.misses == 1)
             #expect(cache.hits == step)
@@ -56,7 +59,9 @@ import Testing
         #expect(panned == view.render(document, viewport: viewport))
 
         let braille = CanvasView(mode: .braille)
-        #expect(braille.render(document, viewport: viewport, cache: cache) == braille.render(document, viewport: viewport))
+        #expect(
+            braille.render(document, viewport: viewport, cache: cache)
+                == braille.render(document, viewport: viewport))
         #expect(cache.misses == 4)
         #expect(cache.hits == 0)
         #expect(cache.extensions == 0)
@@ -69,7 +74,9 @@ import Testing
         _ = view.render(document, viewport: viewport, cache: cache)
         document.insert(CanvasFixtures.group(through: [(0, 0), (8, 0)], at: 2_000_000, colour: 9))
         document.insert(CanvasFixtures.group(through: [(2, 4), (2, 6)], at: 2_000_001, colour: 10))
-        #expect(view.render(document, viewport: viewport, cache: cache) == view.render(document, viewport: viewport))
+        #expect(
+            view.render(document, viewport: viewport, cache: cache)
+                == view.render(document, viewport: viewport))
         #expect(cache.misses == 1)
         #expect(cache.extensions == 1)
     }
@@ -91,10 +98,12 @@ import Testing
                 switch rng.next() % 10 {
                 case 0..<6:
                     next += 1
-                    document.insert(CanvasFixtures.group(through: [(x, y), (x + 2, y + 1)], at: next, colour: colour))
+                    document.insert(
+                        CanvasFixtures.group(through: [(x, y), (x + 2, y + 1)], at: next, colour: colour))
                 case 6, 7:
                     let below = Int64(1_000_000 + Int(rng.next() % 40))
-                    document.insert(CanvasFixtures.group(through: [(x, y), (x + 3, y)], at: below, colour: colour))
+                    document.insert(
+                        CanvasFixtures.group(through: [(x, y), (x + 3, y)], at: below, colour: colour))
                 default:
                     if let key = document.keys.randomElement(using: &rng) { document.removeGroup(for: key) }
                 }
@@ -106,7 +115,8 @@ import Testing
                 }
             }
             #expect(
-                view.render(document, viewport: viewport, cache: cache) == view.render(document, viewport: viewport),
+                view.render(document, viewport: viewport, cache: cache)
+                    == view.render(document, viewport: viewport),
                 "seed \(seed) step \(step)")
         }
         #expect(cache.extensions > 0 && cache.misses > 1)

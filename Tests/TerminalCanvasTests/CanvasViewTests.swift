@@ -95,7 +95,8 @@ import Testing
         let cells = (2...9).map { CanvasCell(x: $0, y: 3) }
         func rowsWithInk(width: Double?) -> [Int] {
             let peer = PeerPresence(
-                name: "ana", colour: 46, cursor: CanvasCell(x: 0, y: 0), strokeInProgress: cells, inkTool: .marker,
+                name: "ana", colour: 46, cursor: CanvasCell(x: 0, y: 0), strokeInProgress: cells,
+                inkTool: .marker,
                 width: width)
             let grid = CanvasView(mode: .block).render(
                 Drawing(), viewport: CanvasViewport(screenWidth: 12, screenHeight: 8), peers: [peer])

@@ -31,7 +31,9 @@ import Testing
         #expect(viewport.pan(dx: -1, dy: 0) == (0, 0))
         viewport.keepVisible(CanvasCell(x: -4, y: -1))
         #expect(viewport.origin == CanvasCell(x: 0, y: 0))
-        #expect(CanvasViewport(origin: CanvasCell(x: -7, y: 4), screenWidth: 8, screenHeight: 5).origin == CanvasCell(x: 0, y: 4))
+        #expect(
+            CanvasViewport(origin: CanvasCell(x: -7, y: 4), screenWidth: 8, screenHeight: 5).origin
+                == CanvasCell(x: 0, y: 4))
     }
 
     @Test func growingTheScreenAgainBringsBackTheViewTheUserChose() {

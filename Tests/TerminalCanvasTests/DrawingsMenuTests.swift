@@ -3,7 +3,10 @@ import TerminalCanvas
 import Testing
 
 @Suite struct DrawingsMenuTests {
-    let items = [DrawingsMenu.Item(id: "a", name: "Alpha"), .init(id: "b", name: "Beta"), .init(id: "c", name: "Gamma")]
+    let items = [
+        DrawingsMenu.Item(id: "a", name: "Alpha"), .init(id: "b", name: "Beta"),
+        .init(id: "c", name: "Gamma"),
+    ]
 
     @Test func startsOnTheOpenDrawingAndOpensTheSelectedOne() {
         var menu = DrawingsMenu(items: items, currentID: "b")

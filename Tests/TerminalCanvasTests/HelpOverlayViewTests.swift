@@ -7,7 +7,8 @@ import Testing
 @Suite struct HelpOverlayViewTests {
     @Test func aFramedBoxIsCentredOverTheCanvasAndLeavesTheRestAlone() {
         var grid = CellGrid(width: 30, height: 8, filling: Cell("."))
-        HelpOverlayView(text: "Drawing\n  space  pen\n\n\n", footer: "Esc closes", glyphs: .ascii).paint(into: &grid)
+        HelpOverlayView(text: "Drawing\n  space  pen\n\n\n", footer: "Esc closes", glyphs: .ascii).paint(
+            into: &grid)
         #expect(
             grid.text == """
                 ..............................

@@ -19,7 +19,8 @@ private func mouse(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int) -> InputEvent {
             .mouse(MouseReport(.position, x: 11, y: 4)),
             .mouse(MouseReport(.leftReleased, x: 11, y: 4)),
         ])
-        #expect(events == [mouse(.press, 9, 4), mouse(.drag, 10, 4), mouse(.drag, 11, 4), mouse(.release, 11, 4)])
+        #expect(
+            events == [mouse(.press, 9, 4), mouse(.drag, 10, 4), mouse(.drag, 11, 4), mouse(.release, 11, 4)])
         #expect(!decoder.isButtonHeld)
     }
 
@@ -49,7 +50,8 @@ private func mouse(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int) -> InputEvent {
             .mouse(MouseReport(.position, x: 2, y: 1)),
             .mouse(MouseReport(.leftPressed, x: 8, y: 8)),
         ])
-        #expect(events == [mouse(.press, 1, 1), mouse(.drag, 2, 1), mouse(.release, 2, 1), mouse(.press, 8, 8)])
+        #expect(
+            events == [mouse(.press, 1, 1), mouse(.drag, 2, 1), mouse(.release, 2, 1), mouse(.press, 8, 8)])
     }
 
     @Test func aReleaseWithoutAPressIsIgnoredAndTheWheelScrolls() {
@@ -64,8 +66,10 @@ private func mouse(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int) -> InputEvent {
 
     @Test func sgrPressDragReleaseIsDecodedWithZeroBasedCells() {
         var decoder = InputDecoder()
-        let events = decoder.decode(characters("\u{1B}[<0;10;5M\u{1B}[<32;11;5M\u{1B}[<32;12;5M\u{1B}[<0;12;5m"))
-        #expect(events == [mouse(.press, 9, 4), mouse(.drag, 10, 4), mouse(.drag, 11, 4), mouse(.release, 11, 4)])
+        let events = decoder.decode(
+            characters("\u{1B}[<0;10;5M\u{1B}[<32;11;5M\u{1B}[<32;12;5M\u{1B}[<0;12;5m"))
+        #expect(
+            events == [mouse(.press, 9, 4), mouse(.drag, 10, 4), mouse(.drag, 11, 4), mouse(.release, 11, 4)])
     }
 
     @Test func sgrModifierBitsDoNotChangeTheLeftButton() {

@@ -31,7 +31,8 @@ private func characters(_ text: String) -> [RawInput] {
 
     @Test func theHomeKeyGoesHomeHoweverTheTerminalSendsIt() {
         var decoder = InputDecoder()
-        let events = decoder.decode([.key(.home)] + characters("\u{1B}[H\u{1B}[1~\u{1B}[7~\u{1B}OH\u{1B}[1;5H"))
+        let events = decoder.decode(
+            [.key(.home)] + characters("\u{1B}[H\u{1B}[1~\u{1B}[7~\u{1B}OH\u{1B}[1;5H"))
         #expect(events == Array(repeating: .command(.viewHome), count: 6))
         #expect(decoder.decode(characters("\u{1B}[4~\u{1B}[F")).isEmpty)  // End is not Home
     }
@@ -48,7 +49,9 @@ private func characters(_ text: String) -> [RawInput] {
 
     @Test func enterAndBackspaceArriveAsCharactersOrKeys() {
         var decoder = InputDecoder()
-        let events = decoder.decode([.character(10), .character(13), .character(127), .character(8), .key(.enter), .key(.backspace)])
+        let events = decoder.decode([
+            .character(10), .character(13), .character(127), .character(8), .key(.enter), .key(.backspace),
+        ])
         #expect(events == [.enter, .enter, .backspace, .backspace, .enter, .backspace])
     }
 
@@ -62,7 +65,9 @@ private func characters(_ text: String) -> [RawInput] {
         var decoder = InputDecoder(mode: .text)
         let events = decoder.decode(characters("q 1") + [.key(.left), .character(27)])
         #expect(
-            events == [.character("q"), .character(" "), .character("1"), .command(.move(.left)), .command(.escape)])
+            events == [
+                .character("q"), .character(" "), .character("1"), .command(.move(.left)), .command(.escape),
+            ])
     }
 
     @Test func aLoneEscapeAtTheEndOfARead_isTheEscapeKey() {
@@ -81,12 +86,16 @@ private func characters(_ text: String) -> [RawInput] {
     @Test func cursorKeySequencesThatArriveAsCharactersStillMove() {
         var decoder = InputDecoder()
         let events = decoder.decode(characters("\u{1B}[A\u{1B}OB\u{1B}[1;5C\u{1B}OD"))
-        #expect(events == [.command(.move(.up)), .command(.move(.down)), .command(.move(.right)), .command(.move(.left))])
+        #expect(
+            events == [
+                .command(.move(.up)), .command(.move(.down)), .command(.move(.right)), .command(.move(.left)),
+            ])
     }
 
     @Test func escapeThenCapitalOIsNotSwallowed() {
         var decoder = InputDecoder(mode: .text)
-        #expect(decoder.decode(characters("\u{1B}Ox")) == [.command(.escape), .character("O"), .character("x")])
+        #expect(
+            decoder.decode(characters("\u{1B}Ox")) == [.command(.escape), .character("O"), .character("x")])
         #expect(decoder.decode(characters("\u{1B}O")) == [])
         #expect(decoder.decode([.key(.up)]) == [.command(.escape), .character("O"), .command(.move(.up))])
     }

@@ -21,7 +21,8 @@ final class PseudoTerminal {
         // TIOCSPTLCK (unlock) and TIOCGPTN (number): Glibc's grantpt/ptsname are not imported.
         var unlock: Int32 = 0
         var number: UInt32 = 0
-        guard ioctl(leader, UInt(0x4004_5431), &unlock) == 0, ioctl(leader, UInt(0x8004_5430), &number) == 0 else {
+        guard ioctl(leader, UInt(0x4004_5431), &unlock) == 0, ioctl(leader, UInt(0x8004_5430), &number) == 0
+        else {
             close(leader)
             throw Failure(description: "cannot unlock the pseudo-terminal (errno \(errno))")
         }

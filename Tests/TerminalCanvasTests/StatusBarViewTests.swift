@@ -8,7 +8,8 @@ private func bar(
     brush: Double? = 2
 ) -> StatusBarView {
     StatusBarView(
-        drawingName: "Design notes", tool: tool, colorNumber: 3, colorValue: 196, brushSize: brush, peersOnline: peers,
+        drawingName: "Design notes", tool: tool, colorNumber: 3, colorValue: 196, brushSize: brush,
+        peersOnline: peers,
         sync: sync, glyphs: glyphs)
 }
 
@@ -35,7 +36,9 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
 
     @Test func theSyncStateIsShownInEveryWidthTheAppUses() {
         for width in TooSmallView.minimumWidth...120 {
-            for sync in [SyncStatus.inSync, .syncing, .offline, .error(reason: "token rejected by the relay")] {
+            for sync in [
+                SyncStatus.inSync, .syncing, .offline, .error(reason: "token rejected by the relay"),
+            ] {
                 let text = paint(bar(sync: sync), width: width)
                 #expect(text.unicodeScalars.count <= width)
                 let marker =
@@ -54,7 +57,8 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
         let view = bar(sync: .error(reason: "connection refused by 10.0.0.7:7777"), peers: 2)
         #expect(
             paint(view, width: 100)
-                == " Design notes │ pen │ █ 3 │ b2                 2 peers │ error: connection refused by 10.0.0.7:7777")
+                == " Design notes │ pen │ █ 3 │ b2                 2 peers │ error: connection refused by 10.0.0.7:7777"
+        )
         #expect(paint(view, width: 50) == " Design … │ pen   2 peers │ error: connection re…")
         var grid = CellGrid(width: 100, height: 1)
         view.paint(into: &grid, row: 0)
@@ -87,9 +91,18 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
     }
 
     @Test func everyPenAndEraserSizeReadsDifferently() {
-        #expect(ToolSettings.penWidths.map { StatusBarView.sizeLabel($0, ascii: false) } == ["¼", "½", "1", "2", "3", "4"])
-        #expect(ToolSettings.eraserSizes.map { StatusBarView.sizeLabel($0, ascii: false) } == ["½", "1", "1½", "2", "3", "4"])
-        #expect(ToolSettings.penWidths.map { StatusBarView.sizeLabel($0, ascii: true) } == ["0.25", "0.5", "1", "2", "3", "4"])
+        #expect(
+            ToolSettings.penWidths.map { StatusBarView.sizeLabel($0, ascii: false) } == [
+                "¼", "½", "1", "2", "3", "4",
+            ])
+        #expect(
+            ToolSettings.eraserSizes.map { StatusBarView.sizeLabel($0, ascii: false) } == [
+                "½", "1", "1½", "2", "3", "4",
+            ])
+        #expect(
+            ToolSettings.penWidths.map { StatusBarView.sizeLabel($0, ascii: true) } == [
+                "0.25", "0.5", "1", "2", "3", "4",
+            ])
         #expect(paint(bar(brush: 0.25), width: 80).contains("│ brush ¼ "))
         #expect(paint(bar(tool: .maskEraser, brush: 1.5), width: 80).contains("│ brush 1½ "))
         #expect(paint(bar(glyphs: .ascii, brush: 0.25), width: 80).contains("| brush 0.25 "))
@@ -107,7 +120,9 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
             for size in ToolSettings.penWidths + ToolSettings.eraserSizes {
                 for glyphs in [ChromeGlyphs.unicode, .ascii] {
                     let text = paint(bar(sync: .offline, glyphs: glyphs, brush: size), width: width)
-                    #expect(text.unicodeScalars.count <= width && text.contains("offline"), "width \(width): \(text)")
+                    #expect(
+                        text.unicodeScalars.count <= width && text.contains("offline"),
+                        "width \(width): \(text)")
                 }
             }
         }

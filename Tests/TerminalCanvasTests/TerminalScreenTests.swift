@@ -11,8 +11,10 @@ import Testing
 /// Runs the real ncurses adapter on a pseudo-terminal. Serialized: curses has one screen per
 /// process.
 @Suite(.serialized) struct TerminalScreenTests {
-    private func options(_ terminal: PseudoTerminal, tracking: TerminalScreen.MouseTracking = .drag,
-                         environment: [String: String] = [:], type: String = "xterm-256color")
+    private func options(
+        _ terminal: PseudoTerminal, tracking: TerminalScreen.MouseTracking = .drag,
+        environment: [String: String] = [:], type: String = "xterm-256color"
+    )
         -> TerminalScreen.Options
     {
         TerminalScreen.Options(
@@ -28,7 +30,9 @@ import Testing
         #expect(throws: TerminalScreenError.notATerminal(descriptor: descriptors[0])) {
             try TerminalScreen(options: options)
         }
-        #expect(TerminalScreenError.notATerminal(descriptor: 0).description.hasPrefix("standard input is not a terminal"))
+        #expect(
+            TerminalScreenError.notATerminal(descriptor: 0).description.hasPrefix(
+                "standard input is not a terminal"))
     }
 
     @Test func anUnknownTerminalTypeIsAnErrorAndNotAnExit() throws {

@@ -30,13 +30,16 @@ struct TmuxSessionTests {
     }
 
     @Test func theProgramGetsAnXtermTypeAndAUTF8Locale() throws {
-        let session = try TmuxSession(["sh", "-c", "echo \"$TERM $LANG $EXTRA\"; exec cat"], environment: ["EXTRA": "it's set"])
+        let session = try TmuxSession(
+            ["sh", "-c", "echo \"$TERM $LANG $EXTRA\"; exec cat"], environment: ["EXTRA": "it's set"])
         try session.waitForText("xterm-256color C.UTF-8 it's set")
     }
 
     @Test func theProgramStartsWithNoSignalBlocked() throws {
         // Test threads block SIGINT, SIGTERM and SIGHUP; an app inheriting that could not be stopped.
-        let session = try TmuxSession(["sh", "-c", "awk '/SigBlk/ { print \"mask=\" $2 }' /proc/self/status; exec cat"])
+        let session = try TmuxSession([
+            "sh", "-c", "awk '/SigBlk/ { print \"mask=\" $2 }' /proc/self/status; exec cat",
+        ])
         try session.waitForText("mask=0000000000000000")
     }
 

@@ -45,7 +45,8 @@ import Testing
         // Reverse video of a shade in yellow on yellow would be the same cell: it shows `+`.
         #expect(session.grid()[8, 2] == Cell("+", foreground: Self.yellow, attributes: .reverse))
         session.run(.moveCursor(dx: -5, dy: 0))
-        #expect(session.grid()[3, 2] == Cell("▄", foreground: 33, background: Self.yellow, attributes: .reverse))
+        #expect(
+            session.grid()[3, 2] == Cell("▄", foreground: 33, background: Self.yellow, attributes: .reverse))
     }
 
     @Test func theStrokeInProgressIsAlreadyAMarker() throws {

@@ -7,13 +7,15 @@ import Testing
 /// frames line up and nothing is dropped or doubled.
 @Suite struct WideTextChromeTests {
     private let items = [
-        DrawingsMenu.Item(id: "a", name: "☕ coffee"), .init(id: "b", name: "設計図 ノート"), .init(id: "c", name: "plain"),
+        DrawingsMenu.Item(id: "a", name: "☕ coffee"), .init(id: "b", name: "設計図 ノート"),
+        .init(id: "c", name: "plain"),
     ]
 
     private func statusBar(_ name: String, width: Int) -> String {
         var grid = CellGrid(width: width, height: 1)
         StatusBarView(
-            drawingName: name, tool: .pen, colorNumber: 3, colorValue: 196, brushSize: 2, peersOnline: 1, sync: .inSync
+            drawingName: name, tool: .pen, colorNumber: 3, colorValue: 196, brushSize: 2, peersOnline: 1,
+            sync: .inSync
         ).paint(into: &grid, row: 0)
         return grid.rows[0]
     }
@@ -110,7 +112,8 @@ import Testing
 
     /// The end of a refusal says what to do, so a long message wraps instead of being cut.
     @Test func aLongMessageWrapsAtSpacesOntoLinesAboveAndKeepsItsEnd() {
-        let message = "peer-661: authentication failed: the peers do not share the same token; check --token on both"
+        let message =
+            "peer-661: authentication failed: the peers do not share the same token; check --token on both"
         let view = MessageLineView(message: message)
         let lines = view.lines(width: 78, maximum: 3)
         #expect(lines.count == 2)
@@ -124,8 +127,9 @@ import Testing
         // Too long even for the lines there are: the last one says so, by columns.
         let cut = MessageLineView(message: String(repeating: "設計 ", count: 30)).lines(width: 11, maximum: 2)
         #expect(cut.count == 2 && cut[1].hasSuffix("…") && cut.allSatisfy { $0.terminalColumns <= 11 })
-        #expect(MessageLineView(message: String(repeating: "x", count: 30)).lines(width: 12, maximum: 3) == [
-            String(repeating: "x", count: 11) + "…"
-        ])
+        #expect(
+            MessageLineView(message: String(repeating: "x", count: 30)).lines(width: 12, maximum: 3) == [
+                String(repeating: "x", count: 11) + "…"
+            ])
     }
 }

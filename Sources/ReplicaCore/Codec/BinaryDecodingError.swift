@@ -13,8 +13,10 @@ public enum BinaryDecodingError: Error, Equatable, Sendable, CustomStringConvert
         switch self {
         case .truncated(let offset): return "the data ends early (at byte \(offset))"
         case .invalid(let what, let offset): return "invalid \(what) at byte \(offset)"
-        case .nestedTooDeep(let offset, let limit): return "values nested deeper than \(limit) levels at byte \(offset)"
-        case .trailingBytes(let offset): return "unexpected bytes after the end of the data (from byte \(offset))"
+        case .nestedTooDeep(let offset, let limit):
+            return "values nested deeper than \(limit) levels at byte \(offset)"
+        case .trailingBytes(let offset):
+            return "unexpected bytes after the end of the data (from byte \(offset))"
         case .wrongFormat(let expected): return "this is not \(expected)"
         }
     }

@@ -61,7 +61,8 @@ extension DocumentValue {
             for _ in 0..<(try reader.readCount("object entries", prefix: .varint, minimumBytes: 2)) {
                 let keyOffset = reader.offset
                 let key = try reader.readUTF8("object key", prefix: .varint)
-                guard entries.updateValue(try read(from: &reader, depth: depth + 1), forKey: key) == nil else {
+                guard entries.updateValue(try read(from: &reader, depth: depth + 1), forKey: key) == nil
+                else {
                     throw BinaryDecodingError.invalid(what: "duplicate key '\(key)'", offset: keyOffset)
                 }
             }

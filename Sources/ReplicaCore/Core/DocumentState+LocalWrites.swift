@@ -26,7 +26,9 @@ extension DocumentState {
             }
             for key in entries.keys.sorted() {
                 if let entry = entries[key] {
-                    assignBody(entry, at: path + [key], onlyDifferences: onlyDifferences, author: &author, touched: &touched)
+                    assignBody(
+                        entry, at: path + [key], onlyDifferences: onlyDifferences, author: &author,
+                        touched: &touched)
                 }
             }
         } else {

@@ -74,12 +74,14 @@ extension ReplicaState {
             case _ where event.dot.counter == 0: problem = "has counter 0"
             case _ where event.context.contains(event.dot): problem = "claims to have seen itself"
             case .value where event.path.isEmpty: problem = "writes a value over the whole document"
-            case .value where !event.isRemoved && event.value == nil: problem = "is a live value write without a value"
+            case .value where !event.isRemoved && event.value == nil:
+                problem = "is a live value write without a value"
             case .value where event.value?.objectValue != nil: problem = "writes an object as a register"
             default: problem = nil
             }
             if let problem {
-                throw ReplicaError.malformedDelta(reason: "event \(event.dot) of document '\(documentID)' \(problem)")
+                throw ReplicaError.malformedDelta(
+                    reason: "event \(event.dot) of document '\(documentID)' \(problem)")
             }
         }
     }

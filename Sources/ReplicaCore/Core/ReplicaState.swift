@@ -44,7 +44,9 @@ public struct ReplicaState: Sendable {
     }
 
     /// Runs `body` on a document, creating it if needed, and remembers what it touched.
-    mutating func modify<T>(_ key: DocumentKey, _ body: (inout DocumentState) throws -> (T, [Dot])) rethrows -> T {
+    mutating func modify<T>(_ key: DocumentKey, _ body: (inout DocumentState) throws -> (T, [Dot])) rethrows
+        -> T
+    {
         // Taken out of the dictionary so the mutation happens in place, not on a copy.
         var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
         defer {
@@ -64,7 +66,8 @@ public struct ReplicaState: Sendable {
     package mutating func takeUnsaved() -> [(key: DocumentKey, events: [DocumentEvent])] {
         let changed = unsaved
         unsaved = [:]
-        return changed.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }.map { key, dots in
+        return changed.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }.map {
+            key, dots in
             (key: key, events: dots.sorted().compactMap { document(key)?.events[$0] })
         }
     }
@@ -72,7 +75,9 @@ public struct ReplicaState: Sendable {
     package var hasUnsavedChanges: Bool { !unsaved.isEmpty }
 
     /// A local write context at one wall time; hand the clock back with `finish(_:)`.
-    mutating func withAuthor<T>(wall: Int64, _ body: (inout ReplicaState, inout LocalAuthor) throws -> T) rethrows -> T {
+    mutating func withAuthor<T>(wall: Int64, _ body: (inout ReplicaState, inout LocalAuthor) throws -> T)
+        rethrows -> T
+    {
         var author = LocalAuthor(peer: peerID, clock: clock, wall: wall)
         defer { clock = author.clock }
         return try body(&self, &author)

@@ -33,10 +33,17 @@ public struct DQLPath: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         components.map { component in
             let scalars = component.unicodeScalars
-            let plain = scalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
-                && scalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+            let plain =
+                scalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
+                && scalars.allSatisfy {
+                    $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+                }
                 && !Self.reservedWords.contains(component.uppercased())
-            return plain ? component : "`" + component.split(separator: "`", omittingEmptySubsequences: false).joined(separator: "``") + "`"
+            return plain
+                ? component
+                : "`"
+                    + component.split(separator: "`", omittingEmptySubsequences: false).joined(
+                        separator: "``") + "`"
         }.joined(separator: ".")
     }
 

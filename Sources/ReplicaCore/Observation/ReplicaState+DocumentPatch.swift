@@ -22,7 +22,9 @@ extension ReplicaState {
             // such place says it all.
             if let depth = (1..<path.count).first(where: { state.visibleNode(at: path.prefix($0)) != .map }) {
                 let above = Array(path.prefix(depth))
-                if read.insert(above).inserted { patches.append(DocumentPatch(path: above, value: state.value(at: above))) }
+                if read.insert(above).inserted {
+                    patches.append(DocumentPatch(path: above, value: state.value(at: above)))
+                }
                 continue
             }
             patches.append(DocumentPatch(path: path, value: state.value(at: path)))

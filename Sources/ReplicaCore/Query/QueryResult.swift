@@ -5,7 +5,9 @@ public struct QueryResult: Equatable, Sendable {
     public var affectedCount: Int
     public var affectedDocumentIDs: [String]
 
-    public init(documents: [[String: DocumentValue]] = [], affectedCount: Int = 0, affectedDocumentIDs: [String] = []) {
+    public init(
+        documents: [[String: DocumentValue]] = [], affectedCount: Int = 0, affectedDocumentIDs: [String] = []
+    ) {
         self.documents = documents
         self.affectedCount = affectedCount
         self.affectedDocumentIDs = affectedDocumentIDs

@@ -14,7 +14,8 @@ extension ReplicaState {
             let plan = try planUpdate(update, arguments: arguments)
             return withAuthor(wall: wall) { state, author in state.update(plan, author: &author) }
         case .delete(let delete):
-            let key = DocumentKey(collection: delete.collection, id: try Self.documentID(delete.filter, arguments))
+            let key = DocumentKey(
+                collection: delete.collection, id: try Self.documentID(delete.filter, arguments))
             guard document(key)?.isVisible == true else { return QueryResult() }
             withAuthor(wall: wall) { state, author in
                 state.modify(key) { document in ((), document.unset(at: [], author: &author)) }
@@ -25,7 +26,9 @@ extension ReplicaState {
 
     /// The documents a SELECT returns, in `_id` order, each with its `_id`.
     public func select(_ select: DQLSelect, arguments: [String: DocumentValue]) throws -> QueryResult {
-        let ids = try select.filter.map { [try Self.documentID($0, arguments)] } ?? documentIDs(in: select.collection)
+        let ids =
+            try select.filter.map { [try Self.documentID($0, arguments)] }
+            ?? documentIDs(in: select.collection)
         var documents: [[String: DocumentValue]] = []
         for id in ids {
             guard let state = collections[select.collection]?[id] else { continue }
@@ -38,7 +41,9 @@ extension ReplicaState {
                 guard state.hasFields else { continue }
                 row = [:]
                 for path in paths where path.components != ["_id"] {
-                    if let value = state.value(at: path.components) { Self.place(value, at: path.components[...], in: &row) }
+                    if let value = state.value(at: path.components) {
+                        Self.place(value, at: path.components[...], in: &row)
+                    }
                 }
             }
             row["_id"] = .string(id)
@@ -47,17 +52,21 @@ extension ReplicaState {
         return QueryResult(documents: documents)
     }
 
-    private typealias InsertPlan = [(key: DocumentKey, fields: [String: DocumentValue], onlyDifferences: Bool)]
+    private typealias InsertPlan = [(
+        key: DocumentKey, fields: [String: DocumentValue], onlyDifferences: Bool
+    )]
 
     private func planInsert(_ insert: DQLInsert, arguments: [String: DocumentValue]) throws -> InsertPlan {
         var plan: InsertPlan = []
         var seen: Set<String> = []
         for operand in insert.documents {
             guard case .object(var fields) = try Self.resolve(operand, arguments) else {
-                throw ReplicaError.invalidValue(reason: "INSERT INTO \(insert.collection) needs an object for each document")
+                throw ReplicaError.invalidValue(
+                    reason: "INSERT INTO \(insert.collection) needs an object for each document")
             }
             guard case .string(let id)? = fields.removeValue(forKey: "_id") else {
-                throw ReplicaError.invalidValue(reason: "a document inserted into \(insert.collection) needs a string _id")
+                throw ReplicaError.invalidValue(
+                    reason: "a document inserted into \(insert.collection) needs a string _id")
             }
             let key = DocumentKey(collection: insert.collection, id: id)
             let exists = seen.contains(id) || document(key)?.isVisible == true
@@ -74,7 +83,8 @@ extension ReplicaState {
         var affected: [String] = []
         for (key, fields, onlyDifferences) in plan {
             let wrote = modify(key) { state -> (Bool, [Dot]) in
-                let touched = state.assign(.object(fields), at: [], onlyDifferences: onlyDifferences, author: &author)
+                let touched = state.assign(
+                    .object(fields), at: [], onlyDifferences: onlyDifferences, author: &author)
                 return (!touched.isEmpty, touched)
             }
             if wrote && !affected.contains(key.id) { affected.append(key.id) }
@@ -90,7 +100,8 @@ extension ReplicaState {
     private func planUpdate(
         _ update: DQLUpdate, arguments: [String: DocumentValue]
     ) throws -> (key: DocumentKey, actions: [ResolvedAction])? {
-        let key = DocumentKey(collection: update.collection, id: try Self.documentID(update.filter, arguments))
+        let key = DocumentKey(
+            collection: update.collection, id: try Self.documentID(update.filter, arguments))
         let actions = try update.actions.map { action -> ResolvedAction in
             switch action {
             case .set(let path, let operand):
@@ -135,7 +146,8 @@ extension ReplicaState {
         }
     }
 
-    package static func documentID(_ filter: DQLFilter, _ arguments: [String: DocumentValue]) throws -> String {
+    package static func documentID(_ filter: DQLFilter, _ arguments: [String: DocumentValue]) throws -> String
+    {
         guard case .string(let id) = try resolve(filter.id, arguments) else {
             throw ReplicaError.invalidValue(reason: "_id in WHERE must be a string")
         }
@@ -154,7 +166,9 @@ extension ReplicaState {
     /// Sets (or, with nil, removes) the value at `path`, making the maps on the way. Each level is
     /// taken out of its parent while it changes, so a 10,000-entry map is changed in place rather
     /// than copied.
-    static func place(_ value: DocumentValue?, at path: ArraySlice<String>, in row: inout [String: DocumentValue]) {
+    static func place(
+        _ value: DocumentValue?, at path: ArraySlice<String>, in row: inout [String: DocumentValue]
+    ) {
         guard let first = path.first else { return }
         guard path.count > 1 else {
             row[first] = value

@@ -1,4 +1,5 @@
 import ReplicaCore
+
 /// Keeps an observer (or a commit handler) registered; `cancel()` or releasing the token ends it.
 public final class ObservationToken {
     private var cancellation: (() -> Void)?

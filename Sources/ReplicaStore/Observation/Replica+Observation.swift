@@ -1,9 +1,11 @@
 import ReplicaCore
+
 extension Replica {
     /// A registered observer: a query and the last result its handler saw, or one document.
     enum Observer {
-        case query(select: DQLSelect, arguments: [String: DocumentValue], lastResult: QueryResult,
-                   handler: (QueryResult) -> Void)
+        case query(
+            select: DQLSelect, arguments: [String: DocumentValue], lastResult: QueryResult,
+            handler: (QueryResult) -> Void)
         case document(DocumentKey, handler: (DocumentObservation) -> Void)
 
         var collection: String {
@@ -71,9 +73,14 @@ extension Replica {
             case .query(let select, let arguments, let lastResult, let handler):
                 // A query for one `_id` is not run again for commits to other documents (with
                 // many drawings, every stroke would otherwise re-read every open drawing).
-                if let key = Self.observedDocument(of: select, arguments), changedPaths[key] == nil { continue }
-                guard let fresh = try? state.select(select, arguments: arguments), fresh != lastResult else { continue }
-                observers[id] = .query(select: select, arguments: arguments, lastResult: fresh, handler: handler)
+                if let key = Self.observedDocument(of: select, arguments), changedPaths[key] == nil {
+                    continue
+                }
+                guard let fresh = try? state.select(select, arguments: arguments), fresh != lastResult else {
+                    continue
+                }
+                observers[id] = .query(
+                    select: select, arguments: arguments, lastResult: fresh, handler: handler)
                 deliver(to: id) { handler(fresh) }
             case .document(let key, let handler):
                 guard let paths = changedPaths[key] else { continue }
@@ -99,7 +106,9 @@ extension Replica {
     /// The one document a query selects (a query for one `_id`); nil for a query over the
     /// collection, or one whose `_id` argument is not a string.
     static func observedDocument(of select: DQLSelect, _ arguments: [String: DocumentValue]) -> DocumentKey? {
-        guard let filter = select.filter, let id = try? ReplicaState.documentID(filter, arguments) else { return nil }
+        guard let filter = select.filter, let id = try? ReplicaState.documentID(filter, arguments) else {
+            return nil
+        }
         return DocumentKey(collection: select.collection, id: id)
     }
 

@@ -1,5 +1,5 @@
-import ReplicaCore
 import CSQLite
+import ReplicaCore
 
 /// The replica's SQLite file: schema and migrations, and the rows behind `ReplicaState`.
 ///
@@ -32,10 +32,13 @@ final class ReplicaDatabase {
     init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         path = directory + "/" + Self.fileName
         do {
-            connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            connection = try SQLiteConnection(
+                path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             if !readOnly {
                 let mode = try connection.run("PRAGMA journal_mode=WAL").first?.first?.text
-                guard mode == "wal" else { throw ReplicaError.notAReplica(path: path, reason: "cannot switch it to WAL mode") }
+                guard mode == "wal" else {
+                    throw ReplicaError.notAReplica(path: path, reason: "cannot switch it to WAL mode")
+                }
                 // In WAL mode NORMAL keeps every commit across a crash of the process; only a
                 // power loss can drop the last few.
                 try connection.run("PRAGMA synchronous=NORMAL")
@@ -44,11 +47,13 @@ final class ReplicaDatabase {
         } catch let error as SQLiteError {
             switch error.code & 0xFF {
             case SQLITE_NOTADB:
-                throw ReplicaError.notAReplica(path: path, reason: "damaged or not a database: \(error.message)")
+                throw ReplicaError.notAReplica(
+                    path: path, reason: "damaged or not a database: \(error.message)")
             case SQLITE_CORRUPT:
                 throw ReplicaError.damaged(path: path, detail: error.message)
             case SQLITE_CANTOPEN:
-                throw ReplicaError.cannotOpenStore(directory: directory, reason: "cannot open \(path): \(error.message)")
+                throw ReplicaError.cannotOpenStore(
+                    directory: directory, reason: "cannot open \(path): \(error.message)")
             default:
                 throw error
             }
@@ -57,18 +62,21 @@ final class ReplicaDatabase {
 
     private func checkAndMigrate(readOnly: Bool) throws {
         let applicationID = try connection.run("PRAGMA application_id").first?.first?.integer ?? 0
-        let version = Int32(truncatingIfNeeded: try connection.run("PRAGMA user_version").first?.first?.integer ?? 0)
+        let version = Int32(
+            truncatingIfNeeded: try connection.run("PRAGMA user_version").first?.first?.integer ?? 0)
         let tables = try connection.run("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
         let isNew = applicationID == 0 && version == 0 && tables == 0
         if !isNew && applicationID != Self.applicationID {
             throw ReplicaError.notAReplica(path: path, reason: "it is a SQLite database of another program")
         }
         if version > Self.schemaVersion {
-            throw ReplicaError.unsupportedSchemaVersion(path: path, found: version, supported: Self.schemaVersion)
+            throw ReplicaError.unsupportedSchemaVersion(
+                path: path, found: version, supported: Self.schemaVersion)
         }
         guard version < Self.schemaVersion else { return }
         if readOnly {
-            throw ReplicaError.notAReplica(path: path, reason: isNew ? "it is empty" : "it needs a migration; open it for writing once")
+            throw ReplicaError.notAReplica(
+                path: path, reason: isNew ? "it is empty" : "it needs a migration; open it for writing once")
         }
         try connection.transaction {
             for migration in Self.migrations[Int(version)...] {
@@ -87,15 +95,18 @@ final class ReplicaDatabase {
     }
 
     func setMeta(_ key: String, _ value: Int64) throws {
-        try connection.run("INSERT OR REPLACE INTO replica_meta(key, value) VALUES(?, ?)", [.text(key), .integer(value)])
+        try connection.run(
+            "INSERT OR REPLACE INTO replica_meta(key, value) VALUES(?, ?)", [.text(key), .integer(value)])
     }
 
     // MARK: Events
 
     func loadEvents(into state: inout ReplicaState) throws {
-        let rows = try connection.run("SELECT collection, document, record FROM events ORDER BY collection, document, peer, counter")
+        let rows = try connection.run(
+            "SELECT collection, document, record FROM events ORDER BY collection, document, peer, counter")
         for row in rows {
-            guard row.count == 3, let collection = row[0].text, let document = row[1].text, let record = row[2].blob,
+            guard row.count == 3, let collection = row[0].text, let document = row[1].text,
+                let record = row[2].blob,
                 let event = try? DocumentEvent(decoding: record)
             else {
                 throw ReplicaError.damaged(path: path, detail: "an event record cannot be decoded")
@@ -107,11 +118,13 @@ final class ReplicaDatabase {
     /// Writes the current form of changed events; the caller holds the transaction.
     func save(_ changes: [(key: DocumentKey, events: [DocumentEvent])]) throws {
         let statement = try connection.prepare(
-            "INSERT OR REPLACE INTO events(collection, document, peer, counter, record) VALUES(?, ?, ?, ?, ?)")
+            "INSERT OR REPLACE INTO events(collection, document, peer, counter, record) VALUES(?, ?, ?, ?, ?)"
+        )
         for (key, events) in changes {
             for event in events {
                 try statement.run([
-                    .text(key.collection), .text(key.id), .integer(Int64(bitPattern: event.dot.peer.rawValue)),
+                    .text(key.collection), .text(key.id),
+                    .integer(Int64(bitPattern: event.dot.peer.rawValue)),
                     .integer(Int64(bitPattern: event.dot.counter)), .blob(event.encoded()),
                 ])
             }
@@ -121,8 +134,12 @@ final class ReplicaDatabase {
     // MARK: Subscriptions
 
     func loadSubscriptions() throws -> [ReplicaSubscription] {
-        try connection.run("SELECT collection, whole_collection, document FROM subscriptions ORDER BY 1, 2 DESC, 3").compactMap { row in
-            guard row.count == 3, let collection = row[0].text, let whole = row[1].integer, let document = row[2].text else { return nil }
+        try connection.run(
+            "SELECT collection, whole_collection, document FROM subscriptions ORDER BY 1, 2 DESC, 3"
+        ).compactMap { row in
+            guard row.count == 3, let collection = row[0].text, let whole = row[1].integer,
+                let document = row[2].text
+            else { return nil }
             return ReplicaSubscription(collection: collection, documentID: whole == 1 ? nil : document)
         }
     }
@@ -130,6 +147,9 @@ final class ReplicaDatabase {
     func insertSubscription(_ subscription: ReplicaSubscription) throws {
         try connection.run(
             "INSERT OR IGNORE INTO subscriptions(collection, whole_collection, document) VALUES(?, ?, ?)",
-            [.text(subscription.collection), .integer(subscription.documentID == nil ? 1 : 0), .text(subscription.documentID ?? "")])
+            [
+                .text(subscription.collection), .integer(subscription.documentID == nil ? 1 : 0),
+                .text(subscription.documentID ?? ""),
+            ])
     }
 }

@@ -1,5 +1,5 @@
-import ReplicaCore
 import CSQLite
+import ReplicaCore
 
 /// The one owner of a `sqlite3*`: opened in the initializer, closed when released (or by `close()`).
 final class SQLiteConnection {
@@ -9,7 +9,9 @@ final class SQLiteConnection {
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         self.path = path
         var connection: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -26,7 +28,9 @@ final class SQLiteConnection {
     }
 
     func prepare(_ sql: String) throws -> SQLiteStatement {
-        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql) }
+        guard let handle else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql)
+        }
         return try SQLiteStatement(connection: handle, sql: sql, path: path)
     }
 

@@ -1,4 +1,5 @@
 import ReplicaCore
+
 /// A failure reported by SQLite: its result code, its message, and the SQL that was running.
 public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: Int32

@@ -1,5 +1,5 @@
-import ReplicaCore
 import CSQLite
+import ReplicaCore
 
 /// One prepared statement; finalized when released. Values are always bound, never spliced in.
 final class SQLiteStatement {
@@ -71,7 +71,8 @@ final class SQLiteStatement {
     }
 
     private func failure(_ code: Int32) -> any Error {
-        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql).classified(path: path)
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql).classified(
+            path: path)
     }
 }
 

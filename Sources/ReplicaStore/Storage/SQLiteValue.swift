@@ -1,4 +1,5 @@
 import ReplicaCore
+
 /// A value bound to, or read from, a SQLite statement.
 enum SQLiteValue: Equatable {
     case null

@@ -1,5 +1,5 @@
-import ReplicaCore
 import Glibc
+import ReplicaCore
 
 /// The writer's claim on a store directory: an exclusive `flock` on `replica.lock`, which the
 /// kernel drops when the process dies, so a killed instance never leaves a stale lock. The file
@@ -20,8 +20,11 @@ final class StoreLock {
             let failure = errno
             let holder = Self.readPID(descriptor)
             close(descriptor)
-            if failure == EWOULDBLOCK { throw ReplicaError.storeInUse(directory: directory, holderPID: holder) }
-            throw ReplicaError.cannotOpenStore(directory: directory, reason: "cannot lock \(path): \(Self.errorText(failure))")
+            if failure == EWOULDBLOCK {
+                throw ReplicaError.storeInUse(directory: directory, holderPID: holder)
+            }
+            throw ReplicaError.cannotOpenStore(
+                directory: directory, reason: "cannot lock \(path): \(Self.errorText(failure))")
         }
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)

@@ -60,11 +60,14 @@ struct KeyExchangeKeyPair {
 
     /// Session keys as (initiator-to-acceptor, acceptor-to-initiator); nil for a public key
     /// libsodium rejects (a low-order point sent by a hostile peer).
-    func sessionKeys(remotePublicKey: [UInt8], isInitiator: Bool) -> (toAcceptor: [UInt8], toInitiator: [UInt8])? {
+    func sessionKeys(remotePublicKey: [UInt8], isInitiator: Bool) -> (
+        toAcceptor: [UInt8], toInitiator: [UInt8]
+    )? {
         var receive = [UInt8](repeating: 0, count: Int(crypto_kx_SESSIONKEYBYTES))
         var transmit = receive
         if isInitiator {
-            guard crypto_kx_client_session_keys(&receive, &transmit, publicKey, secretKey, remotePublicKey) == 0
+            guard
+                crypto_kx_client_session_keys(&receive, &transmit, publicKey, secretKey, remotePublicKey) == 0
             else { return nil }
             return (transmit, receive)
         }

@@ -48,6 +48,8 @@ extension PresenceUpdate {
     public static func onCanvas(
         _ updates: some Sequence<PresenceUpdate>, drawingID: String, excluding ownPeerID: UInt64
     ) -> [PresenceUpdate] {
-        updates.filter { $0.drawingID == drawingID && $0.peerID != ownPeerID }.sorted { $0.peerID < $1.peerID }
+        updates.filter { $0.drawingID == drawingID && $0.peerID != ownPeerID }.sorted {
+            $0.peerID < $1.peerID
+        }
     }
 }

@@ -75,15 +75,17 @@ extension SyncMessage {
         var reader = ByteReader<SyncProtocolError>(frame.payload)
         switch kind {
         case .hello:
-            self = .hello(Hello(
-                databaseID: try reader.readText("hello.databaseID"),
-                peerID: try reader.readFixed("hello.peerID", as: UInt64.self, .bigEndian),
-                displayName: try reader.readText("hello.displayName"),
-                wantsEncryption: try reader.readFlag("hello.flags")))
+            self = .hello(
+                Hello(
+                    databaseID: try reader.readText("hello.databaseID"),
+                    peerID: try reader.readFixed("hello.peerID", as: UInt64.self, .bigEndian),
+                    displayName: try reader.readText("hello.displayName"),
+                    wantsEncryption: try reader.readFlag("hello.flags")))
         case .challenge:
             self = .challenge(
                 nonce: Array(try reader.readBytes("challenge.nonce", count: SyncMessage.nonceSize)),
-                publicKey: Array(try reader.readBytes("challenge.publicKey", count: SyncMessage.publicKeySize)))
+                publicKey: Array(
+                    try reader.readBytes("challenge.publicKey", count: SyncMessage.publicKeySize)))
         case .response:
             self = .response(
                 proof: Array(try reader.readBytes("response.proof", count: SyncMessage.proofSize)),
@@ -91,26 +93,30 @@ extension SyncMessage {
         case .subscribe:
             // A subscription takes at least 3 bytes: an empty collection name and the flag.
             let count = try reader.readCount(
-                "subscribe.count", prefix: .uint16(.bigEndian), minimumBytes: 3, limit: SyncMessage.maxSubscriptions)
+                "subscribe.count", prefix: .uint16(.bigEndian), minimumBytes: 3,
+                limit: SyncMessage.maxSubscriptions)
             var subscriptions: [SyncSubscription] = []
             for _ in 0..<count { subscriptions.append(try reader.readSubscription()) }
             self = .subscribe(subscriptions)
         case .versions:
             self = .versions(try reader.readSubscription(), try reader.readBlob("versions.versions"))
         case .delta:
-            self = .delta(Delta(
-                subscription: try reader.readSubscription(),
-                sequence: try reader.readFixed("delta.sequence", as: UInt64.self, .bigEndian),
-                senderVersions: try reader.readBlob("delta.senderVersions"),
-                changes: try reader.readBlob("delta.changes")))
+            self = .delta(
+                Delta(
+                    subscription: try reader.readSubscription(),
+                    sequence: try reader.readFixed("delta.sequence", as: UInt64.self, .bigEndian),
+                    senderVersions: try reader.readBlob("delta.senderVersions"),
+                    changes: try reader.readBlob("delta.changes")))
         case .ack:
             self = .ack(
-                try reader.readSubscription(), sequence: try reader.readFixed("ack.sequence", as: UInt64.self, .bigEndian),
+                try reader.readSubscription(),
+                sequence: try reader.readFixed("ack.sequence", as: UInt64.self, .bigEndian),
                 versions: try reader.readBlob("ack.versions"))
         case .presence:
             self = .presence(try reader.readPresence())
         case .presenceLeft:
-            self = .presenceLeft(peerID: try reader.readFixed("presenceLeft.peerID", as: UInt64.self, .bigEndian))
+            self = .presenceLeft(
+                peerID: try reader.readFixed("presenceLeft.peerID", as: UInt64.self, .bigEndian))
         case .keepalive:
             self = .keepalive
         case .goodbye:
@@ -185,12 +191,14 @@ extension ByteReader where Failure == SyncProtocolError {
         let width = try readFixed("presence.width", as: UInt16.self, .bigEndian)
         // Each point is 8 bytes: a count that cannot fit in the frame is refused before reserving.
         let count = try readCount(
-            "presence.pointCount", prefix: .uint32(.bigEndian), minimumBytes: 8, limit: SyncMessage.maxStrokePoints)
+            "presence.pointCount", prefix: .uint32(.bigEndian), minimumBytes: 8,
+            limit: SyncMessage.maxStrokePoints)
         var points: [PresenceUpdate.Point] = []
         points.reserveCapacity(count)
         for _ in 0..<count { points.append(try readPoint()) }
         return PresenceUpdate(
-            peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool, colour: colour,
+            peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool,
+            colour: colour,
             strokeInProgress: points, widthSixteenths: width)
     }
 

@@ -47,7 +47,9 @@ public enum SyncMessage: Equatable, Sendable {
         public var senderVersions: [UInt8]
         public var changes: [UInt8]
 
-        public init(subscription: SyncSubscription, sequence: UInt64, senderVersions: [UInt8], changes: [UInt8]) {
+        public init(
+            subscription: SyncSubscription, sequence: UInt64, senderVersions: [UInt8], changes: [UInt8]
+        ) {
             self.subscription = subscription
             self.sequence = sequence
             self.senderVersions = senderVersions

@@ -77,7 +77,8 @@ public final class ReplicaSyncAdapter: SyncReplica {
         -> SyncApplyOutcome
     {
         let decoded = try decode(delta)
-        let covering = ReplicaSubscription(collection: subscription.collection, documentID: subscription.documentID)
+        let covering = ReplicaSubscription(
+            collection: subscription.collection, documentID: subscription.documentID)
         if let stray = decoded.documents.lazy.map(\.documentID).first(where: {
             !covering.covers(DocumentKey(collection: decoded.collection, id: $0))
         }) {

@@ -14,7 +14,10 @@ final class PeerConnection {
     private var isPerforming = false
     private var pending: [(inout SyncSession, SyncInstant) -> [SyncAction]] = []
 
-    init(node: SyncNode, socket: any Connection, session: SyncSession, endpoint: SocketEndpoint, isDialled: Bool) {
+    init(
+        node: SyncNode, socket: any Connection, session: SyncSession, endpoint: SocketEndpoint,
+        isDialled: Bool
+    ) {
         self.node = node
         self.socket = socket
         self.session = session
@@ -45,7 +48,8 @@ final class PeerConnection {
 
     /// The remote as the status shows it.
     func peer(_ hello: SyncMessage.Hello) -> SyncNodeStatus.Peer {
-        SyncNodeStatus.Peer(peerID: hello.peerID, displayName: hello.displayName, transport: endpoint.transport)
+        SyncNodeStatus.Peer(
+            peerID: hello.peerID, displayName: hello.displayName, transport: endpoint.transport)
     }
 
     /// The remote, while the handshake has succeeded and the connection is open.

@@ -10,7 +10,9 @@ public struct ReconnectBackoff: Sendable {
     public init() {}
 
     /// The delay before the next attempt; each call counts one more failure.
-    public mutating func nextDelay<Generator: RandomNumberGenerator>(using generator: inout Generator) -> Duration {
+    public mutating func nextDelay<Generator: RandomNumberGenerator>(using generator: inout Generator)
+        -> Duration
+    {
         let ceiling = min(maximum.wholeMilliseconds, minimum.wholeMilliseconds << min(failures, 20))
         failures += 1
         return .milliseconds(Int64.random(in: (ceiling / 2)...ceiling, using: &generator))

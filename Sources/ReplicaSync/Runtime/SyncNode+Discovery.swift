@@ -23,7 +23,8 @@ extension SyncNode {
         }
         var info = stat()
         guard stat(base, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw SocketError(operation: "using \(base) (it must belong to this user, mode 0700)", code: EPERM)
+            throw SocketError(
+                operation: "using \(base) (it must belong to this user, mode 0700)", code: EPERM)
         }
         return directory
     }
@@ -39,7 +40,9 @@ extension SyncNode {
     private func rescan(_ directory: String, every interval: Duration) {
         let names = Self.entries(of: directory)
         for name in names.sorted() where name.hasSuffix(".sock") {
-            guard let peer = UInt64(name.dropLast(5), radix: 16), peer < configuration.peerID else { continue }
+            guard let peer = UInt64(name.dropLast(5), radix: 16), peer < configuration.peerID else {
+                continue
+            }
             connect(to: .unix(path: directory + "/" + name), discovered: true)
         }
         loop.schedule(at: loop.now + interval) { [weak self] in

@@ -162,7 +162,8 @@ public final class SyncNode {
         var sessionConfiguration = configuration
         sessionConfiguration.encrypts = endpoint.transport == .tcp
         let session = SyncSession(
-            configuration: sessionConfiguration, role: role, replica: replica, secrets: makeSecrets(), now: loop.now)
+            configuration: sessionConfiguration, role: role, replica: replica, secrets: makeSecrets(),
+            now: loop.now)
         let connection = PeerConnection(
             node: self, socket: socket, session: session, endpoint: endpoint, isDialled: role == .initiator)
         connections[ObjectIdentifier(connection)] = connection
@@ -206,7 +207,9 @@ public final class SyncNode {
         guard connection.session.isEstablished else { return }
         var updates = ownPresence.map { [$0] } ?? []
         if options.forwardsPresence {
-            for other in connections.values where other !== connection { updates += other.session.livePresence }
+            for other in connections.values where other !== connection {
+                updates += other.session.livePresence
+            }
         }
         for update in updates {
             connection.drive { $0.publish(presence: update, now: $1) }
@@ -231,7 +234,8 @@ public final class SyncNode {
     /// Runs one event on every connection but `excluded`; over a copy, because an event can
     /// close a connection and so remove it from `connections`.
     private func driveAll(
-        except excluded: PeerConnection? = nil, _ event: @escaping (inout SyncSession, SyncInstant) -> [SyncAction]
+        except excluded: PeerConnection? = nil,
+        _ event: @escaping (inout SyncSession, SyncInstant) -> [SyncAction]
     ) {
         for connection in Array(connections.values) where connection !== excluded {
             connection.drive(event)
@@ -249,9 +253,10 @@ public final class SyncNode {
             lastRefusal = SyncNodeStatus.Refusal(
                 reason: reason, at: loop.now, peer: name, dialled: connection.isDialled)
         }
-        onEvent(.disconnected(
-            peer: name, endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
-            wasEstablished: connection.wasEstablished))
+        onEvent(
+            .disconnected(
+                peer: name, endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
+                wasEstablished: connection.wasEstablished))
         if connection.isDialled { scheduleRedial(connection.endpoint) }
     }
 }

@@ -1,4 +1,5 @@
 import EventRuntime
+
 /// Something about a node's connections worth telling the person running it: the headless
 /// commands print one line per event, the terminal front end can show them in its status bar.
 public enum SyncNodeEvent: Equatable, Sendable {

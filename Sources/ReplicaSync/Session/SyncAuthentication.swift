@@ -24,7 +24,10 @@ struct SyncAuthentication {
             writer.write(text: databaseID)
             writer.writeFixed(initiatorPeerID, .bigEndian)
             writer.writeFixed(acceptorPeerID, .bigEndian)
-            for part in [initiatorNonce, acceptorNonce, initiatorPublicKey, acceptorPublicKey, keyToAcceptor, keyToInitiator] {
+            for part in [
+                initiatorNonce, acceptorNonce, initiatorPublicKey, acceptorPublicKey, keyToAcceptor,
+                keyToInitiator,
+            ] {
                 writer.write(blob: part)
             }
             return Sodium.hash([writer.bytes], outputSize: 64)

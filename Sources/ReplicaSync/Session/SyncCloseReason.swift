@@ -39,7 +39,8 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
             // The text of a departure is the peer's own wording ("shutting down"); it adds nothing.
             case .shuttingDown: return "the peer quit"
             case .normal:
-                return text.isEmpty ? "the peer closed the connection" : "the peer closed the connection (\(text))"
+                return text.isEmpty
+                    ? "the peer closed the connection" : "the peer closed the connection (\(text))"
             case .timedOut: return "the peer stopped waiting for this one (\(text))"
             default: return "the peer refused: \(text)"
             }

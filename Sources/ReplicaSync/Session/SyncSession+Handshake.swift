@@ -36,7 +36,8 @@ extension SyncSession {
             return close(.remoteClosed(code, text))
         }
         guard frame.version == SyncMessage.protocolVersion else {
-            return refuse(.protocolVersionMismatch(local: SyncMessage.protocolVersion, remote: frame.version), now: now)
+            return refuse(
+                .protocolVersionMismatch(local: SyncMessage.protocolVersion, remote: frame.version), now: now)
         }
         let message: SyncMessage
         do {
@@ -73,7 +74,8 @@ extension SyncSession {
         switch message {
         case .hello(let hello) where remote == nil:
             guard hello.databaseID == configuration.databaseID else {
-                return refuse(.databaseMismatch(local: configuration.databaseID, remote: hello.databaseID), now: now)
+                return refuse(
+                    .databaseMismatch(local: configuration.databaseID, remote: hello.databaseID), now: now)
             }
             remote = hello
             return []
@@ -82,7 +84,8 @@ extension SyncSession {
         case .response(let proof, let streamHeader) where handshake.transcript != nil:
             return verify(proof: proof, streamHeader: streamHeader, handshake: handshake, now: now)
         default:
-            return refuse(.unexpectedMessage(String(describing: message.kind), phase: "the handshake"), now: now)
+            return refuse(
+                .unexpectedMessage(String(describing: message.kind), phase: "the handshake"), now: now)
         }
     }
 
@@ -91,13 +94,15 @@ extension SyncSession {
     ) -> [SyncAction] {
         var handshake = handshake
         guard let remoteHello = remote,
-            let keys = handshake.keyPair.sessionKeys(remotePublicKey: publicKey, isInitiator: role == .initiator)
+            let keys = handshake.keyPair.sessionKeys(
+                remotePublicKey: publicKey, isInitiator: role == .initiator)
         else { return refuse(.authenticationFailed, now: now) }
         let local = (peerID: configuration.peerID, nonce: handshake.nonce, key: handshake.keyPair.publicKey)
         let other = (peerID: remoteHello.peerID, nonce: challengeNonce, key: publicKey)
         let (initiator, acceptor) = role == .initiator ? (local, other) : (other, local)
         let transcript = SyncAuthentication.Transcript(
-            databaseID: configuration.databaseID, initiatorPeerID: initiator.peerID, acceptorPeerID: acceptor.peerID,
+            databaseID: configuration.databaseID, initiatorPeerID: initiator.peerID,
+            acceptorPeerID: acceptor.peerID,
             initiatorNonce: initiator.nonce, acceptorNonce: acceptor.nonce,
             initiatorPublicKey: initiator.key, acceptorPublicKey: acceptor.key,
             keyToAcceptor: keys.toAcceptor, keyToInitiator: keys.toInitiator)
@@ -123,13 +128,16 @@ extension SyncSession {
     ) -> [SyncAction] {
         guard let transcript = handshake.transcript, let remoteHello = remote else { return [] }
         let remoteRole: SyncRole = role == .initiator ? .acceptor : .initiator
-        guard SyncAuthentication(token: configuration.token).verify(proof, from: remoteRole, transcript: transcript)
+        guard
+            SyncAuthentication(token: configuration.token).verify(
+                proof, from: remoteRole, transcript: transcript)
         else { return refuse(.authenticationFailed, now: now) }
         // An encrypted connection needs the remote's stream header, a plain one must not have one.
         let key = role == .initiator ? transcript.keyToInitiator : transcript.keyToAcceptor
         let stream = handshake.encrypted ? SecretStreamReceiver(key: key, header: streamHeader) : nil
         guard handshake.encrypted ? stream != nil : streamHeader.isEmpty else {
-            let error = SyncProtocolError.invalidValue(field: "response.streamHeader", value: UInt64(streamHeader.count))
+            let error = SyncProtocolError.invalidValue(
+                field: "response.streamHeader", value: UInt64(streamHeader.count))
             return refuse(.protocolViolation(error), now: now)
         }
         receiver = stream

@@ -68,7 +68,8 @@ extension SyncSession {
 
     /// Replicates a subscription on this connection, sending our versions so the remote answers
     /// with what we lack (resume is always from version vectors).
-    private mutating func addSubscription(_ subscription: SyncSubscription, now: SyncInstant) -> [SyncAction] {
+    private mutating func addSubscription(_ subscription: SyncSubscription, now: SyncInstant) -> [SyncAction]
+    {
         guard !replication.subscriptions.contains(subscription) else { return [] }
         replication.subscriptions.append(subscription)
         do {
@@ -90,7 +91,8 @@ extension SyncSession {
         case .versions(let subscription, let versions):
             var actions = addSubscription(subscription, now: now)
             replication.remoteVersions[subscription] = versions
-            actions += pushChanges(for: subscription, now: now, evenIfEmpty: !replication.inFlight.keys.contains(subscription))
+            actions += pushChanges(
+                for: subscription, now: now, evenIfEmpty: !replication.inFlight.keys.contains(subscription))
             return actions
         case .delta(let delta):
             return apply(delta, now: now)
@@ -109,7 +111,9 @@ extension SyncSession {
         case .presenceLeft(let peerID):
             // Only what this connection delivered is expired: a stale or repeated departure, or one
             // about this peer itself, changes nothing.
-            guard peerID != configuration.peerID, presence.removeValue(forKey: peerID) != nil else { return [] }
+            guard peerID != configuration.peerID, presence.removeValue(forKey: peerID) != nil else {
+                return []
+            }
             return [.presenceExpired(peerID: peerID)]
         case .keepalive:
             return []
@@ -120,7 +124,8 @@ extension SyncSession {
 
     private mutating func apply(_ delta: SyncMessage.Delta, now: SyncInstant) -> [SyncAction] {
         guard replication.subscriptions.contains(delta.subscription) else {
-            return refuse(.unexpectedMessage("delta for unrequested \(delta.subscription)", phase: "sync"), now: now)
+            return refuse(
+                .unexpectedMessage("delta for unrequested \(delta.subscription)", phase: "sync"), now: now)
         }
         var actions: [SyncAction] = []
         do {
@@ -159,7 +164,8 @@ extension SyncSession {
             let sequence = replication.nextSequence
             replication.nextSequence += 1
             let delta = SyncMessage.Delta(
-                subscription: subscription, sequence: sequence, senderVersions: versions, changes: changes ?? [])
+                subscription: subscription, sequence: sequence, senderVersions: versions,
+                changes: changes ?? [])
             let actions = send(.delta(delta), now: now)
             if isOpen { replication.inFlight[subscription] = sequence }
             return actions

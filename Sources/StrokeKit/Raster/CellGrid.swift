@@ -165,7 +165,9 @@ public struct CellGrid: Equatable, Sendable {
     public var rows: [String] {
         (0..<height).map { y in
             var line = String.UnicodeScalarView()
-            for x in 0..<width where !cells[y * width + x].isContinuation { line.append(cells[y * width + x].glyph) }
+            for x in 0..<width where !cells[y * width + x].isContinuation {
+                line.append(cells[y * width + x].glyph)
+            }
             var text = String(line)
             while text.last == " " { text.removeLast() }
             return text

@@ -56,7 +56,9 @@ public struct RasterLayer: Equatable, Sendable {
         for index in cells.indices {
             let bits = penBits[index]
             let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
-            if let cell = Raster.layered(pen: pen, marker: markerColours[index], mode: mode) { cells[index] = cell }
+            if let cell = Raster.layered(pen: pen, marker: markerColours[index], mode: mode) {
+                cells[index] = cell
+            }
         }
         return CellGrid(width: width, height: height, narrowCells: cells)
     }

@@ -27,7 +27,8 @@ extension Unicode.Scalar {
     /// Format characters that stand in front of digits and show: the prepended concatenation
     /// marks (Arabic number signs and the like).
     private static func printsDespiteFormat(_ value: UInt32) -> Bool {
-        (0x0600...0x0605).contains(value) || value == 0x06DD || value == 0x070F || (0x0890...0x0891).contains(value)
+        (0x0600...0x0605).contains(value) || value == 0x06DD || value == 0x070F
+            || (0x0890...0x0891).contains(value)
             || value == 0x08E2 || value == 0x110BD || value == 0x110CD
     }
 

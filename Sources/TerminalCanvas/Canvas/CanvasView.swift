@@ -95,7 +95,10 @@ public struct CanvasView: Sendable {
             guard
                 let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix),
                 let stroke = Stroke(
-                    key: key, ink: Ink(tool: peer.inkTool, colour: peer.colour, width: peer.width ?? peer.inkTool.defaultWidth),
+                    key: key,
+                    ink: Ink(
+                        tool: peer.inkTool, colour: peer.colour,
+                        width: peer.width ?? peer.inkTool.defaultWidth),
                     path: peer.strokeInProgress.map { StrokePoint($0.centre) }, createdAtMilliseconds: 0)
             else { return nil }
             return StrokeGroup(key: key, pieces: [stroke])

@@ -20,8 +20,11 @@ public struct ChromeGlyphs: Equatable, Sendable {
     /// Whether every glyph is ASCII: then text in the chrome avoids other characters too (a
     /// size reads `0.25`, not `¼`).
     public var isASCII: Bool {
-        [topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical, separator, ellipsis, swatch, moreAbove, moreBelow]
-            .allSatisfy(\.isASCII)
+        [
+            topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical, separator, ellipsis, swatch,
+            moreAbove, moreBelow,
+        ]
+        .allSatisfy(\.isASCII)
     }
 
     public static let unicode = ChromeGlyphs(

@@ -70,7 +70,9 @@ public struct DrawingsMenu: Equatable, Sendable {
         case .naming(let renaming, let text): return name(event, renaming: renaming, text: text)
         case .confirmingDelete(let id):
             mode = .browsing
-            if case .character(let character) = event, character == "y" || character == "Y" { return .delete(id: id) }
+            if case .character(let character) = event, character == "y" || character == "Y" {
+                return .delete(id: id)
+            }
             return nil
         }
     }
@@ -84,7 +86,9 @@ public struct DrawingsMenu: Equatable, Sendable {
         case .command(.escape), .command(.openDrawings), .command(.quit): return .close
         case .character("n"): mode = .naming(renaming: nil, text: "")
         case .command(.redo), .character("r"):
-            if items.indices.contains(selection) { mode = .naming(renaming: items[selection].id, text: items[selection].name) }
+            if items.indices.contains(selection) {
+                mode = .naming(renaming: items[selection].id, text: items[selection].name)
+            }
         case .character("d"):
             guard items.indices.contains(selection) else { break }
             guard items[selection].id != currentID else {
@@ -148,7 +152,8 @@ public struct DrawingsMenu: Equatable, Sendable {
             let name = items.first { $0.id == id }?.name ?? id
             lines.append("delete '\(name)' for everyone? y / n")
         }
-        HelpOverlayView(text: lines.joined(separator: "\n"), title: "drawings", footer: "", glyphs: glyphs).paint(into: &grid)
+        HelpOverlayView(text: lines.joined(separator: "\n"), title: "drawings", footer: "", glyphs: glyphs)
+            .paint(into: &grid)
     }
 }
 

@@ -14,7 +14,8 @@ public struct HelpOverlayView: Equatable, Sendable {
     public var firstLine: Int
 
     public init(
-        text: String, title: String = "Keys", footer: String = "? or Esc closes", glyphs: ChromeGlyphs = .unicode,
+        text: String, title: String = "Keys", footer: String = "? or Esc closes",
+        glyphs: ChromeGlyphs = .unicode,
         firstLine: Int = 0
     ) {
         self.text = text
@@ -44,7 +45,8 @@ public struct HelpOverlayView: Equatable, Sendable {
         let scrolls = lines.count + 2 > grid.height
         // Wide enough for the footer in use, which for a scrolling box leaves room for an arrow.
         let footerWidth = scrolls ? scrollFooter.terminalColumns + 4 : footer.terminalColumns + 2
-        let contentWidth = max(lines.map(\.terminalColumns).max() ?? 0, title.terminalColumns + 2, footerWidth)
+        let contentWidth = max(
+            lines.map(\.terminalColumns).max() ?? 0, title.terminalColumns + 2, footerWidth)
         let width = min(contentWidth + 4, grid.width)
         let height = min(lines.count + 2, grid.height)
         guard width >= 4, height >= 3 else { return }
@@ -74,7 +76,8 @@ public struct HelpOverlayView: Equatable, Sendable {
     var scrollFooter: String { glyphs.isASCII ? "up/down scroll, Esc closes" : "↑ ↓ scroll · Esc closes" }
 
     private func drawFrame(
-        into grid: inout CellGrid, left: Int, top: Int, width: Int, height: Int, footer: String, footerInset: Int
+        into grid: inout CellGrid, left: Int, top: Int, width: Int, height: Int, footer: String,
+        footerInset: Int
     ) {
         let bottom = top + height - 1
         let right = left + width - 1

@@ -25,7 +25,9 @@ public struct MessageLineView: Equatable, Sendable {
         let shown = lines(width: grid.width - 2, maximum: min(maximumLines, row + 1))
         for (index, line) in shown.enumerated() {
             let text = " " + line + " "
-            grid.put(text, x: grid.width - text.terminalColumns, y: row - shown.count + 1 + index, attributes: .reverse)
+            grid.put(
+                text, x: grid.width - text.terminalColumns, y: row - shown.count + 1 + index,
+                attributes: .reverse)
         }
     }
 
@@ -37,7 +39,8 @@ public struct MessageLineView: Equatable, Sendable {
         let lines = message.wrapped(to: width, ellipsis: glyphs.ellipsis)
         guard lines.count > maximum else { return lines }
         var kept = Array(lines.prefix(maximum))
-        kept[maximum - 1] = (kept[maximum - 1] + " " + lines[maximum]).truncated(to: width, ellipsis: glyphs.ellipsis)
+        kept[maximum - 1] = (kept[maximum - 1] + " " + lines[maximum]).truncated(
+            to: width, ellipsis: glyphs.ellipsis)
         return kept
     }
 }

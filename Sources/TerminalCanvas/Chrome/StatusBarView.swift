@@ -71,20 +71,21 @@ public struct StatusBarView: Equatable, Sendable {
             let dropped = Set(droppable.prefix(dropCount))
             for (compact, compactSync, shrink) in steps {
                 candidate = fields(
-                    dropping: dropped, compact: compact, compactSync: compactSync, shrinkingTo: shrink ? width : nil)
+                    dropping: dropped, compact: compact, compactSync: compactSync,
+                    shrinkingTo: shrink ? width : nil)
                 if Self.lineWidth(candidate) <= width { return candidate }
             }
         }
         // Nothing optional is left: cut the name and reason as far as it takes.
         return fields(
-            dropping: Set(droppable), compact: true, compactSync: true, shrinkingTo: width, keepingMinimum: false)
+            dropping: Set(droppable), compact: true, compactSync: true, shrinkingTo: width,
+            keepingMinimum: false)
     }
 
     private func fields(
         dropping dropped: Set<DroppableField>, compact: Bool, compactSync: Bool, shrinkingTo width: Int?,
         keepingMinimum: Bool = true
-    ) -> (left: [Field], right: [Field])
-    {
+    ) -> (left: [Field], right: [Field]) {
         var left = [Field(text: drawingName)]
         if !dropped.contains(.tool) { left.append(Field(text: compact ? tool.shortName : tool.name)) }
         if !dropped.contains(.color) {
@@ -104,13 +105,16 @@ public struct StatusBarView: Equatable, Sendable {
         // cell when nothing else is left to give up).
         var excess = Self.lineWidth((left, right)) - width
         let name = drawingName
-        let nameCut = min(max(excess, 0), name.terminalColumns - min(name.terminalColumns, keepingMinimum ? 8 : 1))
+        let nameCut = min(
+            max(excess, 0), name.terminalColumns - min(name.terminalColumns, keepingMinimum ? 8 : 1))
         left[0].text = name.truncated(to: name.terminalColumns - nameCut, ellipsis: glyphs.ellipsis)
         excess -= nameCut
         let reason = reasonText
         if excess > 0, !reason.isEmpty {
-            let reasonCut = min(excess, reason.terminalColumns - min(reason.terminalColumns, keepingMinimum ? 10 : 1))
-            let cutReason = reason.truncated(to: reason.terminalColumns - reasonCut, ellipsis: glyphs.ellipsis)
+            let reasonCut = min(
+                excess, reason.terminalColumns - min(reason.terminalColumns, keepingMinimum ? 10 : 1))
+            let cutReason = reason.truncated(
+                to: reason.terminalColumns - reasonCut, ellipsis: glyphs.ellipsis)
             right[right.count - 1] = syncField(compact: compactSync, reason: cutReason)
         }
         return (left, right)

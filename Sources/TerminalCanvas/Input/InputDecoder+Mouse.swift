@@ -30,7 +30,9 @@ extension InputDecoder {
         let y = report.y
         var events: [MouseEvent] = []
         if report.isWheel {
-            if report.isPress { events.append(MouseEvent(report.button & 1 == 0 ? .scrollUp : .scrollDown, x: x, y: y)) }
+            if report.isPress {
+                events.append(MouseEvent(report.button & 1 == 0 ? .scrollUp : .scrollDown, x: x, y: y))
+            }
         } else if report.button == 0 {
             if !report.isPress {
                 events += release(x: x, y: y)

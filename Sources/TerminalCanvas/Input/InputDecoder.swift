@@ -110,9 +110,12 @@ public struct InputDecoder: Sendable {
             case 0x40...0x7E:
                 sequence = .none
                 if overflowed { return [] }
-                if let report = SGRMouseSequence(parameters: parameters, final: code) { return decode(report) }
+                if let report = SGRMouseSequence(parameters: parameters, final: code) {
+                    return decode(report)
+                }
                 // Cursor keys a terminal sends in normal mode when terminfo expected `ESC O`.
-                if parameters.allSatisfy({ (0x30...0x3B).contains($0) }), let direction = Self.cursorKey(code) {
+                if parameters.allSatisfy({ (0x30...0x3B).contains($0) }), let direction = Self.cursorKey(code)
+                {
                     return [.command(.move(direction))]
                 }
                 if Self.isHomeKey(parameters: parameters, final: code) { return [.command(.viewHome)] }

@@ -15,7 +15,8 @@ private func handleResizeSignal(_ signal: Int32) {
         chainedResizeAction.sa_flags & SA_SIGINFO == 0
     {
         let address = unsafeBitCast(chained, to: Int.self)
-        if address != unsafeBitCast(SIG_DFL, to: Int.self) && address != unsafeBitCast(SIG_IGN, to: Int.self) {
+        if address != unsafeBitCast(SIG_DFL, to: Int.self) && address != unsafeBitCast(SIG_IGN, to: Int.self)
+        {
             chained(signal)
         }
     }

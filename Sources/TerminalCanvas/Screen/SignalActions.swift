@@ -1,4 +1,5 @@
 import EventRuntime
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -20,7 +20,9 @@ extension TerminalScreen {
             var wholeRow = true
             if let previous {
                 guard (0..<width).contains(where: { previous[$0, y] != grid[$0, y] }) else { continue }
-                wholeRow = Self.hasWideGlyph(grid, row: y, width: width) || Self.hasWideGlyph(previous, row: y, width: width)
+                wholeRow =
+                    Self.hasWideGlyph(grid, row: y, width: width)
+                    || Self.hasWideGlyph(previous, row: y, width: width)
             }
             for x in 0..<width where wholeRow || previous?[x, y] != grid[x, y] {
                 var cell = grid[x, y]
@@ -48,7 +50,8 @@ extension TerminalScreen {
         if glyph.value < 0x20 || (0x7F...0x9F).contains(glyph.value) || glyph.terminalColumns == 0 {
             glyph = " "  // control characters and lone marks would move the cursor or join a neighbour
         } else if !supportsUnicode, !glyph.isASCII {
-            glyph = "?"  // the caller should have picked ASCII glyphs; never send bytes the locale cannot show
+            // The caller should have picked ASCII glyphs; never send bytes the locale cannot show.
+            glyph = "?"
         }
         let pair = colorPair(foreground: cell.foreground, background: cell.background)
         // The bottom-right cell returns ERR (the cursor cannot advance past it) but is drawn.
@@ -68,7 +71,8 @@ extension TerminalScreen {
     private func colorPair(foreground: UInt8?, background: UInt8?) -> Int16 {
         guard colorSupport != .none else { return 0 }
         var key = ColorPairKey(
-            foreground: colorSupport.terminalColor(foreground), background: colorSupport.terminalColor(background))
+            foreground: colorSupport.terminalColor(foreground),
+            background: colorSupport.terminalColor(background))
         if !defaultColorsWork {
             // Without use_default_colors, -1 is not a colour: fall back to white on black.
             key.foreground = key.foreground ?? 7

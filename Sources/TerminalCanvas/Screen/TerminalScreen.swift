@@ -160,7 +160,8 @@ public final class TerminalScreen {
         refresh()
         writeDirectly("\u{1B}[?\(mouseTracking.mode)h")
         if haveOriginalModes {
-            TerminationSignals.armLastResortRestore(descriptor: options.outputDescriptor, modes: originalModes)
+            TerminationSignals.armLastResortRestore(
+                descriptor: options.outputDescriptor, modes: originalModes)
         }
         succeeded = true
     }
@@ -222,7 +223,8 @@ public final class TerminalScreen {
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(outputDescriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                let written = write(
+                    outputDescriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
                 if written <= 0 { break }
                 offset += written
             }

@@ -12,7 +12,9 @@ public enum TerminalScreenError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal(let descriptor):
-            let stream = descriptor == 0 ? "standard input" : descriptor == 1 ? "standard output" : "descriptor \(descriptor)"
+            let stream =
+                descriptor == 0
+                ? "standard input" : descriptor == 1 ? "standard output" : "descriptor \(descriptor)"
             return "\(stream) is not a terminal: the drawing screen needs an interactive terminal "
                 + "(for scripts use 'drawtogether export', 'list' or 'sync')"
         case .unknownTerminal(let type):

@@ -24,7 +24,8 @@ private func handleTerminationSignal(_ signal: Int32) {
         // The loop has not got round to the first signal: the user means it. Put the terminal
         // right by hand and die of the signal, as if nothing had caught it.
         if lastResortDescriptor >= 0 {
-            _ = write(lastResortDescriptor, lastResortSequence.utf8Start, lastResortSequence.utf8CodeUnitCount)
+            _ = write(
+                lastResortDescriptor, lastResortSequence.utf8Start, lastResortSequence.utf8CodeUnitCount)
             _ = tcsetattr(lastResortDescriptor, TCSANOW, &lastResortModes)
         }
         _ = Glibc.signal(signal, SIG_DFL)

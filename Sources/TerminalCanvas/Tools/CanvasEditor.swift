@@ -114,7 +114,8 @@ public struct CanvasEditor: Sendable {
     private mutating func pan(dx: Int, dy: Int, in drawing: inout Drawing, now: Int64) -> EditorFeedback {
         let moved = viewport.pan(dx: dx, dy: dy)
         return EditorFeedback(
-            documentChanged: moveCursor(to: cursor.offset(dx: moved.dx, dy: moved.dy), in: &drawing, now: now))
+            documentChanged: moveCursor(to: cursor.offset(dx: moved.dx, dy: moved.dy), in: &drawing, now: now)
+        )
     }
 
     /// Why `[` or `]` changed nothing, so the key press is not met with silence.
@@ -123,7 +124,8 @@ public struct CanvasEditor: Sendable {
             return "the stroke eraser removes whole strokes: it has no size"
         }
         let label = StatusBarView.sizeLabel(size, ascii: true)
-        return growing ? "\(tool.name) size \(label) is the largest" : "\(tool.name) size \(label) is the smallest"
+        return growing
+            ? "\(tool.name) size \(label) is the largest" : "\(tool.name) size \(label) is the smallest"
     }
 
     /// Forgets undo and redo history (another drawing was opened) and drops a gesture in progress.

@@ -17,11 +17,15 @@ extension ReplicaState: ConvergenceNode {
     mutating func run(_ statement: DQLStatement, _ arguments: [String: DocumentValue], wall: Int64) throws {
         _ = try execute(statement, arguments: arguments, wall: wall)
     }
-    func versions(of collection: String) throws -> DocumentVersions { versions(collection: collection, documentID: nil) }
+    func versions(of collection: String) throws -> DocumentVersions {
+        versions(collection: collection, documentID: nil)
+    }
     func changes(in collection: String, since: DocumentVersions) throws -> ReplicaDelta {
         changes(collection: collection, documentID: nil, since: since)
     }
-    mutating func merge(_ delta: ReplicaDelta, wall: Int64) throws -> ApplyOutcome { try apply(delta, wall: wall) }
+    mutating func merge(_ delta: ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
+        try apply(delta, wall: wall)
+    }
     func snapshot() throws -> [DocumentKey: DocumentState] { allDocuments }
 }
 
@@ -53,7 +57,9 @@ struct ConvergenceHarness<Node: ConvergenceNode> {
                 for target in nodes.indices where target != index { queue.append((target, delta)) }
             }
             try deliverSome()
-            if rng.next() % 200 == 0 { try antiEntropy(from: Int(rng.next() % UInt64(nodes.count)), to: index) }
+            if rng.next() % 200 == 0 {
+                try antiEntropy(from: Int(rng.next() % UInt64(nodes.count)), to: index)
+            }
         }
     }
 
@@ -70,7 +76,8 @@ struct ConvergenceHarness<Node: ConvergenceNode> {
 
     mutating func antiEntropy(from source: Int, to target: Int) throws {
         guard source != target else { return }
-        let delta = try nodes[source].changes(in: collection, since: try nodes[target].versions(of: collection))
+        let delta = try nodes[source].changes(
+            in: collection, since: try nodes[target].versions(of: collection))
         _ = try nodes[target].merge(delta, wall: walls[target])
     }
 
@@ -82,8 +89,11 @@ struct ConvergenceHarness<Node: ConvergenceNode> {
             changed = false
             for source in nodes.indices {
                 for target in nodes.indices where source != target {
-                    let delta = try nodes[source].changes(in: collection, since: try nodes[target].versions(of: collection))
-                    if case .applied(let new, _) = try nodes[target].merge(delta, wall: walls[target]), new > 0 {
+                    let delta = try nodes[source].changes(
+                        in: collection, since: try nodes[target].versions(of: collection))
+                    if case .applied(let new, _) = try nodes[target].merge(delta, wall: walls[target]),
+                        new > 0
+                    {
                         changed = true
                     }
                 }

@@ -7,9 +7,9 @@ import ReplicaStore
 /// finds both a write that was lost and a removal that should not have happened.
 enum ConvergenceOracle {
     static func mismatches(in document: DocumentState) -> [Dot] {
-        var subtree: [[String]: VersionVector] = [:]   // value writes and removals at the path
-        var maps: [[String]: VersionVector] = [:]      // map markers at the path
-        var below: [[String]: VersionVector] = [:]     // writes strictly below the path
+        var subtree: [[String]: VersionVector] = [:]  // value writes and removals at the path
+        var maps: [[String]: VersionVector] = [:]  // map markers at the path
+        var below: [[String]: VersionVector] = [:]  // writes strictly below the path
         for event in document.events.values {
             switch event.kind {
             case .value, .removal: subtree[event.path, default: VersionVector()].formUnion(event.context)
@@ -24,11 +24,14 @@ enum ConvergenceOracle {
         var wrong: [Dot] = []
         for event in document.events.values {
             var removed = event.kind == .removal
-            for depth in 0...event.path.count where subtree[Array(event.path.prefix(depth))]?.contains(event.dot) == true {
+            for depth in 0...event.path.count
+            where subtree[Array(event.path.prefix(depth))]?.contains(event.dot) == true {
                 removed = true
             }
             if event.kind == .value
-                && (maps[event.path]?.contains(event.dot) == true || below[event.path]?.contains(event.dot) == true) {
+                && (maps[event.path]?.contains(event.dot) == true
+                    || below[event.path]?.contains(event.dot) == true)
+            {
                 removed = true
             }
             if removed != event.isRemoved { wrong.append(event.dot) }

@@ -34,7 +34,9 @@ struct RandomWorkload {
 
     /// Runs one random statement on `replica`; returns the document it targeted.
     @discardableResult
-    func step<Node: ConvergenceNode>(_ replica: inout Node, wall: Int64, _ rng: inout SplitMix64) throws -> String {
+    func step<Node: ConvergenceNode>(_ replica: inout Node, wall: Int64, _ rng: inout SplitMix64) throws
+        -> String
+    {
         let id = scope == .document ? documentIDs[Int(rng.next() % UInt64(documentIDs.count))] : "d0"
         let idArgument: [String: DocumentValue] = ["id": .string(id)]
         let key = keys[Int(rng.next() % UInt64(keys.count))]
@@ -62,7 +64,11 @@ struct RandomWorkload {
                 statement = Statements.unset([["strokes", key]])
             case 75..<82:
                 statement = Statements.insert(.update)
-                arguments = ["doc": .object(["_id": .string(id), "strokes": randomStrokes(&rng), "name": randomValue(&rng)])]
+                arguments = [
+                    "doc": .object([
+                        "_id": .string(id), "strokes": randomStrokes(&rng), "name": randomValue(&rng),
+                    ])
+                ]
             case 82..<90 where scope == .document:
                 statement = Statements.set(["name"])
                 arguments["value"] = randomValue(&rng)

@@ -9,20 +9,24 @@ enum Statements {
         .parameter(name: name, position: position)
     }
 
-    static func insert(_ policy: DQLConflictPolicy = .fail, into collection: String = "drawings") -> DQLStatement {
+    static func insert(_ policy: DQLConflictPolicy = .fail, into collection: String = "drawings")
+        -> DQLStatement
+    {
         .insert(DQLInsert(collection: collection, documents: [parameter("doc")], onConflict: policy))
     }
 
     static func set(_ path: [String], in collection: String = "drawings") -> DQLStatement {
-        .update(DQLUpdate(
-            collection: collection, actions: [.set(DQLPath(path), parameter("value"))],
-            filter: DQLFilter(id: parameter("id"))))
+        .update(
+            DQLUpdate(
+                collection: collection, actions: [.set(DQLPath(path), parameter("value"))],
+                filter: DQLFilter(id: parameter("id"))))
     }
 
     static func unset(_ paths: [[String]], in collection: String = "drawings") -> DQLStatement {
-        .update(DQLUpdate(
-            collection: collection, actions: paths.map { .unset(DQLPath($0)) },
-            filter: DQLFilter(id: parameter("id"))))
+        .update(
+            DQLUpdate(
+                collection: collection, actions: paths.map { .unset(DQLPath($0)) },
+                filter: DQLFilter(id: parameter("id"))))
     }
 
     static func delete(from collection: String = "drawings") -> DQLStatement {
@@ -30,8 +34,10 @@ enum Statements {
     }
 
     static func select(id: Bool = true, from collection: String = "drawings") -> DQLStatement {
-        .select(DQLSelect(
-            projection: .allFields, collection: collection, filter: id ? DQLFilter(id: parameter("id")) : nil))
+        .select(
+            DQLSelect(
+                projection: .allFields, collection: collection,
+                filter: id ? DQLFilter(id: parameter("id")) : nil))
     }
 }
 
@@ -44,7 +50,9 @@ extension ReplicaState {
     /// Brings `self` up to date with `other` by the sync path: versions, then changes since them.
     mutating func pull(from other: ReplicaState, wall: Int64 = 0) throws {
         for collection in Set(other.allDocuments.keys.map(\.collection)) {
-            let delta = other.changes(collection: collection, documentID: nil, since: versions(collection: collection, documentID: nil))
+            let delta = other.changes(
+                collection: collection, documentID: nil,
+                since: versions(collection: collection, documentID: nil))
             _ = try apply(delta, wall: wall)
         }
     }

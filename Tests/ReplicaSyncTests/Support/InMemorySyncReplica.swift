@@ -50,7 +50,8 @@ final class InMemorySyncReplica: SyncReplica {
         try encode(matching(subscription).mapValues(\.versions))
     }
 
-    func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws -> [UInt8]? {
+    func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws -> [UInt8]?
+    {
         changesComputedCount += 1
         let remote = try JSONDecoder().decode([String: [UInt64: UInt64]].self, from: Data(remoteVersions))
         var delta: [String: Document] = [:]
@@ -65,7 +66,8 @@ final class InMemorySyncReplica: SyncReplica {
         return delta.isEmpty ? nil : try encode(delta)
     }
 
-    func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome {
+    func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
+    {
         let incoming = try JSONDecoder().decode([String: Document].self, from: Data(delta))
         var changed = false
         for (path, remoteDocument) in incoming {
@@ -73,13 +75,16 @@ final class InMemorySyncReplica: SyncReplica {
             for (key, entry) in remoteDocument.entries {
                 receivedEntryCount += 1
                 clock = max(clock, entry.clock)
-                if let current = document.entries[key], (current.clock, current.peer) >= (entry.clock, entry.peer) {
+                if let current = document.entries[key],
+                    (current.clock, current.peer) >= (entry.clock, entry.peer)
+                {
                     continue
                 }
                 document.entries[key] = entry
                 changed = true
             }
-            for (peer, counter) in remoteDocument.versions where counter > document.versions[peer, default: 0] {
+            for (peer, counter) in remoteDocument.versions where counter > document.versions[peer, default: 0]
+            {
                 document.versions[peer] = counter
                 changed = true
             }

@@ -39,22 +39,26 @@ final class SessionNetwork {
         peer: UInt64, token: String = "shared secret", databaseID: String = "default", encrypts: Bool = false
     ) -> SyncSessionConfiguration {
         SyncSessionConfiguration(
-            databaseID: databaseID, peerID: peer, displayName: "peer \(peer)", token: token, encrypts: encrypts,
+            databaseID: databaseID, peerID: peer, displayName: "peer \(peer)", token: token,
+            encrypts: encrypts,
             subscriptions: [SyncSubscription(collection: "drawings")])
     }
 
     @discardableResult
     func connect(
-        _ a: Int, _ b: Int, configure: (inout SyncSessionConfiguration, inout SyncSessionConfiguration) -> Void = { _, _ in }
+        _ a: Int, _ b: Int,
+        configure: (inout SyncSessionConfiguration, inout SyncSessionConfiguration) -> Void = { _, _ in }
     ) -> Link {
         var configurationA = Self.configuration(peer: replicas[a].peerID)
         var configurationB = Self.configuration(peer: replicas[b].peerID)
         configure(&configurationA, &configurationB)
         let sessions = [
-            SyncSession(configuration: configurationA, role: .initiator, replica: replicas[a],
-                        secrets: HandshakeSecrets(using: &generator), now: now),
-            SyncSession(configuration: configurationB, role: .acceptor, replica: replicas[b],
-                        secrets: HandshakeSecrets(using: &generator), now: now),
+            SyncSession(
+                configuration: configurationA, role: .initiator, replica: replicas[a],
+                secrets: HandshakeSecrets(using: &generator), now: now),
+            SyncSession(
+                configuration: configurationB, role: .acceptor, replica: replicas[b],
+                secrets: HandshakeSecrets(using: &generator), now: now),
         ]
         let link = Link(sessions: sessions, nodes: [a, b])
         links.append(link)
@@ -75,7 +79,9 @@ final class SessionNetwork {
     /// Runs one event on one side and carries out its actions, as a node would (e.g. a relay
     /// forwarding presence); returns the actions for the test to inspect.
     @discardableResult
-    func drive(_ link: Link, side: Int, _ event: (inout SyncSession, SyncInstant) -> [SyncAction]) -> [SyncAction] {
+    func drive(_ link: Link, side: Int, _ event: (inout SyncSession, SyncInstant) -> [SyncAction])
+        -> [SyncAction]
+    {
         let actions = event(&link.sessions[side], now)
         handle(actions, link: link, side: side)
         return actions
@@ -101,7 +107,8 @@ final class SessionNetwork {
     func deliverOne() -> Bool {
         var candidates: [(Link, Int)] = []
         for link in links {
-            for side in 0..<2 where !link.queues[side].isEmpty || (link.closed[1 - side] && !link.closed[side]) {
+            for side in 0..<2
+            where !link.queues[side].isEmpty || (link.closed[1 - side] && !link.closed[side]) {
                 candidates.append((link, side))
             }
         }
