@@ -53,7 +53,7 @@ public struct DrawingModel: Sendable {
                 continue
             }
             if let known, known.group == group { continue }
-            let encoded = StrokeModel.encode(group)
+            let encoded = EncodedGroup(group)
             encodeCount += 1
             if let known, known.fingerprint == encoded.fingerprint { continue }
             changes.upserts[key] = encoded
@@ -129,7 +129,7 @@ public struct DrawingModel: Sendable {
             }
             if let key = StrokeKey(rawValue: rawKey), synced[key]?.value == text { continue }
             do {
-                let encoded = try StrokeModel.decode(key: rawKey, value: text)
+                let encoded = try EncodedGroup(storedValue: text, under: rawKey)
                 synced[encoded.key] = encoded
                 update.changed[encoded.key] = .some(encoded.group)
             } catch {

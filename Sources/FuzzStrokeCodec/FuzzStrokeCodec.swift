@@ -1,7 +1,8 @@
 import FuzzSupport
 import StrokeKit
 
-/// Fuzzes `StrokeGroupCodec.decode(_:)` with raw bytes, and `decodeBase64(_:)` with the same bytes
+/// Fuzzes `StrokeGroupCodec.decode(_:)` with raw bytes, and the base64 form (`Base64.decode`,
+/// `EncodedGroup`) with the same bytes
 /// read as text.
 ///
 /// Properties: any bytes either decode or throw a `StrokeCodecError` whose message can be built;
@@ -25,9 +26,9 @@ enum FuzzStrokeCodec: FuzzTarget {
         }
         let encoded = StrokeGroupCodec.encode(group)
         expect(encoded == input, "decoded then re-encoded to different bytes: \(input) -> \(encoded)")
-        let text = StrokeGroupCodec.encodeBase64(group)
+        let text = EncodedGroup(group).value
         expect(
-            (try? StrokeGroupCodec.decodeBase64(text)) == group,
+            (try? StrokeGroupCodec.decode(Base64.decode(text))) == group,
             "the base64 form \(text) does not decode to the same group")
         expect(
             group.fingerprint == StrokeFingerprint(of: input), "the fingerprint is not the encoding's digest")
@@ -36,12 +37,12 @@ enum FuzzStrokeCodec: FuzzTarget {
     private static func checkText(_ text: String) {
         let group: StrokeGroup
         do {
-            group = try StrokeGroupCodec.decodeBase64(text)
+            group = try StrokeGroupCodec.decode(Base64.decode(text))
         } catch {
             expect(!error.message.isEmpty, "an error without a message: \(error)")
             return
         }
-        let encoded = StrokeGroupCodec.encodeBase64(group)
+        let encoded = EncodedGroup(group).value
         expect(encoded == text, "base64 \(text) decoded then re-encoded as \(encoded)")
     }
 }

@@ -25,7 +25,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let replica = try Replica(directory: directory)
         var strokes: [String: DocumentValue] = [:]
-        for group in groups { strokes[group.key.rawValue] = .string(StrokeModel.encode(group).value) }
+        for group in groups { strokes[group.key.rawValue] = .string(EncodedGroup(group).value) }
         try replica.execute(
             "INSERT INTO drawings DOCUMENTS (:doc)",
             arguments: [

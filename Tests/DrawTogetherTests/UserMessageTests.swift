@@ -2,6 +2,7 @@ import DrawingSync
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
+import StrokeKit
 import Testing
 
 @testable import drawtogether
@@ -31,12 +32,10 @@ import Testing
     ]
 
     @Test func everyMessageStartsLowerCaseAndEndsWithoutAFullStop() {
-        let messages =
-            Self.replicaErrors.map { UserMessage.message(for: $0) }
-            + Self.closeReasons.map { UserMessage.message(for: $0) }
-            + [StoredGroupProblem.notAString(key: "k"), .malformedKey("x")].map {
-                UserMessage.message(for: $0)
-            }
+        var messages = Self.replicaErrors.map { UserMessage.message(for: $0) }
+        messages += Self.closeReasons.map { UserMessage.message(for: $0) }
+        let problems: [StoredGroupProblem] = [.notAString(key: "k"), .malformedKey("x")]
+        messages += problems.map { UserMessage.message(for: $0) }
         for message in messages {
             #expect(!message.hasSuffix("."), "\(message)")
             let start = Array(message.prefix(2))

@@ -14,7 +14,7 @@ import Testing
         _ = model.update(
             fromStrokesMap: Dictionary(
                 uniqueKeysWithValues: groups.map {
-                    ($0.key.rawValue, DocumentValue.string(StrokeModel.encode($0).value))
+                    ($0.key.rawValue, DocumentValue.string(EncodedGroup($0).value))
                 }))
         return model
     }
@@ -71,7 +71,9 @@ import Testing
         var model = model(syncing: F.group(F.masked(plain)))
         let changes = model.changes(current: F.canvas(F.group(plain)))
         #expect(changes.upserts[plain.key] != nil)
-        #expect(try StrokeGroupCodec.decodeBase64(changes.upserts[plain.key]!.value).pieces[0].mask.isEmpty)
+        #expect(
+            try StrokeGroupCodec.decode(Base64.decode(changes.upserts[plain.key]!.value)).pieces[0].mask
+                .isEmpty)
     }
 
     @Test func recolouringReencodes() {
@@ -174,7 +176,7 @@ import Testing
         let changes = model.changes(current: F.canvas(split))
         #expect(Array(changes.upserts.keys) == [key])
         #expect(changes.removals.isEmpty && changes.newKeys.isEmpty)
-        #expect(try StrokeGroupCodec.decodeBase64(changes.upserts[key]!.value).pieces.count == 2)
+        #expect(try StrokeGroupCodec.decode(Base64.decode(changes.upserts[key]!.value)).pieces.count == 2)
     }
 
     @Test func deletingOnePieceOfASplitRewritesTheGroup() throws {
@@ -182,7 +184,7 @@ import Testing
         var model = model(syncing: F.group(F.stroke(at: 1, key: key), F.stroke(at: 20, key: key)))
         let changes = model.changes(current: F.canvas(F.group(F.stroke(at: 1, key: key))))
         #expect(changes.removals.isEmpty)
-        #expect(try StrokeGroupCodec.decodeBase64(changes.upserts[key]!.value).pieces.count == 1)
+        #expect(try StrokeGroupCodec.decode(Base64.decode(changes.upserts[key]!.value)).pieces.count == 1)
     }
 
     @Test func deletingAllPiecesOfASplitRemovesTheKey() {
@@ -197,7 +199,7 @@ import Testing
         var model = DrawingModel()
         let changes = model.changes(current: F.canvas(groups[0]))
         #expect(changes.upserts.count == 1 && changes.newKeys.count == 1)
-        let decoded = try? StrokeGroupCodec.decodeBase64(changes.upserts[key]!.value)
+        let decoded = try? StrokeGroupCodec.decode(Base64.decode(changes.upserts[key]!.value))
         #expect(decoded?.pieces.map { $0.path[0].point.x } == [10, 90])
     }
 
@@ -224,7 +226,7 @@ import Testing
         map["not-a-key"] = .string("AAAA")
         map[F.key(5).rawValue] = .number(3)
         map[F.key(6).rawValue] = .string("not valid base64!@#")
-        map[F.key(7).rawValue] = .string(StrokeModel.encode(b).value)
+        map[F.key(7).rawValue] = .string(EncodedGroup(b).value)
         let update = model.update(fromStrokesMap: map)
         #expect(model.drawing() == [a])
         #expect(update.problems.count == 4)

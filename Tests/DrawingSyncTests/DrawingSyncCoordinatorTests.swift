@@ -61,7 +61,7 @@ import Testing
         try peer.draw(F.group(plain))
         try peer.draw(F.group(F.masked(plain)))
         let stored = try peer.storedStrokes()[plain.key.rawValue]?.stringValue
-        #expect(try StrokeGroupCodec.decodeBase64(stored ?? "").pieces[0].mask.isEmpty == false)
+        #expect(try StrokeGroupCodec.decode(Base64.decode(stored ?? "")).pieces[0].mask.isEmpty == false)
     }
 
     @Test func aMaskWrittenByAnotherPeerReplacesTheLocalStroke() throws {
@@ -92,7 +92,8 @@ import Testing
         let stored = try peer.storedStrokes()
         #expect(stored.count == 2 && stored[F.key(1).rawValue] == nil)
         #expect(
-            try StrokeGroupCodec.decodeBase64(stored[a.key.rawValue]?.stringValue ?? "").pieces[0].mask
+            try StrokeGroupCodec.decode(Base64.decode(stored[a.key.rawValue]?.stringValue ?? "")).pieces[0]
+                .mask
                 .isEmpty == false)
     }
 
@@ -197,6 +198,6 @@ import Testing
         #expect(peer.coordinator.drawing[untouched.key] == moved)
         try peer.settle()
         #expect(
-            try peer.storedStrokes()[untouched.key.rawValue]?.stringValue == StrokeModel.encode(moved).value)
+            try peer.storedStrokes()[untouched.key.rawValue]?.stringValue == EncodedGroup(moved).value)
     }
 }

@@ -35,6 +35,6 @@ enum StrokeFixtures {
 
     static func strokesMap(_ groups: StrokeGroup...) -> [String: DocumentValue] {
         Dictionary(
-            uniqueKeysWithValues: groups.map { ($0.key.rawValue, .string(StrokeModel.encode($0).value)) })
+            uniqueKeysWithValues: groups.map { ($0.key.rawValue, .string(EncodedGroup($0).value)) })
     }
 }

@@ -139,13 +139,4 @@ public enum StrokeGroupCodec {
         }
         return path
     }
-
-    /// The group as base64 text, the value stored under its key.
-    public static func encodeBase64(_ group: StrokeGroup) -> String {
-        Base64.encode(encode(group))
-    }
-
-    public static func decodeBase64(_ text: String) throws(StrokeCodecError) -> StrokeGroup {
-        try decode(Base64.decode(text))
-    }
 }
