@@ -2,8 +2,7 @@ import FuzzSupport
 import StrokeKit
 
 /// Fuzzes `StrokeGroupCodec.decode(_:)` with raw bytes, and the base64 form (`Base64.decode`,
-/// `EncodedGroup`) with the same bytes
-/// read as text.
+/// `EncodedGroup`) with the same bytes read as text.
 ///
 /// Properties: any bytes either decode or throw a `StrokeCodecError` whose message can be built;
 /// what decodes re-encodes to exactly the input bytes (one group, one encoding: the coordinator
