@@ -70,17 +70,24 @@ let package = Package(
             ]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and
-        // temp-dir helpers, StrokeKitTestSupport the stroke fixtures.
+        // temp-dir helpers, StrokeKitTestSupport the stroke fixtures, ReplicaCoreTestSupport the
+        // random workloads and the convergence harness that the core's and the store's tests share.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .target(name: "StrokeKitTestSupport", dependencies: ["StrokeKit"]),
+        .target(name: "ReplicaCoreTestSupport", dependencies: ["ReplicaCore", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "TestSupport"]),
         .testTarget(name: "EventRuntimeTests", dependencies: ["EventRuntime", "MonotonicTime"]),
         .testTarget(
             name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeKitTestSupport", "TestSupport"]),
         .testTarget(
+            name: "ReplicaCoreTests", dependencies: ["ReplicaCore", "ReplicaCoreTestSupport", "TestSupport"]),
+        .testTarget(
             name: "ReplicaStoreTests",
-            dependencies: ["ReplicaCore", "ReplicaStore", "TestSupport", "replica-crash-writer"]),
+            dependencies: [
+                "ReplicaCore", "ReplicaCoreTestSupport", "ReplicaStore", "TestSupport",
+                "replica-crash-writer",
+            ]),
         .testTarget(
             name: "ReplicaSyncTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import ReplicaCoreTestSupport
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReplicaCoreTestSupport
 import TestSupport
 import Testing
 

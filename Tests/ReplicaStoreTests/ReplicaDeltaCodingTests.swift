@@ -1,4 +1,5 @@
 import ReplicaCore
+import ReplicaCoreTestSupport
 import ReplicaStore
 import TestSupport
 import Testing

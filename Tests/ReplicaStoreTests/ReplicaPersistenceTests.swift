@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ReplicaCoreTestSupport
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import ReplicaCoreTestSupport
 import TestSupport
 import Testing
 
@@ -65,6 +66,6 @@ struct StoredNode: ConvergenceNode {
         for index in harness.nodes.indices { try harness.nodes[index].reopen() }
         #expect(
             try harness.nodes.map { try $0.snapshot() } == before, "reopen changed a replica, seed \(seed)")
-        try ConvergenceTests.check(harness, seed: seed)
+        try harness.expectConverged(seed: seed)
     }
 }

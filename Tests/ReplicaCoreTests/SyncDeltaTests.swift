@@ -1,5 +1,5 @@
 import ReplicaCore
-import ReplicaStore
+import ReplicaCoreTestSupport
 import Testing
 
 @Suite struct SyncDeltaTests {

@@ -1,11 +1,10 @@
 import ReplicaCore
-import ReplicaStore
 import TestSupport
 
 /// Random statements on a few documents of `drawings`, with small value domains so that equal
 /// values (UPDATE_LOCAL_DIFF no-ops), same-key conflicts and type changes all happen often.
-struct RandomWorkload {
-    enum Scope {
+public struct RandomWorkload {
+    public enum Scope: Sendable {
         /// Only one scalar field: a last-write-wins register.
         case register
         /// Only entries of the `strokes` map.
@@ -14,11 +13,15 @@ struct RandomWorkload {
         case document
     }
 
-    var scope: Scope
-    var documentIDs = ["d0", "d1", "d2"]
-    var keys = (0..<8).map { "k\($0)" }
+    public var scope: Scope
+    public var documentIDs = ["d0", "d1", "d2"]
+    public var keys = (0..<8).map { "k\($0)" }
 
-    func randomValue(_ rng: inout SplitMix64) -> DocumentValue {
+    public init(scope: Scope) {
+        self.scope = scope
+    }
+
+    public func randomValue(_ rng: inout SplitMix64) -> DocumentValue {
         switch rng.next() % 4 {
         case 0: return .number(Double(rng.next() % 4))
         case 1: return .bool(rng.next() % 2 == 0)
@@ -26,7 +29,7 @@ struct RandomWorkload {
         }
     }
 
-    func randomStrokes(_ rng: inout SplitMix64) -> DocumentValue {
+    public func randomStrokes(_ rng: inout SplitMix64) -> DocumentValue {
         var strokes: [String: DocumentValue] = [:]
         for key in keys where rng.next() % 3 == 0 { strokes[key] = randomValue(&rng) }
         return .object(strokes)
@@ -34,7 +37,8 @@ struct RandomWorkload {
 
     /// Runs one random statement on `replica`; returns the document it targeted.
     @discardableResult
-    func step<Node: ConvergenceNode>(_ replica: inout Node, wall: Int64, _ rng: inout SplitMix64) throws
+    public func step<Node: ConvergenceNode>(_ replica: inout Node, wall: Int64, _ rng: inout SplitMix64)
+        throws
         -> String
     {
         let id = scope == .document ? documentIDs[Int(rng.next() % UInt64(documentIDs.count))] : "d0"

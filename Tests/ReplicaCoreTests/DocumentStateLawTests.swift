@@ -1,5 +1,5 @@
 import ReplicaCore
-import ReplicaStore
+import ReplicaCoreTestSupport
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import ReplicaCore
-import ReplicaStore
+import ReplicaCoreTestSupport
 import Testing
 
 /// The named conflict scenarios, each between two in-memory replicas that write concurrently and

@@ -1,9 +1,8 @@
 import ReplicaCore
-import ReplicaStore
 import TestSupport
 
 /// A replica as the convergence harness drives it: the in-memory core or a SQLite-backed store.
-protocol ConvergenceNode {
+public protocol ConvergenceNode {
     func fields(_ id: String) throws -> [String: DocumentValue]?
     mutating func run(_ statement: DQLStatement, _ arguments: [String: DocumentValue], wall: Int64) throws
     func versions(of collection: String) throws -> DocumentVersions
@@ -14,39 +13,41 @@ protocol ConvergenceNode {
 }
 
 extension ReplicaState: ConvergenceNode {
-    mutating func run(_ statement: DQLStatement, _ arguments: [String: DocumentValue], wall: Int64) throws {
+    public mutating func run(_ statement: DQLStatement, _ arguments: [String: DocumentValue], wall: Int64)
+        throws
+    {
         _ = try execute(statement, arguments: arguments, wall: wall)
     }
-    func versions(of collection: String) throws -> DocumentVersions {
+    public func versions(of collection: String) throws -> DocumentVersions {
         versions(collection: collection, documentID: nil)
     }
-    func changes(in collection: String, since: DocumentVersions) throws -> ReplicaDelta {
+    public func changes(in collection: String, since: DocumentVersions) throws -> ReplicaDelta {
         changes(collection: collection, documentID: nil, since: since)
     }
-    mutating func merge(_ delta: ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
+    public mutating func merge(_ delta: ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
         try apply(delta, wall: wall)
     }
-    func snapshot() throws -> [DocumentKey: DocumentState] { allDocuments }
+    public func snapshot() throws -> [DocumentKey: DocumentState] { allDocuments }
 }
 
 /// Several replicas writing at random while their deltas are delayed, duplicated, reordered and
 /// sometimes refused; `settle()` then runs anti-entropy until nothing changes.
-struct ConvergenceHarness<Node: ConvergenceNode> {
-    var nodes: [Node]
-    var rng: SplitMix64
-    var walls: [Int64]
-    var queue: [(to: Int, delta: ReplicaDelta)] = []
-    var refusals = 0
-    let collection = "drawings"
+public struct ConvergenceHarness<Node: ConvergenceNode> {
+    public var nodes: [Node]
+    public var rng: SplitMix64
+    public var walls: [Int64]
+    public var queue: [(to: Int, delta: ReplicaDelta)] = []
+    public var refusals = 0
+    public let collection = "drawings"
 
-    init(nodes: [Node], seed: UInt64) {
+    public init(nodes: [Node], seed: UInt64) {
         self.nodes = nodes
         rng = SplitMix64(seed: seed)
         // Skewed clocks, one of them an hour ahead.
         walls = nodes.indices.map { $0 == 1 ? 3_600_000 : Int64($0) * 7 }
     }
 
-    mutating func run(operations: Int, workload: RandomWorkload) throws {
+    public mutating func run(operations: Int, workload: RandomWorkload) throws {
         for _ in 0..<operations {
             let index = Int(rng.next() % UInt64(nodes.count))
             walls[index] += Int64(rng.next() % 3)  // often the same millisecond
@@ -64,7 +65,7 @@ struct ConvergenceHarness<Node: ConvergenceNode> {
     }
 
     /// Delivers a random queued delta or two; one in five stays queued to be delivered again.
-    mutating func deliverSome() throws {
+    public mutating func deliverSome() throws {
         let count = queue.count > 60 ? 4 : Int(rng.next() % 3)
         for _ in 0..<count where !queue.isEmpty {
             let pick = Int(rng.next() % UInt64(queue.count))
@@ -74,7 +75,7 @@ struct ConvergenceHarness<Node: ConvergenceNode> {
         }
     }
 
-    mutating func antiEntropy(from source: Int, to target: Int) throws {
+    public mutating func antiEntropy(from source: Int, to target: Int) throws {
         guard source != target else { return }
         let delta = try nodes[source].changes(
             in: collection, since: try nodes[target].versions(of: collection))
@@ -82,7 +83,7 @@ struct ConvergenceHarness<Node: ConvergenceNode> {
     }
 
     /// Pairwise anti-entropy until a whole round changes nothing.
-    mutating func settle() throws {
+    public mutating func settle() throws {
         queue.removeAll()
         var changed = true
         while changed {

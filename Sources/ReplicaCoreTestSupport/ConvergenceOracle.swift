@@ -1,12 +1,11 @@
 import ReplicaCore
-import ReplicaStore
 
 /// An independent statement of the removal rule, computed from scratch on a final set of events:
 /// an event is removed exactly when some event whose context contains it covers its path. The
 /// store computes the same thing incrementally as events arrive in any order; comparing the two
 /// finds both a write that was lost and a removal that should not have happened.
-enum ConvergenceOracle {
-    static func mismatches(in document: DocumentState) -> [Dot] {
+public enum ConvergenceOracle {
+    public static func mismatches(in document: DocumentState) -> [Dot] {
         var subtree: [[String]: VersionVector] = [:]  // value writes and removals at the path
         var maps: [[String]: VersionVector] = [:]  // map markers at the path
         var below: [[String]: VersionVector] = [:]  // writes strictly below the path
