@@ -5,7 +5,9 @@ import MonotonicTime
 /// cannot be written yet, and closes once the buffer is flushed when asked to.
 final class SocketConnection: Connection {
     let descriptor: Int32
-    private unowned let loop: any EventLoop
+    /// Weak: a connect in progress is held only by the loop's write callback, so a loop torn down
+    /// then takes the connection with it, and the connection's `deinit` must not call into it.
+    private weak let loop: (any EventLoop)?
     private var outgoing: [UInt8] = []
     private var outgoingOffset = 0
     /// Reused by every read: a presence update per mouse move must not allocate and zero 64 KiB.
@@ -50,7 +52,7 @@ final class SocketConnection: Connection {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        loop.unregister(descriptor)
+        loop?.unregister(descriptor)
         Glibc.close(descriptor)
         selfWhileClosing = nil
     }
@@ -84,7 +86,7 @@ final class SocketConnection: Connection {
             }
             if written < 0, errno == EINTR { continue }
             if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                loop.setWritable(descriptor) { [unowned self] in flush() }
+                loop?.setWritable(descriptor) { [unowned self] in flush() }
                 return
             }
             let error = SocketError.system("writing")
@@ -94,11 +96,12 @@ final class SocketConnection: Connection {
         }
         outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
         outgoingOffset = 0
-        loop.setWritable(descriptor, nil)
+        loop?.setWritable(descriptor, nil)
         if closesWhenFlushed {
             // Half-close and drain instead of closing: closing with unread input would send a
             // reset that can destroy the goodbye before the peer reads it.
             shutdown(descriptor, Int32(SHUT_WR))
+            guard let loop else { return close() }
             loop.schedule(at: loop.now + .seconds(2)) { [weak self] in self?.close() }
         }
     }

@@ -56,7 +56,8 @@ public final class SocketTransport: Transport {
 private final class SocketListener: Listener {
     let endpoint: SocketEndpoint
     private let descriptor: Int32
-    private unowned let loop: any EventLoop
+    /// Weak, as a `SocketConnection`'s: a listener closed after its loop has nothing to unregister.
+    private weak let loop: (any EventLoop)?
     private var isClosed = false
 
     init(descriptor: Int32, endpoint: SocketEndpoint, loop: any EventLoop) {
@@ -68,7 +69,7 @@ private final class SocketListener: Listener {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        loop.unregister(descriptor)
+        loop?.unregister(descriptor)
         _ = Glibc.close(descriptor)
         if case .unix(let path) = endpoint { _ = unlink(path) }
     }

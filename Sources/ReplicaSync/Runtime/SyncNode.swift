@@ -63,8 +63,8 @@ public final class SyncNode {
     /// Listens on an endpoint; returns the bound endpoint (TCP port 0 becomes the real port).
     @discardableResult
     public func listen(on endpoint: SocketEndpoint) throws -> SocketEndpoint {
-        let listener = try transport.listen(on: endpoint) { [unowned self] accepted in
-            adopt(accepted, role: .acceptor, endpoint: endpoint)
+        let listener = try transport.listen(on: endpoint) { [weak self] accepted in
+            self?.adopt(accepted, role: .acceptor, endpoint: endpoint)
         }
         listeners.append(listener)
         return listener.endpoint
@@ -75,8 +75,8 @@ public final class SyncNode {
     @discardableResult
     public func listen(on socket: ListeningSocket) throws -> SocketEndpoint {
         let bound = socket.endpoint
-        let listener = try transport.serve(socket) { [unowned self] accepted in
-            adopt(accepted, role: .acceptor, endpoint: bound)
+        let listener = try transport.serve(socket) { [weak self] accepted in
+            self?.adopt(accepted, role: .acceptor, endpoint: bound)
         }
         listeners.append(listener)
         return bound
@@ -104,14 +104,26 @@ public final class SyncNode {
         driveAll { $0.publish(presence: presence, now: $1) }
     }
 
-    /// Says goodbye to every peer and stops listening and redialling.
+    /// A node let go without `shutdown()` leaves nothing on the loop or the transport that would
+    /// call it: its listeners close and its redial timers are cancelled (its connections close as
+    /// they go, without a goodbye).
+    deinit {
+        stopListeningAndRedialling()
+    }
+
+    /// Says goodbye to every peer and stops listening and redialling. A dial still in flight is
+    /// closed when it answers.
     public func shutdown() {
         isShutDown = true
+        stopListeningAndRedialling()
+        driveAll { $0.shutdown(now: $1) }
+    }
+
+    private func stopListeningAndRedialling() {
         for listener in listeners { listener.close() }
         listeners = []
         for target in dialTargets.values { if let timer = target.timer { loop.cancel(timer) } }
         dialTargets = [:]
-        driveAll { $0.shutdown(now: $1) }
     }
 
     public var status: SyncNodeStatus {
@@ -130,7 +142,13 @@ public final class SyncNode {
     private func dial(_ endpoint: SocketEndpoint) {
         guard !isShutDown, dialTargets[endpoint] != nil else { return }
         dialTargets[endpoint]?.timer = nil
-        transport.dial(endpoint) { [unowned self] outcome in
+        // The answer can come after `shutdown()` or after the node is gone (a TCP connect is in
+        // progress until the loop next polls); a transport has no way to call a dial off.
+        transport.dial(endpoint) { [weak self] outcome in
+            guard let self, !isShutDown else {
+                if case .success(let connection) = outcome { connection.close() }
+                return
+            }
             switch outcome {
             case .success(let connection): adopt(connection, role: .initiator, endpoint: endpoint)
             case .failure(let error): dialFailed(endpoint, error)
@@ -154,7 +172,7 @@ public final class SyncNode {
     private func scheduleRedial(_ endpoint: SocketEndpoint) {
         guard !isShutDown, var target = dialTargets[endpoint], target.timer == nil else { return }
         let delay = target.backoff.nextDelay(using: &random)
-        target.timer = loop.schedule(at: loop.now + delay) { [unowned self] in dial(endpoint) }
+        target.timer = loop.schedule(at: loop.now + delay) { [weak self] in self?.dial(endpoint) }
         dialTargets[endpoint] = target
     }
 
