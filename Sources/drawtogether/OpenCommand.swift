@@ -30,7 +30,8 @@ enum OpenCommand {
         _ = try wiring.start(discovery: configuration.discovery)
         let code = session.run(signals: signals, resize: resize, suspend: suspend)
         session.flushNow()
-        wiring.shutdown()
+        // The node's callbacks and the session's timers may still fire while the goodbyes go out.
+        withExtendedLifetime(session) { wiring.shutdown() }
         return code
     }
 

@@ -58,7 +58,8 @@ enum SyncCommand {
             // Stopped on request: a clean exit, unless --once was stopped before it was in sync.
             if once { status = 1 }
         }
-        wiring.shutdown()
+        // The signal pipe stays registered while the goodbyes go out.
+        withExtendedLifetime(signals) { wiring.shutdown() }
         return status
     }
 
