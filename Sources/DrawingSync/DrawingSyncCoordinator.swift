@@ -137,6 +137,12 @@ public final class DrawingSyncCoordinator {
         switch observation {
         case .initial(let fields):
             update = model.update(fromStrokesMap: fields?["strokes"]?.objectValue ?? [:])
+            // The whole drawing at once: one sort, not one insertion into the key order per stroke.
+            drawing = Drawing(groups: update.changed.values.compactMap { $0 })
+            if !update.problems.isEmpty {
+                onRemoteChange?(RemoteChange(groups: [:], problems: update.problems))
+            }
+            return
         case .changed(let patches):
             update = model.update(
                 entries: Self.strokeEntries(in: patches), replacingAll: Self.replacesStrokes(patches))
