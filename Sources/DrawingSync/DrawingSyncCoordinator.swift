@@ -139,13 +139,10 @@ public final class DrawingSyncCoordinator {
             update = model.update(fromStrokesMap: fields?["strokes"]?.objectValue ?? [:])
             // The whole drawing at once: one sort, not one insertion into the key order per stroke.
             drawing = Drawing(groups: update.changed.values.compactMap { $0 })
-            if !update.problems.isEmpty {
-                onRemoteChange?(RemoteChange(groups: [:], problems: update.problems))
-            }
             return
         case .changed(let patches):
-            update = model.update(
-                entries: Self.strokeEntries(in: patches), replacingAll: Self.replacesStrokes(patches))
+            let (entries, isWholeMap) = Self.strokeEntries(in: patches)
+            update = model.update(entries: entries, replacingAll: isWholeMap)
         }
         var change = RemoteChange(groups: [:], problems: update.problems)
         for (key, group) in update.changed where !unflushedKeys.contains(key) {
@@ -154,17 +151,23 @@ public final class DrawingSyncCoordinator {
         if !change.groups.isEmpty || !change.problems.isEmpty { onRemoteChange?(change) }
     }
 
-    /// The `strokes` entries the patches set, per key its value now or nil; a patch of the
-    /// document or of the whole map gives every entry the map now has.
-    static func strokeEntries(in patches: [DocumentPatch]) -> [String: DocumentValue?] {
+    /// The `strokes` entries the patches set, per key its value now or nil, and whether they are
+    /// the whole map (a patch of the document or of the map itself), so that keys absent from
+    /// them are gone.
+    static func strokeEntries(in patches: [DocumentPatch]) -> (
+        entries: [String: DocumentValue?], isWholeMap: Bool
+    ) {
         var entries: [String: DocumentValue?] = [:]
+        var isWholeMap = false
         for patch in patches {
             switch patch.path.count {
             case 0:
                 let map = patch.value?.objectValue?["strokes"]?.objectValue ?? [:]
                 entries = map.mapValues { Optional($0) }
+                isWholeMap = true
             case 1 where patch.path[0] == "strokes":
                 entries = (patch.value?.objectValue ?? [:]).mapValues { Optional($0) }
+                isWholeMap = true
             case 2 where patch.path[0] == "strokes":
                 entries[patch.path[1]] = .some(patch.value)
             case 3... where patch.path[0] == "strokes":
@@ -174,13 +177,7 @@ public final class DrawingSyncCoordinator {
                 continue  // the name and other fields
             }
         }
-        return entries
-    }
-
-    /// Whether the patches replace the whole `strokes` map (the document or the map itself was
-    /// written or removed), so keys absent from it are gone.
-    static func replacesStrokes(_ patches: [DocumentPatch]) -> Bool {
-        patches.contains { $0.path.isEmpty || $0.path == ["strokes"] }
+        return (entries, isWholeMap)
     }
 
     private static let idFilter = DQLFilter(

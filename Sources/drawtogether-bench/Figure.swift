@@ -24,13 +24,13 @@ struct Figure {
     /// `{"figure": ..., "value": ..., "unit": ..., details...}` on one line.
     var jsonLine: String {
         var fields = [
-            "\"figure\": \(Self.quoted(name))", "\"value\": \(Self.number(value))",
-            "\"unit\": \(Self.quoted(unit))",
+            "\"figure\": \(JSONString.quoted(name))", "\"value\": \(Self.number(value))",
+            "\"unit\": \(JSONString.quoted(unit))",
         ]
         for (key, detail) in details {
             switch detail {
-            case .number(let number): fields.append("\(Self.quoted(key)): \(Self.number(number))")
-            case .text(let text): fields.append("\(Self.quoted(key)): \(Self.quoted(text))")
+            case .number(let number): fields.append("\(JSONString.quoted(key)): \(Self.number(number))")
+            case .text(let text): fields.append("\(JSONString.quoted(key)): \(JSONString.quoted(text))")
             }
         }
         return "{" + fields.joined(separator: ", ") + "}"
@@ -62,7 +62,4 @@ struct Figure {
         String(format: "%.\(digits)g", value)
     }
 
-    static func quoted(_ text: String) -> String {
-        JSONString.quoted(text)
-    }
 }
