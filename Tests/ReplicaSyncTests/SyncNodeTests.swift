@@ -16,16 +16,8 @@ import Testing
     private func makeNode(peer: UInt64, token: String = "team token", forwardsPresence: Bool = false)
         -> (SyncNode, InMemorySyncReplica)
     {
-        let replica = InMemorySyncReplica(peerID: peer)
-        let configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: token, encrypts: false,
-            subscriptions: [SyncSubscription(collection: "drawings")])
-        var options = SyncNode.Options()
-        options.forwardsPresence = forwardsPresence
-        let node = SyncNode(
-            loop: loop, transport: network, replica: replica, configuration: configuration, options: options,
-            random: SplitMix64(seed: peer))
-        return (node, replica)
+        makeSyncNode(
+            peer: peer, loop: loop, transport: network, token: token, forwardsPresence: forwardsPresence)
     }
 
     private func waitFor(_ condition: () -> Bool) -> Bool {
