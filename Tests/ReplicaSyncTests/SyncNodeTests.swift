@@ -24,16 +24,6 @@ import Testing
         loop.run(until: condition, timeout: .seconds(20))
     }
 
-    private func writeConcurrently(_ sides: [(SyncNode, InMemorySyncReplica)], count: Int) {
-        for index in 0..<count {
-            for (side, (node, replica)) in sides.enumerated() {
-                replica.write(document: "drawing-1", key: "\(side)-\(index)", value: "\(index)")
-                node.localCommitted()
-            }
-            if index % 25 == 0 { loop.runOnce(maximumWait: .zero) }
-        }
-    }
-
     @Test func threeNodesSyncThroughARelayTheyAloneKnow() throws {
         let (relay, relayReplica) = makeNode(peer: 10, forwardsPresence: true)
         let (a, replicaA) = makeNode(peer: 1)
@@ -45,7 +35,7 @@ import Testing
             waitFor {
                 relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1
             })
-        writeConcurrently([(a, replicaA), (b, replicaB)], count: 200)
+        writeConcurrently(on: loop, [(a, replicaA), (b, replicaB)], count: 200)
         #expect(
             waitFor {
                 replicaA.contents["drawings/drawing-1"]?.count == 400
@@ -70,7 +60,7 @@ import Testing
         let (b, replicaB) = makeNode(peer: 2)
         try a.listen(on: .unix(path: path))
         b.connect(to: .unix(path: path))
-        writeConcurrently([(a, replicaA)], count: 10)
+        writeConcurrently(on: loop, [(a, replicaA)], count: 10)
         #expect(waitFor { replicaB.contents["drawings/drawing-1"]?.count == 10 })
         a.shutdown()
         #expect(waitFor { b.status.peers.isEmpty })

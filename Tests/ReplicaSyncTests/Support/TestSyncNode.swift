@@ -18,3 +18,15 @@ func makeSyncNode(
         random: SplitMix64(seed: peer))
     return (node, replica)
 }
+
+/// Each side writes `count` keys to "drawing-1" in turn, committing each, with a loop turn every
+/// 25 rounds so the writes interleave with the sync.
+func writeConcurrently(on loop: some TestLoop, _ sides: [(SyncNode, InMemorySyncReplica)], count: Int) {
+    for index in 0..<count {
+        for (side, (node, replica)) in sides.enumerated() {
+            replica.write(document: "drawing-1", key: "\(side)-\(index)", value: "\(index)")
+            node.localCommitted()
+        }
+        if index % 25 == 0 { loop.runOnce(maximumWait: .zero) }
+    }
+}
