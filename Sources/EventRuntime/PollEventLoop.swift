@@ -7,14 +7,7 @@ import Synchronization
 /// hand work to the loop. Time is read from the injected clock. Everything except `execute` and
 /// `stop` must be called on the loop's thread.
 public final class PollEventLoop: EventLoop, @unchecked Sendable {
-    private struct Watch {
-        var onReadable: () -> Void
-        var onWritable: (() -> Void)?
-    }
-
-    private var watches: [Int32: Watch] = [:]
-    private var timers: [UInt64: (deadline: SyncInstant, handler: () -> Void)] = [:]
-    private var nextTimer: UInt64 = 0
+    private var callbacks = EventLoopCallbacks()
     private let wakeup: WakePipe
     private let clock: MonotonicClock
     private let inbox = Mutex<(work: [@Sendable () -> Void], stopped: Bool)>(([], false))
@@ -35,28 +28,26 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
 
     /// Watches a descriptor for input (and, when `onWritable` is set, for room to write).
     public func register(_ descriptor: Int32, onReadable: @escaping () -> Void) {
-        watches[descriptor] = Watch(onReadable: onReadable, onWritable: nil)
+        callbacks.register(descriptor, onReadable: onReadable)
     }
 
     /// Asks for a callback when the descriptor can be written (nil stops asking).
     public func setWritable(_ descriptor: Int32, _ onWritable: (() -> Void)?) {
-        watches[descriptor]?.onWritable = onWritable
+        callbacks.setWritable(descriptor, onWritable)
     }
 
     /// Stops watching the descriptor.
     public func unregister(_ descriptor: Int32) {
-        watches[descriptor] = nil
+        callbacks.unregister(descriptor)
     }
 
     @discardableResult
     public func schedule(at deadline: SyncInstant, _ handler: @escaping () -> Void) -> EventLoopTimer {
-        nextTimer += 1
-        timers[nextTimer] = (deadline, handler)
-        return EventLoopTimer(sequence: nextTimer)
+        callbacks.schedule(at: deadline, handler)
     }
 
     public func cancel(_ timer: EventLoopTimer) {
-        timers[timer.sequence] = nil
+        callbacks.removeTimer(timer.sequence)
     }
 
     /// Runs `work` on the loop thread soon; callable from any thread.
@@ -94,11 +85,11 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
     public func runOnce(maximumWait: Duration) {
         let start = now
         var wait = maximumWait.wholeMilliseconds
-        for timer in timers.values {
-            wait = max(0, min(wait, timer.deadline.milliseconds - start.milliseconds))
+        if let nearest = callbacks.nextDeadline {
+            wait = max(0, min(wait, nearest.milliseconds - start.milliseconds))
         }
         var descriptors = [pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0)]
-        for (descriptor, watch) in watches.sorted(by: { $0.key < $1.key }) {
+        for (descriptor, watch) in callbacks.watches.sorted(by: { $0.key < $1.key }) {
             let events = Int16(POLLIN) | (watch.onWritable == nil ? 0 : Int16(POLLOUT))
             descriptors.append(pollfd(fd: descriptor, events: events, revents: 0))
         }
@@ -107,10 +98,14 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
             if descriptors[0].revents != 0 { wakeup.drain() }
             for entry in descriptors.dropFirst() where entry.revents != 0 {
                 // A callback may have unregistered this descriptor (or another) meanwhile.
-                if entry.revents & Int16(POLLOUT) != 0, let onWritable = watches[entry.fd]?.onWritable {
+                if entry.revents & Int16(POLLOUT) != 0,
+                    let onWritable = callbacks.watches[entry.fd]?.onWritable
+                {
                     onWritable()
                 }
-                if entry.revents & ~Int16(POLLOUT) != 0, let watch = watches[entry.fd] { watch.onReadable() }
+                if entry.revents & ~Int16(POLLOUT) != 0, let watch = callbacks.watches[entry.fd] {
+                    watch.onReadable()
+                }
             }
         }
         runInbox()
@@ -119,9 +114,9 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
 
     private func runDueTimers() {
         let current = now
-        let due = timers.filter { $0.value.deadline <= current }.sorted { $0.key < $1.key }
+        let due = callbacks.timers.filter { $0.value.deadline <= current }.sorted { $0.key < $1.key }
         for (id, timer) in due {
-            timers[id] = nil
+            callbacks.removeTimer(id)
             timer.handler()
         }
     }

@@ -27,13 +27,7 @@ import Testing
     }
 
     private func makeNode(peer: UInt64, token: String = "team token") -> (SyncNode, Events) {
-        let configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: token, encrypts: false,
-            subscriptions: [SyncSubscription(collection: "drawings")])
-        let node = SyncNode(
-            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer),
-            configuration: configuration,
-            random: SplitMix64(seed: peer))
+        let (node, _) = makeSyncNode(peer: peer, loop: loop, transport: network, token: token)
         let events = Events()
         node.onEvent = { events.all.append($0) }
         return (node, events)

@@ -13,15 +13,7 @@ import Testing
     }
 
     private func makeNode(peer: UInt64) -> (SyncNode, InMemorySyncReplica) {
-        let replica = InMemorySyncReplica(peerID: peer)
-        let configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "", encrypts: false,
-            subscriptions: [SyncSubscription(collection: "drawings")])
-        let node = SyncNode(
-            loop: loop, transport: SocketTransport(loop: loop), replica: replica,
-            configuration: configuration,
-            random: SplitMix64(seed: peer))
-        return (node, replica)
+        makeSyncNode(peer: peer, loop: loop, transport: SocketTransport(loop: loop), token: "")
     }
 
     @Test func threePeersInOneRendezvousDirectoryFindEachOtherAndConverge() throws {

@@ -27,17 +27,11 @@ import Testing
     )
         -> (SyncNode, Seen)
     {
-        var configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "team token",
-            encrypts: false,
-            subscriptions: [SyncSubscription(collection: "drawings")])
-        configuration.presenceTimeout = presenceTimeout
-        var options = SyncNode.Options()
-        options.forwardsPresence = forwardsPresence
-        let node = SyncNode(
-            loop: loop, transport: network, replica: InMemorySyncReplica(peerID: peer),
-            configuration: configuration,
-            options: options, random: SplitMix64(seed: peer))
+        let (node, _) = makeSyncNode(
+            peer: peer, loop: loop, transport: network, forwardsPresence: forwardsPresence
+        ) {
+            $0.presenceTimeout = presenceTimeout
+        }
         let seen = Seen()
         node.onPresence = { seen.presence.append($0) }
         node.onPresenceExpired = { seen.expired.append($0) }

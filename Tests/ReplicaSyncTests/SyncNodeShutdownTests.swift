@@ -9,12 +9,7 @@ import Testing
 /// until the loop next polls.
 @Suite struct SyncNodeShutdownTests {
     private static func makeNode(peer: UInt64, loop: any EventLoop, transport: any Transport) -> SyncNode {
-        let configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: "team token",
-            encrypts: false, subscriptions: [SyncSubscription(collection: "drawings")])
-        return SyncNode(
-            loop: loop, transport: transport, replica: InMemorySyncReplica(peerID: peer),
-            configuration: configuration, random: SplitMix64(seed: peer))
+        makeSyncNode(peer: peer, loop: loop, transport: transport).0
     }
 
     @Test func aDialAnsweredAfterShutdownConnectsNobody() throws {

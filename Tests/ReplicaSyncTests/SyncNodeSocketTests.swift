@@ -15,31 +15,13 @@ import Testing
     private func makeNode(peer: UInt64, token: String = "team token", forwardsPresence: Bool = false)
         -> (SyncNode, InMemorySyncReplica)
     {
-        let replica = InMemorySyncReplica(peerID: peer)
-        let configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: token, encrypts: false,
-            subscriptions: [SyncSubscription(collection: "drawings")])
-        var options = SyncNode.Options()
-        options.forwardsPresence = forwardsPresence
-        let node = SyncNode(
-            loop: loop, transport: SocketTransport(loop: loop), replica: replica,
-            configuration: configuration,
-            options: options, random: SplitMix64(seed: peer))
-        return (node, replica)
+        makeSyncNode(
+            peer: peer, loop: loop, transport: SocketTransport(loop: loop), token: token,
+            forwardsPresence: forwardsPresence)
     }
 
     private func waitFor(_ condition: () -> Bool) -> Bool {
         loop.run(until: condition, timeout: .seconds(20))
-    }
-
-    private func writeConcurrently(_ sides: [(SyncNode, InMemorySyncReplica)], count: Int) {
-        for index in 0..<count {
-            for (side, (node, replica)) in sides.enumerated() {
-                replica.write(document: "drawing-1", key: "\(side)-\(index)", value: "\(index)")
-                node.localCommitted()
-            }
-            if index % 25 == 0 { loop.runOnce(maximumWait: .zero) }
-        }
     }
 
     @Test func twoNodesConvergeOverAUnixSocket() throws {
@@ -50,9 +32,9 @@ import Testing
         b.connect(to: endpoint)
         #expect(waitFor { a.status.peers.count == 1 && b.status.peers.count == 1 })
         #expect(b.status.peers.first?.transport == .unixSocket)
-        writeConcurrently([(a, replicaA)], count: 1000)
+        writeConcurrently(on: loop, [(a, replicaA)], count: 1000)
         // The first 100 keys of A are overwritten while B adds 100 of its own.
-        writeConcurrently([(a, replicaA), (b, replicaB)], count: 100)
+        writeConcurrently(on: loop, [(a, replicaA), (b, replicaB)], count: 100)
         #expect(
             waitFor {
                 replicaB.contents["drawings/drawing-1"]?.count == 1100
@@ -70,7 +52,7 @@ import Testing
         b.connect(to: endpoint)
         #expect(waitFor { a.status.peers.count == 1 && b.status.peers.count == 1 })
         #expect(a.status.peers.first?.transport == .tcp)
-        writeConcurrently([(a, replicaA), (b, replicaB)], count: 500)
+        writeConcurrently(on: loop, [(a, replicaA), (b, replicaB)], count: 500)
         #expect(
             waitFor {
                 replicaA.contents["drawings/drawing-1"]?.count == 1000

@@ -16,30 +16,12 @@ import Testing
     private func makeNode(peer: UInt64, token: String = "team token", forwardsPresence: Bool = false)
         -> (SyncNode, InMemorySyncReplica)
     {
-        let replica = InMemorySyncReplica(peerID: peer)
-        let configuration = SyncSessionConfiguration(
-            databaseID: "default", peerID: peer, displayName: "peer \(peer)", token: token, encrypts: false,
-            subscriptions: [SyncSubscription(collection: "drawings")])
-        var options = SyncNode.Options()
-        options.forwardsPresence = forwardsPresence
-        let node = SyncNode(
-            loop: loop, transport: network, replica: replica, configuration: configuration, options: options,
-            random: SplitMix64(seed: peer))
-        return (node, replica)
+        makeSyncNode(
+            peer: peer, loop: loop, transport: network, token: token, forwardsPresence: forwardsPresence)
     }
 
     private func waitFor(_ condition: () -> Bool) -> Bool {
         loop.run(until: condition, timeout: .seconds(20))
-    }
-
-    private func writeConcurrently(_ sides: [(SyncNode, InMemorySyncReplica)], count: Int) {
-        for index in 0..<count {
-            for (side, (node, replica)) in sides.enumerated() {
-                replica.write(document: "drawing-1", key: "\(side)-\(index)", value: "\(index)")
-                node.localCommitted()
-            }
-            if index % 25 == 0 { loop.runOnce(maximumWait: .zero) }
-        }
     }
 
     @Test func threeNodesSyncThroughARelayTheyAloneKnow() throws {
@@ -53,7 +35,7 @@ import Testing
             waitFor {
                 relay.status.peers.count == 2 && a.status.peers.count == 1 && b.status.peers.count == 1
             })
-        writeConcurrently([(a, replicaA), (b, replicaB)], count: 200)
+        writeConcurrently(on: loop, [(a, replicaA), (b, replicaB)], count: 200)
         #expect(
             waitFor {
                 replicaA.contents["drawings/drawing-1"]?.count == 400
@@ -78,7 +60,7 @@ import Testing
         let (b, replicaB) = makeNode(peer: 2)
         try a.listen(on: .unix(path: path))
         b.connect(to: .unix(path: path))
-        writeConcurrently([(a, replicaA)], count: 10)
+        writeConcurrently(on: loop, [(a, replicaA)], count: 10)
         #expect(waitFor { replicaB.contents["drawings/drawing-1"]?.count == 10 })
         a.shutdown()
         #expect(waitFor { b.status.peers.isEmpty })

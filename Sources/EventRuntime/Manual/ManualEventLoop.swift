@@ -5,59 +5,50 @@ import MonotonicTime
 /// registered descriptor becomes readable or writable only when the test says so. Nothing runs on
 /// its own and nothing sleeps, so a test of timeouts and redials takes no real time.
 public final class ManualEventLoop: EventLoop {
-    private struct Watch {
-        var onReadable: () -> Void
-        var onWritable: (() -> Void)?
-    }
-
     public private(set) var now: SyncInstant
-    private var timers: [UInt64: (deadline: SyncInstant, handler: () -> Void)] = [:]
-    private var nextTimer: UInt64 = 0
-    private var watches: [Int32: Watch] = [:]
+    private var callbacks = EventLoopCallbacks()
 
     public init(now: SyncInstant = SyncInstant(milliseconds: 0)) {
         self.now = now
     }
 
     public func register(_ descriptor: Int32, onReadable: @escaping () -> Void) {
-        watches[descriptor] = Watch(onReadable: onReadable, onWritable: nil)
+        callbacks.register(descriptor, onReadable: onReadable)
     }
 
     public func setWritable(_ descriptor: Int32, _ onWritable: (() -> Void)?) {
-        watches[descriptor]?.onWritable = onWritable
+        callbacks.setWritable(descriptor, onWritable)
     }
 
     public func unregister(_ descriptor: Int32) {
-        watches[descriptor] = nil
+        callbacks.unregister(descriptor)
     }
 
     @discardableResult
     public func schedule(at deadline: SyncInstant, _ handler: @escaping () -> Void) -> EventLoopTimer {
-        nextTimer += 1
-        timers[nextTimer] = (deadline, handler)
-        return EventLoopTimer(sequence: nextTimer)
+        callbacks.schedule(at: deadline, handler)
     }
 
     public func cancel(_ timer: EventLoopTimer) {
-        timers[timer.sequence] = nil
+        callbacks.removeTimer(timer.sequence)
     }
 
     // MARK: What the test drives
 
     /// The earliest deadline still scheduled.
     public var nextDeadline: SyncInstant? {
-        timers.values.map(\.deadline).min()
+        callbacks.nextDeadline
     }
 
     /// Whether anything watches the descriptor.
     public func isRegistered(_ descriptor: Int32) -> Bool {
-        watches[descriptor] != nil
+        callbacks.watches[descriptor] != nil
     }
 
     /// Runs the descriptor's read callback, as if input arrived; false if nothing watches it.
     @discardableResult
     public func fireReadable(_ descriptor: Int32) -> Bool {
-        guard let watch = watches[descriptor] else { return false }
+        guard let watch = callbacks.watches[descriptor] else { return false }
         watch.onReadable()
         runDueTimers()
         return true
@@ -66,7 +57,7 @@ public final class ManualEventLoop: EventLoop {
     /// Runs the descriptor's write callback, as if there were room; false if none is set.
     @discardableResult
     public func fireWritable(_ descriptor: Int32) -> Bool {
-        guard let onWritable = watches[descriptor]?.onWritable else { return false }
+        guard let onWritable = callbacks.watches[descriptor]?.onWritable else { return false }
         onWritable()
         runDueTimers()
         return true
@@ -78,14 +69,14 @@ public final class ManualEventLoop: EventLoop {
     /// for now waits for the next turn, so bytes sent in one turn are read in the next, as over
     /// a socket.
     public func runOnce(maximumWait: Duration) {
-        let turnEnd = nextTimer
+        let turnEnd = callbacks.lastTimer
         var wait = maximumWait.wholeMilliseconds
         if let nearest = nextDeadline {
             wait = max(0, min(wait, nearest.milliseconds - now.milliseconds))
         }
         now = now + .milliseconds(wait)
         while let (id, timer) = earliestTimer(), timer.deadline <= now, id <= turnEnd {
-            timers[id] = nil
+            callbacks.removeTimer(id)
             timer.handler()
         }
     }
@@ -93,7 +84,7 @@ public final class ManualEventLoop: EventLoop {
     /// Runs every timer due by now, including those that due timers schedule for now.
     public func runDueTimers() {
         while let (id, timer) = earliestTimer(), timer.deadline <= now {
-            timers[id] = nil
+            callbacks.removeTimer(id)
             timer.handler()
         }
     }
@@ -107,7 +98,7 @@ public final class ManualEventLoop: EventLoop {
     public func advance(to instant: SyncInstant) {
         runDueTimers()
         while let (id, timer) = earliestTimer(), timer.deadline <= instant {
-            timers[id] = nil
+            callbacks.removeTimer(id)
             now = max(now, timer.deadline)
             timer.handler()
             runDueTimers()
@@ -133,7 +124,9 @@ public final class ManualEventLoop: EventLoop {
     }
 
     /// The timer that fires next: the earliest deadline, the earliest scheduled among equals.
-    private func earliestTimer() -> (UInt64, (deadline: SyncInstant, handler: () -> Void))? {
-        timers.min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map { ($0.key, $0.value) }
+    private func earliestTimer() -> (UInt64, EventLoopCallbacks.Timer)? {
+        callbacks.timers.min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map {
+            ($0.key, $0.value)
+        }
     }
 }

@@ -6,6 +6,8 @@ import MonotonicTime
 protocol TestLoop: EventLoop {
     @discardableResult
     func run(until condition: () -> Bool, timeout: Duration) -> Bool
+
+    func runOnce(maximumWait: Duration)
 }
 
 extension PollEventLoop: TestLoop {}
