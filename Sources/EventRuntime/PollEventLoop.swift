@@ -114,7 +114,9 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
 
     private func runDueTimers() {
         let current = now
-        let due = callbacks.timers.filter { $0.value.deadline <= current }.sorted { $0.key < $1.key }
+        let due = callbacks.timers.filter { $0.value.deadline <= current }.sorted {
+            ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key)
+        }
         for (id, timer) in due {
             callbacks.removeTimer(id)
             timer.handler()
