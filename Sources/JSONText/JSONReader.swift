@@ -64,21 +64,22 @@ public struct JSONReader {
         case UInt8(ascii: "\""): return JSONNode(value: .string(try string()), offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(value: .number(try number(followedBy: follow)), offset: start)
-        case UInt8(ascii: "t"): try literal("true")
-        case UInt8(ascii: "f"): try literal("false")
-        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "t"): return JSONNode(value: try literal("true", .bool(true)), offset: start)
+        case UInt8(ascii: "f"): return JSONNode(value: try literal("false", .bool(false)), offset: start)
+        case UInt8(ascii: "n"): return JSONNode(value: try literal("null", .null), offset: start)
         default: throw unexpected(.value)
         }
-        let word = bytes[start]
-        let value: JSONNode.Value = word == UInt8(ascii: "n") ? .null : .bool(word == UInt8(ascii: "t"))
-        return JSONNode(value: value, offset: start)
     }
 
-    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
+    /// `word` spelled out in full, which stands for `value`.
+    private mutating func literal(_ word: String, _ value: JSONNode.Value) throws(JSONSyntaxError)
+        -> JSONNode.Value
+    {
         for byte in word.utf8 {
             guard current == byte else { throw unexpected(.literal(word)) }
             index += 1
         }
+        return value
     }
 
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONNode {

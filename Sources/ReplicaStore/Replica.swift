@@ -105,13 +105,9 @@ public final class Replica {
     func restoreCommittedState(after failure: any Error) throws -> Never {
         do {
             state = try Self.loadCommittedState(database, peerID: peerID, configuration: configuration)
-        } catch let error as ReplicaError {
-            // A damaged file fails the reload too; that says more than the failed transaction.
-            if case .damaged = error { throw error }
-            throw ReplicaError.cannotOpenStore(
-                directory: directory,
-                reason: "reloading after a failed transaction (\(failure)) failed: \(error)")
         } catch {
+            // A damaged file fails the reload too; that says more than the failed transaction.
+            if case .damaged? = error as? ReplicaError { throw error }
             throw ReplicaError.cannotOpenStore(
                 directory: directory,
                 reason: "reloading after a failed transaction (\(failure)) failed: \(error)")

@@ -170,9 +170,9 @@ import Testing
         ("SELECT * FROM `ü🙂` x", 1, 20, "found 'x'"),
     ])
     func malformedStatementReportsPosition(text: String, line: Int, column: Int, message: String) {
-        #expect(throws: DQLSyntaxError.self) { try DQLParser.parse(text) }
         do {
-            _ = try DQLParser.parse(text)
+            let statement = try DQLParser.parse(text)
+            Issue.record("accepted \(text) as \(statement)")
         } catch {
             #expect(error.position == DQLPosition(line: line, column: column), "\(text)")
             #expect(error.description.hasPrefix("line \(line), column \(column): "), "\(error)")

@@ -50,8 +50,8 @@ public enum DrawingJSON {
         }
     }
 
-    /// A place in the input: 1-based line and column (counted in Unicode scalars) and the
-    /// 0-based UTF-8 byte offset.
+    /// A place in the input: 1-based line and column (counted in characters, as `TextPosition`
+    /// counts them) and the 0-based UTF-8 byte offset.
     public struct Position: Hashable, Sendable, CustomStringConvertible {
         public let line: Int
         public let column: Int
