@@ -5,14 +5,14 @@ extension ConvergenceHarness {
     /// Every replica holds the same documents, and every write that add-wins says survives is
     /// there (the oracle); a failure is recorded as a test issue naming the seed.
     public func expectConverged(seed: UInt64) throws {
-        let harness = self
-        let reference = try harness.nodes[0].snapshot()
+
+        let reference = try nodes[0].snapshot()
         #expect(!reference.isEmpty)
-        for node in harness.nodes.dropFirst() {
+        for node in nodes.dropFirst() {
             let other = try node.snapshot()
             #expect(other == reference, "replicas differ, seed \(seed)")
             for id in ["d0", "d1", "d2"] {
-                #expect(try node.fields(id) == harness.nodes[0].fields(id), "document \(id), seed \(seed)")
+                #expect(try node.fields(id) == nodes[0].fields(id), "document \(id), seed \(seed)")
             }
         }
         for (key, document) in reference {
