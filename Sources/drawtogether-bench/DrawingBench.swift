@@ -152,7 +152,7 @@ struct DrawingBench {
             [
                 ("p90_ms", .number(frames.percentile(90) * 1e3)),
                 ("strokes_erased_median", .number(erased[erased.count / 2])),
-                ("tiles_redrawn", .number(Double(cache.redrawnTiles))),
+                ("cells_redrawn", .number(Double(cache.redrawnCells))),
                 ("note", .text("the frame after a mask-eraser dab, layer cached, dirty tiles redrawn")),
             ])
     }

@@ -120,9 +120,9 @@ import Testing
             for: session.document, viewport: session.editor.viewport.visible, mode: .block)
         #expect(layer == Self.referenceLayer(session))
         #expect(cache.misses == 1 && cache.redraws == 1)
-        // The cut strokes run across the screen, so their tiles are the rows they lie in; the
-        // screen has 5 x 3 tiles, and nothing below the cut strokes' rows is redrawn.
-        #expect(cache.redrawnTiles < 15)
+        // The cut strokes run across the screen, so their tiles are the first row of tiles (of
+        // three): 80 x 8 cells.
+        #expect(cache.redrawnCells == 80 * 8)
     }
 
     @Test func aPanMovesTheLayerAndDrawsOnlyWhatCameIntoView() {
@@ -138,8 +138,7 @@ import Testing
         let layer = cache.layer(for: session.document, viewport: viewport, mode: .braille)
         #expect(layer == Self.referenceLayer(session))
         #expect(cache.misses == 1 && cache.redraws == 1)
-        // 12 new columns at the right edge, x 48..<60: one column of tiles (x 48..<64), two
-        // rows of them (16 canvas rows).
-        #expect(cache.redrawnTiles == 2)
+        // 12 new columns at the right edge, x 48..<60, of 16 canvas rows.
+        #expect(cache.redrawnCells == 12 * 16)
     }
 }

@@ -10,7 +10,7 @@ import StrokeKit
 /// a stroke eraser, a peer changing an old stroke — redraws only the dirty tiles: the tiles of
 /// the viewport that the old or new bounds of a changed group reach into, each cleared and drawn
 /// again from every group the drawing's spatial index lists there, in key order. A pan moves the
-/// cells both views show and draws only the strip that came into view. Only a change of glyph
+/// cells both views show and draws only the strip that came into view (exactly, not whole tiles). Only a change of glyph
 /// mode, a jump to a place the old view does not overlap, or more changes than the drawing's
 /// journal keeps rasterise the whole viewport (and then only the groups under it).
 ///
@@ -33,8 +33,8 @@ public final class CanvasLayerCache {
     public private(set) var extensions = 0
     public private(set) var redraws = 0
     public private(set) var misses = 0
-    /// Tiles redrawn by all the frames so far (a frame that redrew tiles counts in `redraws`).
-    public private(set) var redrawnTiles = 0
+    /// Cells redrawn by all the frames so far (a frame that redrew any counts in `redraws`).
+    public private(set) var redrawnCells = 0
 
     public init() {}
 
@@ -68,15 +68,18 @@ public final class CanvasLayerCache {
             return rasterise(drawing, wanted)
         }
         var dirty = DirtyTiles(viewport: viewport)
+        // What a pan brought into view is redrawn as the exact strips, not whole tiles.
+        var regions: [CellRect] = []
         if cached.viewport != viewport {
             current = current.moved(to: viewport)
-            dirty.markUncovered(by: cached.viewport)
+            regions = DirtyTiles.uncovered(viewport, by: cached.viewport)
         }
         for region in changed { dirty.mark(region) }
+        regions += dirty.regions.map(\.cells)
         redraws += 1
-        for region in dirty.regions {
-            redrawnTiles += region.tiles
-            current.redraw(region.cells, from: drawing.groups(in: region.cells))
+        for region in regions {
+            redrawnCells += region.width * region.height
+            current.redraw(region, from: drawing.groups(in: region))
         }
         layer = current
         return current
@@ -125,15 +128,17 @@ struct DirtyTiles {
         }
     }
 
-    /// Marks the tiles holding cells of the viewport that `previous` did not show (what a pan
-    /// brings into view).
-    mutating func markUncovered(by previous: Viewport) {
-        guard let shared = previous.intersection(viewport) else { return mark(viewport) }
+    /// The cells of `viewport` that `previous` did not show (what a pan brings into view), as up
+    /// to four strips, none empty.
+    static func uncovered(_ viewport: Viewport, by previous: Viewport) -> [CellRect] {
         let v = viewport
-        mark(CellRect(x: v.x, y: v.y, width: v.width, height: shared.y - v.y))
-        mark(CellRect(x: v.x, y: shared.maxY, width: v.width, height: v.maxY - shared.maxY))
-        mark(CellRect(x: v.x, y: shared.y, width: shared.x - v.x, height: shared.height))
-        mark(CellRect(x: shared.maxX, y: shared.y, width: v.maxX - shared.maxX, height: shared.height))
+        guard let shared = previous.intersection(v) else { return [v] }
+        return [
+            CellRect(x: v.x, y: v.y, width: v.width, height: shared.y - v.y),
+            CellRect(x: v.x, y: shared.maxY, width: v.width, height: v.maxY - shared.maxY),
+            CellRect(x: v.x, y: shared.y, width: shared.x - v.x, height: shared.height),
+            CellRect(x: shared.maxX, y: shared.y, width: v.maxX - shared.maxX, height: shared.height),
+        ].filter { $0.width > 0 && $0.height > 0 }
     }
 
     /// The runs of dirty tiles as cells of the viewport, and how many tiles each holds.
