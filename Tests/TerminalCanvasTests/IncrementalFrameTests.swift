@@ -142,3 +142,23 @@ import Testing
         #expect(cache.redrawnCells == 12 * 16)
     }
 }
+
+extension IncrementalFrameTests {
+    @Test(arguments: [GlyphMode.block, .braille])
+    func aResizeThatScrollsTheViewGivesTheFullRender(mode: GlyphMode) {
+        let line = CanvasFixtures.group(through: [(2, 1), (12, 1)], at: 1_000_000)
+        let view = CanvasView(mode: mode)
+        let cache = CanvasLayerCache()
+        let drawing = Drawing(groups: [line])
+        var viewport = CanvasViewport(screenWidth: 80, screenHeight: 24)
+        _ = view.render(drawing, viewport: viewport, cache: cache)
+        viewport.resize(screenWidth: 20, screenHeight: 6, keeping: CanvasCell(x: 60, y: 20))
+        #expect(
+            view.render(drawing, viewport: viewport, cache: cache) == view.render(drawing, viewport: viewport)
+        )
+        viewport.resize(screenWidth: 80, screenHeight: 24, keeping: CanvasCell(x: 60, y: 20))
+        #expect(
+            view.render(drawing, viewport: viewport, cache: cache) == view.render(drawing, viewport: viewport)
+        )
+    }
+}
