@@ -19,6 +19,12 @@ enum DrawTogetherApp {
             return 0
         case .help(let topic):
             return printHelp(topic)
+        case .completions(let request) where request != .drawings:
+            return CompletionsCommand.printScript(for: request)
+        case .manPage:
+            return ManPageCommand.run()
+        case .doctor:
+            return DoctorCommand.run(options: parsed.options)
         default:
             break
         }
@@ -55,7 +61,10 @@ enum DrawTogetherApp {
                     configuration: configuration, drawing: drawing, format: format, output: output)
             case .open(let drawing):
                 return try OpenCommand.run(configuration: configuration, drawing: drawing)
-            case .help, .version:
+            case .completions(let request):
+                return try CompletionsCommand.run(request, configuration: configuration)
+            case .help, .version, .manPage, .doctor:
+                // Handled by `run` before the configuration is resolved.
                 return 0
             }
         } catch {
