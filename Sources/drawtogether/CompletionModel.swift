@@ -91,8 +91,11 @@ struct CompletionModel: Equatable {
         for line in usage.split(separator: "\n") where line.hasPrefix("  -") {
             let text = line.drop { $0 == " " }
             guard let gap = text.firstRange(of: "  ") else { continue }
-            let name = String(text.prefix { $0 != " " })
-            summaries[name] = String(text[gap.upperBound...].drop { $0 == " " })
+            // `-h, --help` names two flags; `--store DIR` one, with its value.
+            let summary = String(text[gap.upperBound...].drop { $0 == " " })
+            for name in text[..<gap.lowerBound].split(separator: ",") {
+                summaries[String(name.drop { $0 == " " }.prefix { $0 != " " })] = summary
+            }
         }
         return summaries
     }
