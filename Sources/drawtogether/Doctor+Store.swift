@@ -121,13 +121,18 @@ extension Doctor {
         guard stat(lockFile, &info) == 0,
             let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
         else { return nil }
-        let inode = String(info.st_ino)
+        // /proc/locks names a file by device (major:minor in hex) and inode.
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+        let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+        let file = [String(major, radix: 16), String(minor, radix: 16), String(info.st_ino)]
         for line in locks.split(separator: "\n") {
             // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"
             let fields = line.split(separator: " ")
             guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
-            let device = fields[5].split(separator: ":")
-            if device.count == 3, device[2] == inode { return Int32(fields[4]) }
+            let place = fields[5].split(separator: ":").map { $0.drop { $0 == "0" } }
+            let wanted = file.map { $0.drop { $0 == "0" } }
+            if place == wanted { return Int32(fields[4]) }
         }
         return nil
     }

@@ -1,9 +1,6 @@
 import Glibc
 import TerminalCanvas
 
-/// The checks of `drawtogether doctor`, one function per area; each returns its lines.
-enum Doctor {}
-
 extension Doctor {
     /// What the terminal checks look at, gathered once so the verdicts are a pure function.
     struct TerminalFacts {
