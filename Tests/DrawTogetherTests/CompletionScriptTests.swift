@@ -124,6 +124,39 @@ import Testing
         #expect(try String(contentsOfFile: script, encoding: .utf8).hasPrefix("#compdef drawtogether\n"))
     }
 
+    @Test func zshCompletesOnTabInAnInteractiveShell() throws {
+        guard Self.isInstalled("zsh"), TmuxSession.isAvailable else { return }
+        let directory = try TemporaryDirectory(prefix: "completions")
+        let functions = directory.path + "/functions"
+        try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: true)
+        let script = try script("zsh", in: directory)
+        try FileManager.default.moveItem(atPath: script, toPath: functions + "/_drawtogether")
+        let store = directory.path + "/store"
+        try Replica(directory: store + "/default/replica-1").execute(
+            "INSERT INTO drawings DOCUMENTS (:d)", arguments: ["d": .object(["_id": .string("alpha")])])
+        try """
+        fpath=(\(functions) $fpath)
+        autoload -Uz compinit && compinit -u -d \(directory.path)/.zcompdump
+        PS1='ready> '
+        """.write(toFile: directory.path + "/.zshrc", atomically: true, encoding: .utf8)
+        let path = BuiltProducts.directory.path + ":/usr/bin:/bin"
+        let shell = try TmuxSession(
+            ["/usr/bin/zsh", "-i"], width: 100, height: 20,
+            environment: ["ZDOTDIR": directory.path, "PATH": path, "HOME": directory.path],
+            currentDirectory: directory.path)
+        try shell.waitForText("ready>")
+        try shell.sendKeys("drawtogether ex", "Tab")
+        try shell.waitForText("ready> drawtogether export")
+        try shell.sendKeys("d --format ", "Tab")
+        try shell.waitUntil { screen in
+            screen.contains { line in ExportFormat.allCases.allSatisfy { line.contains($0.rawValue) } }
+        }
+        try shell.sendKeys("C-u", "drawtogether sync --o", "Tab")
+        try shell.waitForText("ready> drawtogether sync --once")
+        try shell.sendKeys("C-u", "drawtogether --store \(store) export ", "Tab")
+        try shell.waitForText("export alpha")
+    }
+
     @Test func everyCommonOptionHasASummaryInTheUsageText() throws {
         let resources = try ResourceDirectory.locate(executablePath: Self.binary)
         let model = try CompletionModel { try resources.text("help/\($0).txt") }
