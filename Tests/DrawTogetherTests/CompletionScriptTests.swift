@@ -7,7 +7,7 @@ import Testing
 @testable import drawtogether
 
 /// The completion scripts run in the real shells: bash through the function `complete -p`
-/// names, with COMP_WORDS as bash fills them; fish through `complete -C`; zsh is parsed.
+/// names, with COMP_WORDS as bash fills them; fish through `complete -C`; zsh on Tab in tmux.
 @Suite struct CompletionScriptTests {
     static let binary = BuiltProducts.executable("drawtogether")
 
