@@ -92,3 +92,13 @@ import Testing
         #expect(encoded == EncodedGroup(more))
     }
 }
+
+extension StrokeGroupSweepTests {
+    /// The seed of the fuzz corpus (`fuzz/corpus/FuzzStrokeCodec/sweep-one-pass`), byte by byte.
+    @Test func theOnePassSeedIsASweepOfOneCellAcrossColumnFive() throws {
+        let bytes: [UInt8] = [0x01, 0x01, 0x08, 0x02, 0xB0, 0x01, 0x10, 0x00, 0x80, 0x01]
+        let sweep = try StrokeGroupCodec.decodeSweep(bytes)
+        #expect(sweep == Fixtures.mask(radius: 0.5, [(5.5, 0.5), (5.5, 4.5)]))
+        #expect(StrokeGroupCodec.encodeSweep(sweep) == bytes)
+    }
+}
