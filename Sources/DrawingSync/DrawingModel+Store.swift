@@ -105,8 +105,9 @@ extension DrawingModel {
     /// Brings `synced` for one key up to date with its stored entries.
     private mutating func rebuild(_ rawKey: String, into update: inout StoreUpdate) {
         guard let entry = stored[rawKey], let baseValue = entry.base else {
-            if let key = StrokeKey(rawValue: rawKey), synced.removeValue(forKey: key) != nil {
+            if let key = StrokeKey(rawValue: rawKey), let removed = synced.removeValue(forKey: key) {
                 update.changed[key] = .some(nil)
+                update.previous[key] = removed.group
             }
             return
         }
@@ -159,5 +160,6 @@ extension DrawingModel {
         }
         synced[encoded.key] = encoded
         update.changed[encoded.key] = .some(encoded.group)
+        if let known { update.previous[encoded.key] = known.group }
     }
 }

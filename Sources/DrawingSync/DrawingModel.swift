@@ -42,6 +42,8 @@ public struct DrawingModel: Sendable {
     /// What the replica's maps changed in the model: per key the new group, or nil when removed.
     public struct StoreUpdate: Sendable {
         public var changed: [StrokeKey: StrokeGroup?] = [:]
+        /// The synchronized group each changed key held before, where it held one.
+        public var previous: [StrokeKey: StrokeGroup] = [:]
         /// Entries that could not be read; they are left out of the drawing.
         public var problems: [StoredGroupProblem] = []
     }

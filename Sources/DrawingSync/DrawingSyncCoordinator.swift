@@ -12,7 +12,8 @@ import StrokeKit
 /// are new, and an `UNSET` of removed groups and undone sweeps). An observer of the drawing's document brings every change — local or from a
 /// peer — back as patches and puts them straight into `drawing`, except for keys with unflushed
 /// local edits, so a remote change arriving inside the quiet period cannot undo a local erase or
-/// delete; it never writes anything itself, so nothing echoes.
+/// delete (a remote sweep is still added beside local sweeps, see `rebase`); it never writes
+/// anything itself, so nothing echoes.
 public final class DrawingSyncCoordinator {
     /// What a change from the replica did to the drawing.
     public struct RemoteChange: Sendable {
@@ -129,10 +130,33 @@ public final class DrawingSyncCoordinator {
             update = model.update(Self.storedEntries(in: patches))
         }
         var change = RemoteChange(groups: [:], problems: update.problems)
-        for (key, group) in update.changed where !unflushedKeys.contains(key) {
+        for (key, remote) in update.changed {
+            var group = remote
+            if unflushedKeys.contains(key) {
+                guard let rebased = Self.rebase(drawing[key], onto: remote, from: update.previous[key]) else {
+                    continue
+                }
+                group = rebased
+            }
             if drawing.setGroup(group, for: key) { change.groups[key] = .some(group) }
         }
         if !change.groups.isEmpty || !change.problems.isEmpty { onRemoteChange?(change) }
+    }
+
+    /// A remote change of a group with unflushed local edits: nil keeps the local group as it
+    /// is (a local removal, a new or rewritten stroke: the flush writes them over the remote
+    /// change). When the local edits only added or took out sweeps, they are carried over onto
+    /// the remote group, so a peer's sweep arriving inside the quiet period is kept (the flush
+    /// must not unset what it never took out), and a remote removal of the stroke wins.
+    static func rebase(_ local: StrokeGroup?, onto remote: StrokeGroup?, from old: StrokeGroup?)
+        -> StrokeGroup??
+    {
+        guard let local, let old, local.base == old.base else { return nil }
+        guard let remote else { return .some(nil) }
+        var sweeps = remote.sweeps
+        for (sweepKey, mask) in local.sweeps where old.sweeps[sweepKey] != mask { sweeps[sweepKey] = mask }
+        for sweepKey in old.sweeps.keys where local.sweeps[sweepKey] == nil { sweeps[sweepKey] = nil }
+        return .some(StrokeGroup(key: remote.key, base: remote.base, sweeps: sweeps))
     }
 
     /// The `strokes` and `sweeps` entries the patches set, each with its value now or nil; a

@@ -126,6 +126,44 @@ import Testing
         try expectConverged(peers)
     }
 
+    /// B's sweep arrives while A's own sweep of the same stroke waits for its flush: A shows
+    /// both at once, and its flush writes only its own sweep, never an UNSET of B's.
+    @Test func aPeersSweepArrivingInsideTheQuietPeriodIsKeptBesideMine() throws {
+        let peers = try peers()
+        let (a, b) = (peers[0], peers[1])
+        let group = try #require(a.coordinator.drawing[Self.line.key])
+        let mine = try #require(SweepKey(creationMilliseconds: a.clock.now + 1, peerSuffix: a.keySuffix))
+        let passes = MaskEraser(brush: EraserBrush(radius: 0.5)).sweep(
+            along: Fixtures.points(Self.across(4)), near: group)
+        a.coordinator.edit([Self.line.key: group.addingPasses(passes, toSweep: mine)], now: a.clock.now)
+        try b.sweep(Self.line.key, along: Self.across(25))
+        try deliver(from: b, to: a)
+        #expect(a.text == ["", "", Self.bothGaps])
+        try a.settle()
+        try syncBoth(a, b)
+        #expect(b.text == ["", "", Self.bothGaps])
+        try expectConverged(peers)
+    }
+
+    /// A removal arriving while A's sweep of the stroke waits for its flush wins: the sweep does
+    /// not bring the stroke back.
+    @Test func aRemovalArrivingInsideTheQuietPeriodWinsOverMyUnflushedSweep() throws {
+        let peers = try peers()
+        let (a, b) = (peers[0], peers[1])
+        let group = try #require(a.coordinator.drawing[Self.line.key])
+        let mine = try #require(SweepKey(creationMilliseconds: a.clock.now + 1, peerSuffix: a.keySuffix))
+        let passes = MaskEraser(brush: EraserBrush(radius: 0.5)).sweep(
+            along: Fixtures.points(Self.across(4)), near: group)
+        a.coordinator.edit([Self.line.key: group.addingPasses(passes, toSweep: mine)], now: a.clock.now)
+        try b.erase(Self.line.key)
+        try deliver(from: b, to: a)
+        #expect(a.coordinator.drawing[Self.line.key] == nil)
+        try a.settle()
+        try syncBoth(a, b)
+        #expect(a.text.isEmpty && b.text.isEmpty)
+        try expectConverged(peers)
+    }
+
     /// Three peers, random sweeps, undos of their own sweeps and whole-stroke removals on shared
     /// strokes, delivered between random pairs (repeats included): all converge, and every sweep
     /// that was neither undone nor on a removed stroke is applied.
