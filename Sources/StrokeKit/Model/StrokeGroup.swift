@@ -81,12 +81,6 @@ public struct StrokeGroup: Hashable, Sendable {
         self.pieces = pieces
     }
 
-    /// The same stroke as drawn, without sweeps: what is stored under the key.
-    public var drawn: StrokeGroup {
-        guard !sweeps.isEmpty, let group = StrokeGroup(key: key, pieces: base) else { return self }
-        return group
-    }
-
     /// Two groups are equal when key, base and sweeps are; the pieces follow from them.
     public static func == (lhs: StrokeGroup, rhs: StrokeGroup) -> Bool {
         lhs.key == rhs.key && lhs.base == rhs.base && lhs.sweeps == rhs.sweeps
