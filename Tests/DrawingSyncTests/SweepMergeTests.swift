@@ -19,6 +19,14 @@ import Testing
     static let leftGap = " ▄▄▄ " + String(repeating: "▄", count: 26)
     static let rightGap = " " + String(repeating: "▄", count: 24) + " ▄▄▄▄▄"
     static let bothGaps = " ▄▄▄ " + String(repeating: "▄", count: 20) + " ▄▄▄▄▄"
+    /// The line with its first five cells erased, its last five, and both.
+    static let leftEndGone = String(repeating: " ", count: 6) + String(repeating: "▄", count: 25)
+    static let rightEndGone = " " + String(repeating: "▄", count: 25)
+    static let bothEndsGone = String(repeating: " ", count: 6) + String(repeating: "▄", count: 20)
+    /// A pass of a one-cell brush along the line over cells `from` to `to`.
+    static func along(_ from: Double, _ to: Double) -> [(Double, Double)] {
+        [(from + 0.5, 2.5), (to + 0.5, 2.5)]
+    }
 
     /// A vertical pass of a one-cell brush through column `x`.
     static func across(_ x: Double) -> [(Double, Double)] { [(x + 0.5, 0.5), (x + 0.5, 4.5)] }
@@ -45,10 +53,10 @@ import Testing
         let peers = try peers()
         let (a, b) = (peers[0], peers[1])
         #expect(a.text == ["", "", Self.whole])
-        try a.sweep(Self.line.key, along: Self.across(4))
-        try b.sweep(Self.line.key, along: Self.across(25))
-        #expect(a.text == ["", "", Self.leftGap])
-        #expect(b.text == ["", "", Self.rightGap])
+        try a.sweep(Self.line.key, along: Self.along(0, 5))
+        try b.sweep(Self.line.key, along: Self.along(26, 31))
+        #expect(a.text == ["", "", Self.leftEndGone])
+        #expect(b.text == ["", "", Self.rightEndGone])
         if aFirst {
             try deliver(from: a, to: b)
             try deliver(from: b, to: a)
@@ -56,8 +64,8 @@ import Testing
             try deliver(from: b, to: a)
             try deliver(from: a, to: b)
         }
-        #expect(a.text == ["", "", Self.bothGaps])
-        #expect(b.text == ["", "", Self.bothGaps])
+        #expect(a.text == ["", "", Self.bothEndsGone])
+        #expect(b.text == ["", "", Self.bothEndsGone])
         try expectConverged(peers)
         // Duplicated delivery changes nothing.
         let changesSeen = a.remoteChanges.count + b.remoteChanges.count
@@ -65,7 +73,7 @@ import Testing
         try deliver(from: a, to: b)
         try deliver(from: b, to: a)
         #expect(a.remoteChanges.count + b.remoteChanges.count == changesSeen)
-        #expect(a.text == ["", "", Self.bothGaps])
+        #expect(a.text == ["", "", Self.bothEndsGone])
         try expectConverged(peers)
     }
 
