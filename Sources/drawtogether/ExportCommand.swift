@@ -35,7 +35,7 @@ enum ExportCommand {
             throw ExportError.noSuchDrawing(drawing, known: documents.compactMap { $0["_id"]?.stringValue })
         }
         var model = DrawingModel()
-        let update = model.update(fromStrokesMap: document["strokes"]?.objectValue ?? [:])
+        let update = model.update(fromDocument: document)
         for problem in update.problems { printError("drawtogether: warning: \(problem)") }
         let exportFormat = DrawingExportFormat(rawValue: format.rawValue) ?? .text
         let groups = model.drawing()

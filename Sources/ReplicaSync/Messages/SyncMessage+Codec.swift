@@ -3,8 +3,9 @@ import ByteCoding
 /// Payload encoding of each message; decoding is bounded by the frame it came in.
 extension SyncMessage {
     /// The current protocol version, sent in every frame header. 2 added `presenceLeft` and the
-    /// drawing id in `presence`.
-    public static let protocolVersion: UInt8 = 2
+    /// drawing id in `presence`; 3 marks drawings whose erasures are stored as sweeps (a version 2
+    /// peer would show them without others' erasures, so the two refuse each other).
+    public static let protocolVersion: UInt8 = 3
     static let nonceSize = 32
     static let publicKeySize = 32
     static let proofSize = 32
