@@ -21,7 +21,7 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
         switch self {
         case .protocolVersionMismatch(let local, let remote):
             return "protocol versions differ (this peer speaks \(local), the other \(remote)); "
-                + "update both to the same release"
+                + "upgrade the older one so both run the same release"
         case .databaseMismatch(let local, let remote):
             return "database ids differ (this peer has '\(local)', the other '\(remote)')"
         case .authenticationFailed:
