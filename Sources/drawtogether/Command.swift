@@ -12,6 +12,8 @@ enum Command: Equatable, Sendable {
     case sync(once: Bool)
     /// The relay server, listening on the common `--listen` address (required for serve).
     case serve
+    /// Prints a new random token to share with the peers.
+    case token
     /// The usage text, for the whole program (`nil`) or one subcommand.
     case help(topic: Subcommand?)
     case version
@@ -22,7 +24,7 @@ enum Command: Equatable, Sendable {
 
 /// A subcommand by name, as typed after `drawtogether`.
 enum Subcommand: String, CaseIterable, Equatable, Sendable {
-    case open, list, export, query, sync, serve
+    case open, list, export, query, sync, serve, token
 }
 
 /// The formats `drawtogether export --format` writes.

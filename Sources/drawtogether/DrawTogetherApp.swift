@@ -19,6 +19,11 @@ enum DrawTogetherApp {
             return 0
         case .help(let topic):
             return printHelp(topic)
+        case .token:
+            // Needs no configuration: a fresh token is the first step of setting one up.
+            var random = SystemRandomNumberGenerator()
+            print(SharedToken.generate(using: &random))
+            return 0
         default:
             break
         }
@@ -55,7 +60,7 @@ enum DrawTogetherApp {
                     configuration: configuration, drawing: drawing, format: format, output: output)
             case .open(let drawing):
                 return try OpenCommand.run(configuration: configuration, drawing: drawing)
-            case .help, .version:
+            case .help, .version, .token:
                 return 0
             }
         } catch {

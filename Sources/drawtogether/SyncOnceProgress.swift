@@ -50,6 +50,8 @@ struct SyncOnceProgress {
             }
         case .unreachable(let endpoint, let problem):
             problems[endpoint] = problem
+        case .handshakeFailed, .acceptingPaused:
+            break
         }
     }
 

@@ -53,6 +53,11 @@ final class PeerConnection {
             address: socket.remoteAddress)
     }
 
+    /// The remote's host on TCP (what failed handshakes are counted by), nil on a Unix socket.
+    var remoteHost: String? {
+        if case .tcp(let host, _)? = socket.remoteAddress { host } else { nil }
+    }
+
     /// The remote, while the handshake has succeeded and the connection is open.
     var establishedPeer: SyncNodeStatus.Peer? {
         guard session.isEstablished, let remote = session.remote else { return nil }

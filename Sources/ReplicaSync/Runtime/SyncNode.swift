@@ -11,6 +11,12 @@ public final class SyncNode {
     public struct Options {
         /// Forward presence from one peer to the others (what a relay does).
         public var forwardsPresence = false
+        /// Accepted connections allowed in their handshake at once; more are closed at once.
+        public var maxPendingHandshakes = 64
+        /// Of those, from one remote host.
+        public var maxPendingHandshakesPerHost = 8
+        /// The timings of the per-host slowdown after failed handshakes.
+        public var throttle = HandshakeThrottle()
         public init() {}
     }
 
@@ -28,6 +34,8 @@ public final class SyncNode {
     /// The latest sync of the connections that have ended (live ones keep their own).
     private var lastSyncOfEnded: SyncInstant?
     private(set) var isShutDown = false
+    /// Failed handshakes per remote host (accepted TCP connections).
+    var throttle: HandshakeThrottle
     /// This peer's last published presence, sent to every connection when it is established.
     public private(set) var ownPresence: PresenceUpdate?
 
@@ -56,6 +64,7 @@ public final class SyncNode {
         self.replica = replica
         self.configuration = configuration
         self.options = options
+        throttle = options.throttle
         self.random = AnyRandomNumberGenerator(base: random)
         self.makeSecrets = makeSecrets
     }
@@ -66,6 +75,7 @@ public final class SyncNode {
         let listener = try transport.listen(on: endpoint) { [weak self] accepted in
             self?.adopt(accepted, role: .acceptor, endpoint: endpoint)
         }
+        watchPauses(of: listener)
         listeners.append(listener)
         return listener.endpoint
     }
@@ -78,6 +88,7 @@ public final class SyncNode {
         let listener = try transport.serve(socket) { [weak self] accepted in
             self?.adopt(accepted, role: .acceptor, endpoint: bound)
         }
+        watchPauses(of: listener)
         listeners.append(listener)
         return bound
     }
@@ -177,6 +188,7 @@ public final class SyncNode {
     }
 
     private func adopt(_ socket: any Connection, role: SyncRole, endpoint: SocketEndpoint) {
+        guard role == .initiator || admit(socket) else { return }
         var sessionConfiguration = configuration
         sessionConfiguration.encrypts = endpoint.transport == .tcp
         let session = SyncSession(
@@ -196,6 +208,9 @@ public final class SyncNode {
                 connection.socket.write(bytes)
             case .established(let hello):
                 if connection.isDialled { dialTargets[connection.endpoint]?.backoff.reset() }
+                if !connection.isDialled, let host = connection.remoteHost {
+                    throttle.recordSuccess(of: host)
+                }
                 connection.wasEstablished = true
                 // Peers sync now: an earlier refusal no longer describes where sync stands.
                 lastRefusal = nil
@@ -270,6 +285,9 @@ public final class SyncNode {
         if reason.isRefusal {
             lastRefusal = SyncNodeStatus.Refusal(
                 reason: reason, at: loop.now, peer: name, dialled: connection.isDialled)
+        }
+        if !connection.isDialled, !connection.wasEstablished, reason != .localShutdown {
+            handshakeFailed(connection, reason: reason)
         }
         onEvent(
             .disconnected(

@@ -157,6 +157,7 @@ extension SyncSession {
         let (header, stream) = startStream(keys: keys, encrypted: handshake.encrypted)
         handshake.pendingSender = stream
         state = .handshaking(handshake)
+        answeredAGuess = true
         return send(.hello(hello), now: now)
             + send(.response(confirmation: keys.localConfirmation, streamHeader: header), now: now)
     }

@@ -22,6 +22,9 @@ public struct SyncSession {
     private var pendingSecrets: HandshakeSecrets?
     /// The remote's identity, once it has proven the token and said who it is.
     public internal(set) var remote: SyncMessage.Identity?
+    /// Whether this side (the acceptor) answered a hello with its confirmation: the other side
+    /// then had its one guess of the token, whatever happens next.
+    public internal(set) var answeredAGuess = false
     /// When a delta was last applied or acknowledged.
     public internal(set) var lastSyncAt: SyncInstant?
 
