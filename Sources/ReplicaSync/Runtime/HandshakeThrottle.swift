@@ -7,7 +7,7 @@ import MonotonicTime
 /// With CPace every connection is at most one guess of the token; this bounds how fast one host
 /// can make them. A success from a host clears its record. Pure: time comes in as arguments.
 public struct HandshakeThrottle: Sendable {
-    /// Failures a host may have before it waits at all (a person mistyping a token).
+    /// Failures a host may have without waiting after them (a person mistyping a token).
     public var freeFailures = 3
     /// The wait after the first counted failure; it doubles with each further one.
     public var initialDelay: Duration = .milliseconds(500)
