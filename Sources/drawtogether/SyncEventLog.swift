@@ -31,7 +31,7 @@ struct SyncEventLog {
         case .disconnected(let peer, _, let dialled, let reason, let wasEstablished):
             // A stranger's failed handshake comes as `.handshakeFailed`, rate-limited.
             guard dialled || wasEstablished else { return nil }
-            if reason.isRefusal { return "\(peer) refused: \(UserMessage.message(for: reason))" }
+            if reason.isRefusal { return UserMessage.ending(with: peer, reason) }
             guard wasEstablished, reason != .localShutdown else { return nil }
             return "disconnected from \(peer): \(UserMessage.message(for: reason))"
         case .handshakeFailed(let address, let reason, let count):

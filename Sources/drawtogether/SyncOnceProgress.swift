@@ -44,7 +44,7 @@ struct SyncOnceProgress {
             if dialled { reached.insert(endpoint) }
         case .disconnected(let peer, let endpoint, let dialled, let reason, _):
             if dialled, reason.isRefusal, refusal == nil {
-                refusal = "\(peer) refused: \(UserMessage.message(for: reason))"
+                refusal = UserMessage.ending(with: peer, reason)
             } else if dialled {
                 problems[endpoint] = UserMessage.message(for: reason)
             }

@@ -207,7 +207,6 @@ public final class SyncNode {
             case .send(let bytes):
                 connection.socket.write(bytes)
             case .established(let hello):
-                if connection.isDialled { dialTargets[connection.endpoint]?.backoff.reset() }
                 if !connection.isDialled, let host = connection.remoteHost {
                     throttle.recordSuccess(of: host)
                 }
@@ -293,7 +292,12 @@ public final class SyncNode {
             .disconnected(
                 peer: name, endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
                 wasEstablished: connection.wasEstablished))
-        if connection.isDialled { scheduleRedial(connection.endpoint) }
+        if connection.isDialled {
+            // Getting through the handshake is not progress; a delta applied or acknowledged is.
+            dialTargets[connection.endpoint]?.backoff.sessionEnded(
+                madeProgress: connection.session.lastSyncAt != nil)
+            scheduleRedial(connection.endpoint)
+        }
     }
 }
 
