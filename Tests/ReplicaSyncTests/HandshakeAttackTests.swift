@@ -135,6 +135,13 @@ import Testing
         #expect(recording.sessions.allSatisfy { !$0.isOpen && !$0.isEstablished })
         #expect(recording.sessions[1].closeReason == .authenticationFailed)
         #expect(!recording.fromAcceptor.contains { $0.kind == .identity || $0.kind == .sealed })
+        // Neither side's name (host name and pid in real use) went out: only after the proof.
+        for (messages, name) in [(recording.fromAcceptor, "peer 2"), (recording.fromInitiator, "peer 1")] {
+            let wire = messages.flatMap { $0.frame().payload }
+            let needle = Array(name.utf8)
+            #expect(
+                !(0...(wire.count - needle.count)).contains { Array(wire[$0..<$0 + needle.count]) == needle })
+        }
         let a = try #require(recording.initiatorHello)
         let b = try #require(recording.acceptorHello)
         let confirmation = try #require(recording.acceptorConfirmation)

@@ -51,7 +51,13 @@ extension SyncSession {
 
     mutating func receive(frame: Frame, now: SyncInstant) -> [SyncAction] {
         var frame = frame
-        if receiver != nil {
+        // Until the remote's identity arrives it may still refuse in the clear (it had not
+        // authenticated this side yet when it decided to).
+        let clearGoodbye: Bool = {
+            guard case .handshaking = state else { return false }
+            return frame.type == SyncMessage.Kind.goodbye.rawValue
+        }()
+        if receiver != nil, !clearGoodbye {
             // Once the remote is authenticated on an encrypted connection, only sealed frames count.
             guard frame.type == SyncMessage.Kind.sealed.rawValue else {
                 let name = SyncMessage.Kind(rawValue: frame.type).map { String(describing: $0) } ?? "unknown"
