@@ -66,9 +66,12 @@ import Testing
         _ = try exchange(goodbye)
         #expect(ChildProcess.waitFor { relay.standardError.contains("handshake from 127.0.0.1:") })
         let log = relay.standardError
-        #expect(!log.split(separator: "\n").contains { $0.hasPrefix("drawtogether serve: connected to admin") })
+        #expect(
+            !log.split(separator: "\n").contains { $0.hasPrefix("drawtogether serve: connected to admin") })
         #expect(!log.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
-        #expect(log.contains("bye\\ndrawtogether serve: connected to admin [000000] over tcp\\u{1B}]0;owned\\u{7}"))
+        #expect(
+            log.contains(
+                "bye\\ndrawtogether serve: connected to admin [000000] over tcp\\u{1B}]0;owned\\u{7}"))
         relay.send(SIGTERM)
         #expect(relay.waitForExit() == 0)
     }
@@ -81,14 +84,17 @@ import Testing
             0x58, 0xE3, 0x0B, 0x6A, 0xA5, 0x82, 0xDD, 0x8D, 0xB6, 0xA6, 0x59, 0x45, 0xE0, 0x8D, 0x2D, 0x76,
         ]
         let hello = SyncMessage.hello(
-            .init(databaseID: "default", wantsEncryption: true, sessionID: Array(repeating: 7, count: 16), share: base))
+            .init(
+                databaseID: "default", wantsEncryption: true, sessionID: Array(repeating: 7, count: 16),
+                share: base))
         let answer = messages(in: try exchange(try hello.frame().encoded()))
         // Its hello and confirmation, then (the stranger never confirms) a timeout goodbye.
         #expect(answer.prefix(2).map(\.kind) == [.hello, .response])
         #expect(!answer.contains { $0.kind == .identity || $0.kind == .sealed })
         var hostBuffer = [CChar](repeating: 0, count: 256)
         gethostname(&hostBuffer, 255)
-        let host = String(decoding: hostBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let host = String(
+            decoding: hostBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let said = answer.map { "\($0)" }.joined()
         #expect(!said.contains(host) && !said.contains("pid"))
         relay.send(SIGTERM)

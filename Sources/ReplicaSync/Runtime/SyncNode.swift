@@ -279,7 +279,15 @@ public final class SyncNode {
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
         lastSyncOfEnded = [lastSyncOfEnded, connection.session.lastSyncAt].compactMap { $0 }.max()
-        let name = connection.session.remote?.displayName ?? connection.endpoint.description
+        // A connection this node accepted is named with where it came from, for the logs.
+        let address = connection.isDialled ? nil : connection.socket.remoteAddress
+        let name =
+            switch (connection.session.remote?.displayName, address) {
+            case (let peer?, let address?): "\(peer) (\(address))"
+            case (let peer?, nil): peer
+            case (nil, let address?): address.description
+            case (nil, nil): connection.endpoint.description
+            }
         // A peer that quit, went quiet or dropped is gone, not refusing: the status says offline.
         if reason.isRefusal {
             lastRefusal = SyncNodeStatus.Refusal(
