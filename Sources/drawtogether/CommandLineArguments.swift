@@ -130,6 +130,16 @@ struct CommandLineArguments: Equatable, Sendable {
         case .serve:
             guard scan.has("--listen") else { throw .missingOption("--listen HOST:PORT", subcommand: .serve) }
             command = .serve
+        case .completions:
+            guard let word = words.popFirst() else {
+                throw .missingArgument("a shell: bash, zsh or fish", subcommand: .completions)
+            }
+            guard let request = CompletionRequest(rawValue: word) else { throw .badCompletionRequest(word) }
+            command = .completions(request)
+        case .doctor:
+            command = .doctor
+        case .manpage:
+            command = .manPage
         }
         if let extra = words.first { throw .unexpectedArgument(extra, subcommand: subcommand) }
         return command

@@ -19,6 +19,11 @@ struct Configuration: Equatable, Sendable {
 
     static let defaultDatabaseID = "default"
 
+    /// The settings that can come from more than one place (see `resolve(origin:)`).
+    enum Setting: String, CaseIterable, Sendable {
+        case store, databaseID = "database id", server, token
+    }
+
     /// Names of the environment variables (also read from `.env`).
     enum Variable {
         static let store = "DRAWTOGETHER_STORE"
@@ -45,13 +50,15 @@ struct Configuration: Equatable, Sendable {
     ///   - readFile: see `ReadFile`; `Configuration.readFileFromDisk` in production.
     ///   - warn: hears one line for each `DRAWTOGETHER_` name this program does not read (a
     ///     misspelt `DRAWTOGETHER_TOKN` would otherwise be ignored without a word).
+    ///   - origin: hears where each setting that was found came from (`drawtogether doctor`).
     static func resolve(
         options: CommandLineOptions,
         environment: [String: String],
         workingDirectory: String,
         readFile: ReadFile,
         readSecretFile: ReadSecretFile = Configuration.readSecretFileFromDisk,
-        warn: (String) -> Void = { _ in }
+        warn: (String) -> Void = { _ in },
+        origin: (Setting, SettingSource) -> Void = { _, _ in }
     ) throws(ConfigurationError) -> Configuration {
         let dotEnv = try loadDotEnv(options.envFile, workingDirectory, readFile)
         unknownVariables(environment: environment, dotEnv: dotEnv).forEach(warn)
@@ -61,10 +68,13 @@ struct Configuration: Equatable, Sendable {
         let store: String
         if let flag = options.store {
             store = flag
+            origin(.store, .flag("--store"))
         } else if let setting = settings[Variable.store] {
             store = expandingTilde(setting.value, home: home)
+            origin(.store, setting.source)
         } else {
             store = try defaultStore(environment: environment, home: home)
+            origin(.store, .defaultValue)
         }
 
         let databaseID =
@@ -74,9 +84,12 @@ struct Configuration: Equatable, Sendable {
         guard isValidDatabaseID(databaseID.0) else {
             throw .badDatabaseID(value: databaseID.0, source: databaseID.1)
         }
+        origin(.databaseID, databaseID.1)
 
         var server = options.server
+        if server != nil { origin(.server, .flag("--server")) }
         if server == nil, let setting = settings[Variable.serverURL] {
+            origin(.server, setting.source)
             do {
                 server = try HostPort.parse(serverURL: setting.value)
             } catch {
@@ -84,6 +97,13 @@ struct Configuration: Equatable, Sendable {
             }
         }
 
+        if options.token != nil {
+            origin(.token, .flag("--token"))
+        } else if options.tokenFile != nil {
+            origin(.token, .flag("--token-file"))
+        } else if let setting = settings[Variable.token] {
+            origin(.token, setting.source)
+        }
         let configuration = Configuration(
             storeDirectory: absolute(store, in: workingDirectory),
             databaseID: databaseID.0,

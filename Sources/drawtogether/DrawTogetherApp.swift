@@ -24,6 +24,12 @@ enum DrawTogetherApp {
             var random = SystemRandomNumberGenerator()
             print(SharedToken.generate(using: &random))
             return 0
+        case .completions(let request) where request != .drawings:
+            return CompletionsCommand.printScript(for: request)
+        case .manPage:
+            return ManPageCommand.run()
+        case .doctor:
+            return DoctorCommand.run(options: parsed.options)
         default:
             break
         }
@@ -60,7 +66,10 @@ enum DrawTogetherApp {
                     configuration: configuration, drawing: drawing, format: format, output: output)
             case .open(let drawing):
                 return try OpenCommand.run(configuration: configuration, drawing: drawing)
-            case .help, .version, .token:
+            case .completions(let request):
+                return try CompletionsCommand.run(request, configuration: configuration)
+            case .help, .version, .manPage, .doctor, .token:
+                // Handled by `run` before the configuration is resolved.
                 return 0
             }
         } catch {
