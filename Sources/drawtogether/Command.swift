@@ -18,6 +18,8 @@ enum Command: Equatable, Sendable {
     case doctor
     /// The manual page drawtogether(1), in roff, made from the help texts.
     case manPage
+    /// Prints a new random token to share with the peers.
+    case token
     /// The usage text, for the whole program (`nil`) or one subcommand.
     case help(topic: Subcommand?)
     case version
@@ -29,7 +31,7 @@ enum Command: Equatable, Sendable {
 /// A subcommand by name, as typed after `drawtogether`.
 enum Subcommand: String, CaseIterable, Equatable, Sendable {
     case open, list, export, query, sync, serve
-    case completions, doctor, manpage
+    case completions, doctor, manpage, token
 }
 
 /// The formats `drawtogether export --format` writes.

@@ -64,7 +64,7 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
         case "--token": return "SECRET"
         case "--listen", "--peer": return "HOST:PORT"
         case "--server": return "tcp://HOST:PORT"
-        case "--env-file", "-o", "--output": return "FILE"
+        case "--env-file", "--token-file", "-o", "--output": return "FILE"
         case "--format": return "text"
         case "--args": return "'{\"id\": \"drawing-1\"}'"
         default: return "VALUE"

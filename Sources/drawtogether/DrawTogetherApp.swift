@@ -19,6 +19,11 @@ enum DrawTogetherApp {
             return 0
         case .help(let topic):
             return printHelp(topic)
+        case .token:
+            // Needs no configuration: a fresh token is the first step of setting one up.
+            var random = SystemRandomNumberGenerator()
+            print(SharedToken.generate(using: &random))
+            return 0
         case .completions(let request) where request != .drawings:
             return CompletionsCommand.printScript(for: request)
         case .manPage:
@@ -63,7 +68,7 @@ enum DrawTogetherApp {
                 return try OpenCommand.run(configuration: configuration, drawing: drawing)
             case .completions(let request):
                 return try CompletionsCommand.run(request, configuration: configuration)
-            case .help, .version, .manPage, .doctor:
+            case .help, .version, .manPage, .doctor, .token:
                 // Handled by `run` before the configuration is resolved.
                 return 0
             }

@@ -44,12 +44,14 @@ struct SyncOnceProgress {
             if dialled { reached.insert(endpoint) }
         case .disconnected(let peer, let endpoint, let dialled, let reason, _):
             if dialled, reason.isRefusal, refusal == nil {
-                refusal = "\(peer) refused: \(UserMessage.message(for: reason))"
+                refusal = UserMessage.ending(with: peer, reason)
             } else if dialled {
                 problems[endpoint] = UserMessage.message(for: reason)
             }
         case .unreachable(let endpoint, let problem):
             problems[endpoint] = problem
+        case .handshakeFailed, .acceptingPaused:
+            break
         }
     }
 
