@@ -13,7 +13,7 @@ enum ListCommand {
             let strokes = document["strokes"]?.objectValue?.count ?? 0
             return [id, name, String(strokes)]
         }
-        print(table(header: ["ID", "NAME", "STROKES"], rows: rows))
+        try CommandOutput.printStandardOutput(table(header: ["ID", "NAME", "STROKES"], rows: rows) + "\n")
         return 0
     }
 
