@@ -94,7 +94,12 @@ extension SQLiteError {
             return ReplicaError.cannotWrite(
                 path: path, reason: StoreFiles.reason(errno: systemErrno == 0 ? ENOSPC : systemErrno))
         case SQLITE_IOERR:
-            let reason = systemErrno == 0 ? "input/output error" : StoreFiles.reason(errno: systemErrno)
+            // SQLite does not always keep the errno of a failed write (a file size limit gives
+            // an I/O error with none), so the likely causes are named.
+            let reason =
+                systemErrno == 0
+                ? "a write failed (the disk is full, a file size limit was reached, or the disk has an I/O error)"
+                : StoreFiles.reason(errno: systemErrno)
             return ReplicaError.cannotWrite(path: path, reason: reason)
         case SQLITE_READONLY:
             return ReplicaError.cannotWrite(path: path, reason: "the file or its directory is read-only")
