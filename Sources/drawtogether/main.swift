@@ -11,4 +11,11 @@ func printError(_ message: String) {
 // signal that ends the process without a word.
 signal(SIGPIPE, SIG_IGN)
 signal(SIGXFSZ, SIG_IGN)
-exit(DrawTogetherApp.run(Array(CommandLine.arguments.dropFirst())))
+do {
+    let arguments = try CommandLineBytes.arguments(CommandLineBytes.processArguments())
+    try CommandLineBytes.checkEnvironment(Configuration.Variable.settings)
+    exit(DrawTogetherApp.run(arguments))
+} catch {
+    printError("drawtogether: \(UserMessage.message(for: error))")
+    exit(2)
+}
