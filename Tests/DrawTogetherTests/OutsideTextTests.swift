@@ -62,7 +62,8 @@ import Testing
             environment: Self.environment, currentDirectory: directory.path)
         #expect(result.status == 2)
         #expect(
-            result.standardError.contains(#"the value of --store (argument 6) ('st\xFFre') is not valid UTF-8"#),
+            result.standardError.contains(
+                #"the value of --store (argument 6) ('st\xFFre') is not valid UTF-8"#),
             "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
 
