@@ -89,7 +89,7 @@ final class ReplicaDatabase {
     /// Creates the file before SQLite does, so it is private (0600) whatever the umask; SQLite
     /// gives its WAL and shared-memory files the mode of the database file.
     private static func createPrivately(_ path: String, directory: String) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let code = errno
             if code == EACCES || code == EROFS || code == EPERM {
