@@ -25,9 +25,10 @@ enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
         case .envFileSyntax(let path, let error):
             return "\(path) \(error)"
         case .badServerURL(let value, let source, let problem):
-            return "the server URL '\(value)' (from \(source)) is not valid: \(problem)"
+            return "the server URL '\(DisplayText.excerpt(value))' (from \(source)) is not valid: \(problem)"
         case .badDatabaseID(let value, let source):
-            return "the database id '\(value)' (from \(source)) is not valid: use 1 to 64 letters, digits, "
+            return
+                "the database id '\(DisplayText.excerpt(value))' (from \(source)) is not valid: use 1 to 64 letters, digits, "
                 + "'.', '_' or '-'"
         case .tokenRequired(let feature):
             return "\(feature) needs a shared token so that only your peers can connect: make one with "

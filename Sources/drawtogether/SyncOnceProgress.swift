@@ -16,6 +16,9 @@ struct SyncOnceProgress {
         case waiting
         case inSync(peerCount: Int)
         case failed(String)
+        /// A dialled peer refused; the event log has printed why (`SyncEventLog`), so the run
+        /// fails without saying it again.
+        case refused(String)
     }
 
     let targets: [SocketEndpoint]
@@ -56,7 +59,7 @@ struct SyncOnceProgress {
     }
 
     mutating func verdict(status: SyncNodeStatus, now: SyncInstant) -> Verdict {
-        if let refusal { return .failed(refusal) }
+        if let refusal { return .refused(refusal) }
         if !status.peers.isEmpty { lastPeerSeenAt = now }
         let unreached = targets.filter { !reached.contains($0) }
         if status.isInSync, unreached.isEmpty {

@@ -62,6 +62,9 @@ enum UserMessage {
                 + "replica is made, which gets the drawings back from its peers; or restore the directory from a copy"
         case .unsupportedSchemaVersion:
             return "use a newer drawtogether"
+        case .cannotWrite:
+            return "nothing of this change was saved; free some space on that disk (or raise the file size "
+                + "limit, or make the store writable) and try again, or choose another store with --store"
         case .cannotOpenStore:
             return
                 "check the permissions of that directory and the folders above it, or choose another store "
