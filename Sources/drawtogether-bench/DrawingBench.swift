@@ -73,6 +73,26 @@ struct DrawingBench {
             coordinator.edit(now: Int64(round) * 1_000) { $0.insert(group) }
             added.add(try BenchClock.measure { try coordinator.flush() }.seconds)
         }
+        var swept = DurationSample()
+        var sweepBytes: [Double] = []
+        let eraser = MaskEraser(brush: EraserBrush(radius: 0.5))
+        for round in 0..<repetitions {
+            let original = groups[Int.random(in: 0..<groups.count, using: &random)]
+            guard let current = coordinator.drawing[original.key], let piece = current.pieces.first,
+                let sweepKey = StrokeKey(creationMilliseconds: Int64(round) + 1, peerSuffix: "benchb")
+            else { continue }
+            // A short pass across the middle of the stroke's first piece.
+            let middle = piece.path[piece.path.count / 2].point
+            let path = [
+                CanvasPoint(x: middle.x - 1, y: middle.y - 1), CanvasPoint(x: middle.x + 1, y: middle.y + 1),
+            ]
+            let erased = current.addingPasses(eraser.sweep(along: path, near: current), toSweep: sweepKey)
+            guard erased.pieces != current.pieces else { continue }
+            coordinator.edit(now: Int64(round) * 1_000) { $0.insert(erased) }
+            swept.add(try BenchClock.measure { try coordinator.flush() }.seconds)
+            let value = coordinator.model.synced[current.key]?.sweepValues[sweepKey]
+            sweepBytes.append(Double(value?.utf8.count ?? 0))
+        }
         let note = "edit, diff, one transaction, the coordinator's observer patched with the entry it wrote"
         add(
             "drawing.flush.one_changed", changed.median * 1e3, "ms",
@@ -80,6 +100,19 @@ struct DrawingBench {
                 ("of_strokes", .number(Double(groups.count))),
                 ("p90_ms", .number(changed.percentile(90) * 1e3)),
                 ("runs", .number(Double(changed.count))), ("note", .text(note)),
+            ])
+        add(
+            "drawing.flush.one_swept", swept.median * 1e3, "ms",
+            [
+                ("p90_ms", .number(swept.percentile(90) * 1e3)), ("runs", .number(Double(swept.count))),
+                (
+                    "sweep_value_bytes",
+                    .number(sweepBytes.isEmpty ? 0 : sweepBytes.sorted()[sweepBytes.count / 2])
+                ),
+                (
+                    "note",
+                    .text("a mask-eraser pass across one stroke: one sweep entry written, the stroke not")
+                ),
             ])
         add(
             "drawing.flush.one_added", added.median * 1e3, "ms",
