@@ -173,4 +173,13 @@ import Testing
         #expect(mode(lock) == 0o600)
         #expect(try Replica(directory: directory.path).tightenedPaths.isEmpty)
     }
+
+    /// The checksum is part of the file format: stores written by earlier builds carry values of
+    /// this definition (64-bit FNV-1a over length-prefixed fields, integers least significant
+    /// byte first), so a faster implementation must give the same numbers.
+    @Test func theChecksumIsFNV1aOverTheLengthPrefixedFields() {
+        let checksum = EventChecksum.of(
+            collection: "drawings", document: "drawing-1", peer: -5, counter: 42, record: [1, 2, 3, 250])
+        #expect(checksum == 5_407_587_472_758_180_841)
+    }
 }

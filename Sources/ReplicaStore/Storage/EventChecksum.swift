@@ -6,28 +6,45 @@
 /// file (they can recompute it). Every step of FNV-1a is a bijection of the running value, so a
 /// change of any one byte always changes the result; several changed bytes leave it equal with a
 /// chance of about 2^-64.
+///
+/// It runs for every row a reopen reads, so it works on the bytes in place: no array per field.
 enum EventChecksum {
     static func of(collection: String, document: String, peer: Int64, counter: Int64, record: [UInt8])
         -> Int64
     {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-        }
-        func mix(_ value: UInt64) {
-            mix((0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
-        }
+        var hash = Hash()
         for text in [collection, document] {
-            mix(UInt64(text.utf8.count))
-            mix(text.utf8)
+            hash.mix(UInt64(text.utf8.count))
+            var text = text
+            text.withUTF8 { hash.mix($0) }
         }
-        mix(UInt64(bitPattern: peer))
-        mix(UInt64(bitPattern: counter))
-        mix(UInt64(record.count))
-        mix(record)
-        return Int64(bitPattern: hash)
+        hash.mix(UInt64(bitPattern: peer))
+        hash.mix(UInt64(bitPattern: counter))
+        hash.mix(UInt64(record.count))
+        record.withUnsafeBufferPointer { hash.mix($0) }
+        return Int64(bitPattern: hash.value)
+    }
+
+    private struct Hash {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+        mutating func mix(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var value = self.value
+            for byte in bytes {
+                value ^= UInt64(byte)
+                value &*= 0x0000_0100_0000_01B3
+            }
+            self.value = value
+        }
+
+        /// The eight bytes of `number`, least significant first.
+        mutating func mix(_ number: UInt64) {
+            var value = self.value
+            for shift in stride(from: 0, to: 64, by: 8) {
+                value ^= (number >> UInt64(shift)) & 0xFF
+                value &*= 0x0000_0100_0000_01B3
+            }
+            self.value = value
+        }
     }
 }
