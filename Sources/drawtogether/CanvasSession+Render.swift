@@ -55,7 +55,8 @@ extension CanvasSession {
             drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool,
             colorNumber: editor.settings.colourSlot,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
-            peersOnline: peersOnline, sync: sync, glyphs: glyphs)
+            peersOnline: peersOnline, sync: sync, glyphs: glyphs,
+            colorName: palette.name(slot: editor.settings.colourSlot))
     }
 
     /// In sync, syncing, offline, or the last refusal with its reason.

@@ -71,6 +71,7 @@ final class CanvasSession {
             palette: palette.colours, keyClock: keyClock,
             viewport: CanvasViewport(screenWidth: screen.size.width, screenHeight: screen.size.height),
             glyphMode: screen.supportsUnicode ? .block : .ascii)
+        screen.colourReductions = palette.reductions
         observeOwnKeys(coordinator.drawing.keys)
         attachCoordinator()
         drawings.onChange = { [unowned self] entries in drawingsChanged(entries) }

@@ -15,7 +15,8 @@ import Testing
         // Bob's tag, cut to 8 characters, goes to the left: it would not fit on the right.
         #expect(grid.rows == ["", "   +ana", "", " ▄▄▄▄", "    bob-the-+", ""])
         #expect(grid[3, 1] == Cell("+", foreground: 46, attributes: .reverse))
-        #expect(grid[4, 1] == Cell("a", foreground: 46, attributes: .bold))
+        // The tag is reverse video too, so it shows on a light or dark terminal and over ink.
+        #expect(grid[4, 1] == Cell("a", foreground: 46, attributes: [.bold, .reverse]))
         #expect((1...4).allSatisfy { grid[$0, 3].foreground == 46 })
         #expect(grid[12, 4] == Cell("+", foreground: 201, attributes: .reverse))
     }

@@ -7,8 +7,8 @@ import StrokeKit
 /// view paints. Layers, bottom first: committed groups in key order; strokes in progress (this
 /// peer's, then other peers', added to the groups' raster layer so half-cells combine, and always
 /// above the drawing while they are drawn); peers'
-/// cursors as a reverse-video cell in their colour with their name tag to the right (to the left
-/// when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell (or one
+/// cursors as a reverse-video cell in their colour with their name tag, also in reverse video, to
+/// the right (to the left when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell (or one
 /// only a marker highlights) shows `+`.
 public struct CanvasView: Sendable {
     public var mode: GlyphMode
@@ -52,7 +52,9 @@ public struct CanvasView: Sendable {
             let right = place.x + 1
             let tagX =
                 right + tag.unicodeScalars.count <= grid.width ? right : place.x - tag.unicodeScalars.count
-            grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: .bold)
+            // Reverse video, as the cursor: the tag is a band of the peer's colour whatever the
+            // terminal's background and whatever ink lies under it.
+            grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: [.bold, .reverse])
         }
         if let cursor, let place = viewport.screenPosition(of: cursor) {
             mark(&grid, x: place.x, y: place.y, colour: nil)

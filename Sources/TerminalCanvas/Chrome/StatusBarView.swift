@@ -10,8 +10,11 @@ public struct StatusBarView: Equatable, Sendable {
     public var tool: ToolKind
     /// The palette entry as the user picks it, 1–9.
     public var colorNumber: Int
-    /// The entry's xterm-256 colour, painted on the swatch (nil: the terminal's default).
+    /// The entry's xterm-256 colour, painted on the swatch (nil or default ink: the terminal's
+    /// default foreground).
     public var colorValue: UInt8?
+    /// The entry's name (`red`, `default`), shown after its number; nil shows `colour N`.
+    public var colorName: String?
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
@@ -21,12 +24,13 @@ public struct StatusBarView: Equatable, Sendable {
 
     public init(
         drawingName: String, tool: ToolKind, colorNumber: Int, colorValue: UInt8?, brushSize: Double?,
-        peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode
+        peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode, colorName: String? = nil
     ) {
         self.drawingName = drawingName
         self.tool = tool
         self.colorNumber = colorNumber
         self.colorValue = colorValue
+        self.colorName = colorName
         self.brushSize = brushSize
         self.peersOnline = peersOnline
         self.sync = sync
@@ -89,7 +93,9 @@ public struct StatusBarView: Equatable, Sendable {
         var left = [Field(text: drawingName)]
         if !dropped.contains(.tool) { left.append(Field(text: compact ? tool.shortName : tool.name)) }
         if !dropped.contains(.color) {
-            let label = compact ? "\(colorNumber)" : "colour \(colorNumber)"
+            let label =
+                compact
+                ? "\(colorNumber)" : colorName.map { "\(colorNumber) \($0)" } ?? "colour \(colorNumber)"
             left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
         }
         if !dropped.contains(.brush), let brushSize {
