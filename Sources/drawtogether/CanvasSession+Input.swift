@@ -157,6 +157,7 @@ extension CanvasSession {
         drawingName = drawings.find(id)?.name ?? id
         drawingDeleted = false
         layerCache = CanvasLayerCache()  // it follows one drawing
+        handover.reset()
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)
         editor.resetUndo()

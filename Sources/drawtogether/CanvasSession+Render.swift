@@ -23,7 +23,8 @@ extension CanvasSession {
             TooSmallView(glyphs: glyphs).paint(into: &grid)
         } else {
             grid = CanvasView(mode: editor.glyphMode).render(
-                editor, drawing: coordinator.drawing, peers: presence, cache: layerCache)
+                editor, drawing: coordinator.drawing, peers: presence, finishedStrokes: settleHandover(),
+                cache: layerCache)
             statusBar(node: node, sync: syncStatus).paint(into: &grid, row: size.height - 1)
             if let message {
                 // Above the status bar, on up to three lines: the end often says what to do.
@@ -113,6 +114,7 @@ extension CanvasSession {
                     .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y))
                 },
                 widthSixteenths: UInt16(
-                    clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded()))))
+                    clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded())),
+                strokeKey: editor.inProgressStroke?.key.rawValue ?? ""))
     }
 }

@@ -43,6 +43,9 @@ final class CanvasSession {
     var messageTimer: EventLoopTimer?
     var sync: SyncNode?
     var peers: [UInt64: PresenceUpdate] = [:]
+    /// Peers' strokes past pen up, shown until their commit arrives.
+    var handover = StrokeHandover()
+    var handoverTimer: EventLoopTimer?
     var flushTimer: EventLoopTimer?
     /// Consecutive reads that found the terminal readable but delivered nothing: a hang-up.
     var emptyReads = 0

@@ -3,8 +3,8 @@ import ByteCoding
 /// Payload encoding of each message; decoding is bounded by the frame it came in.
 extension SyncMessage {
     /// The current protocol version, sent in every frame header. 2 added `presenceLeft` and the
-    /// drawing id in `presence`.
-    public static let protocolVersion: UInt8 = 2
+    /// drawing id in `presence`; 3 the stroke key at the end of `presence`.
+    public static let protocolVersion: UInt8 = 3
     static let nonceSize = 32
     static let publicKeySize = 32
     static let proofSize = 32
@@ -56,6 +56,7 @@ extension SyncMessage {
             writer.writeFixed(presence.widthSixteenths, .bigEndian)
             writer.writeFixed(UInt32(clamping: presence.strokeInProgress.count), .bigEndian)
             for point in presence.strokeInProgress { writer.write(point) }
+            writer.write(text: presence.strokeKey)
         case .presenceLeft(let peerID):
             writer.writeFixed(peerID, .bigEndian)
         case .keepalive:
@@ -196,10 +197,11 @@ extension ByteReader where Failure == SyncProtocolError {
         var points: [PresenceUpdate.Point] = []
         points.reserveCapacity(count)
         for _ in 0..<count { points.append(try readPoint()) }
+        let strokeKey = try readText("presence.strokeKey")
         return PresenceUpdate(
             peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool,
             colour: colour,
-            strokeInProgress: points, widthSixteenths: width)
+            strokeInProgress: points, widthSixteenths: width, strokeKey: strokeKey)
     }
 
     mutating func readPoint() throws(SyncProtocolError) -> PresenceUpdate.Point {

@@ -22,9 +22,13 @@ public struct CanvasView: Sendable {
 
     /// The screen for a viewport. With a `cache`, the drawing is rasterised only when it, the
     /// view or the mode changed; strokes in progress are added on top of it every frame.
+    ///
+    /// `finishedStrokes` are peers' strokes past pen up whose commit has not arrived yet (see
+    /// `StrokeHandover`): drawn as strokes in progress are, so they never blink out.
     public func render(
         _ drawing: Drawing, viewport: CanvasViewport, inProgress: Stroke? = nil,
-        peers: [PeerPresence] = [], cursor: CanvasCell? = nil, cache: CanvasLayerCache? = nil
+        peers: [PeerPresence] = [], finishedStrokes: [PeerStroke] = [], cursor: CanvasCell? = nil,
+        cache: CanvasLayerCache? = nil
     ) -> CellGrid {
         var layer =
             cache?.layer(for: drawing, viewport: viewport.visible, mode: mode)
@@ -33,7 +37,13 @@ public struct CanvasView: Sendable {
         if let inProgress, let group = StrokeGroup(key: inProgress.key, pieces: [inProgress]) {
             overlay.append(group)
         }
-        layer.add(overlay + Self.overlayGroups(for: peers))
+        let peerStrokes =
+            finishedStrokes
+            + peers.map {
+                PeerStroke(
+                    cells: $0.strokeInProgress, colour: $0.colour, inkTool: $0.inkTool, width: $0.width)
+            }
+        layer.add(overlay + Self.overlayGroups(for: peerStrokes))
         let canvas = layer.grid
 
         var grid: CellGrid
@@ -64,11 +74,13 @@ public struct CanvasView: Sendable {
 
     /// The screen for an editor's state: its viewport, stroke in progress and cursor.
     public func render(
-        _ editor: CanvasEditor, drawing: Drawing, peers: [PeerPresence] = [], cache: CanvasLayerCache? = nil
+        _ editor: CanvasEditor, drawing: Drawing, peers: [PeerPresence] = [],
+        finishedStrokes: [PeerStroke] = [],
+        cache: CanvasLayerCache? = nil
     ) -> CellGrid {
         render(
             drawing, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
-            cursor: editor.cursor, cache: cache)
+            finishedStrokes: finishedStrokes, cursor: editor.cursor, cache: cache)
     }
 
     /// Turns a cell into a cursor: reverse video, in `colour` when given, `+` if it was blank.
@@ -88,8 +100,8 @@ public struct CanvasView: Sendable {
 
     /// Peers' strokes in progress as groups whose keys sort after every real key (the latest
     /// time a key can hold, with a suffix of z's), so they are drawn on top. They are never stored.
-    private static func overlayGroups(for peers: [PeerPresence]) -> [StrokeGroup] {
-        peers.prefix(overlayLimit).enumerated().compactMap { index, peer in
+    private static func overlayGroups(for strokes: [PeerStroke]) -> [StrokeGroup] {
+        strokes.filter { !$0.cells.isEmpty }.prefix(overlayLimit).enumerated().compactMap { index, peer in
             let digits = String(index, radix: 36)
             let suffix =
                 String(repeating: "z", count: StrokeKey.maximumPeerSuffixLength - 4)
@@ -101,7 +113,7 @@ public struct CanvasView: Sendable {
                     ink: Ink(
                         tool: peer.inkTool, colour: peer.colour,
                         width: peer.width ?? peer.inkTool.defaultWidth),
-                    path: peer.strokeInProgress.map { StrokePoint($0.centre) }, createdAtMilliseconds: 0)
+                    path: peer.cells.map { StrokePoint($0.centre) }, createdAtMilliseconds: 0)
             else { return nil }
             return StrokeGroup(key: key, pieces: [stroke])
         }
