@@ -29,6 +29,8 @@ extension CanvasSession {
             if let message {
                 // Above the status bar, on up to three lines: the end often says what to do.
                 MessageLineView(message: message, glyphs: glyphs).paint(into: &grid, row: size.height - 2)
+            } else if showsHint {
+                FirstScreenHint(glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             }
             if let helpFirstLine { helpOverlay(firstLine: helpFirstLine).paint(into: &grid) }
             menu?.paint(into: &grid, glyphs: glyphs)
@@ -41,6 +43,12 @@ extension CanvasSession {
                 self?.setNeedsRender()
             }
         }
+    }
+
+    /// The first-screen hint: on an empty drawing nobody has drawn on yet, with nothing open over it.
+    var showsHint: Bool {
+        if !coordinator.drawing.isEmpty { hintDismissed = true }
+        return !hintDismissed && helpFirstLine == nil && menu == nil
     }
 
     func helpOverlay(firstLine: Int) -> HelpOverlayView {
@@ -60,28 +68,32 @@ extension CanvasSession {
             colorName: palette.name(slot: editor.settings.colourSlot))
     }
 
-    /// In sync, syncing, offline, or the last refusal with its reason.
+    /// In sync, syncing, alone, offline, or the last refusal with its reason.
     func syncStatus(node status: SyncNodeStatus?) -> SyncStatus {
         Self.syncStatus(
             flushError: coordinator.lastFlushError.map { "\($0)" }, node: status,
-            hasUnflushedEdits: !coordinator.unflushedKeys.isEmpty)
+            hasUnflushedEdits: !coordinator.unflushedKeys.isEmpty, dialsRemote: dialsRemote)
     }
 
-    /// The status bar's sync state. A peer that left leaves "offline"; only a refusal (wrong
+    /// The status bar's sync state. With nobody connected it is "alone" unless a `--peer` or
+    /// `--server` is configured (`dialsRemote`): only a peer or relay that cannot be reached makes
+    /// it "offline", since being alone is not a fault. Only a refusal (wrong
     /// token, other database, protocol error) is an error, in a few words: its full reason was
     /// shown in the message line when it happened. And only one on a connection this peer dialled
     /// and keeps redialling: someone who dialled in with a wrong token and went away says nothing
     /// about this peer's own settings, so it stays in the message line.
-    static func syncStatus(flushError: String?, node status: SyncNodeStatus?, hasUnflushedEdits: Bool)
+    static func syncStatus(
+        flushError: String?, node status: SyncNodeStatus?, hasUnflushedEdits: Bool, dialsRemote: Bool = false
+    )
         -> SyncStatus
     {
         if let flushError { return .error(reason: "not saved: \(flushError)") }
-        guard let status else { return .offline }
+        guard let status else { return dialsRemote ? .offline : .alone }
         if status.peers.isEmpty {
             if let refusal = status.lastRefusal, refusal.dialled {
                 return .error(reason: refusal.reason.shortMessage)
             }
-            return .offline
+            return dialsRemote ? .offline : .alone
         }
         if hasUnflushedEdits || !status.isInSync { return .syncing }
         return .inSync

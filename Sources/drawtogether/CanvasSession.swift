@@ -23,6 +23,11 @@ final class CanvasSession {
     let palette: Palette
     let displayName: String
     let wallClock: () -> Int64
+    /// A `--peer` or `--server` is configured: with nobody connected the status is "offline"
+    /// rather than "alone".
+    let dialsRemote: Bool
+    /// The first-screen hint is shown until the first stroke (or a drawing that has one).
+    var hintDismissed = false
 
     var coordinator: DrawingSyncCoordinator
     var drawingName: String
@@ -57,8 +62,9 @@ final class CanvasSession {
     init(
         loop: PollEventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
         drawing: DrawingList.Entry, palette: Palette, keysHelp: String, displayName: String,
-        wallClock: @escaping () -> Int64
+        dialsRemote: Bool = false, wallClock: @escaping () -> Int64
     ) throws {
+        self.dialsRemote = dialsRemote
         self.loop = loop
         self.replica = replica
         self.screen = screen
@@ -179,6 +185,7 @@ final class CanvasSession {
 
     /// After an edit: brings back a drawing a peer deleted and (re)arms the flush deadline.
     func editsMade() {
+        hintDismissed = true
         if drawingDeleted { restoreDeletedDrawing() }
         scheduleFlush()
     }

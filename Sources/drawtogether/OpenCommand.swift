@@ -25,6 +25,7 @@ enum OpenCommand {
         let session = try CanvasSession(
             loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
             palette: palette, keysHelp: keysHelp, displayName: name,
+            dialsRemote: !configuration.peers.isEmpty || configuration.server != nil,
             wallClock: ReplicaConfiguration.systemWallClock)
         session.attach(sync: wiring.node)
         _ = try wiring.start(discovery: configuration.discovery)

@@ -110,14 +110,15 @@ struct TwoTerminalTests {
         screen.dropLast(2).contains { $0.contains("test-") }
     }
 
-    @Test func whenOnePeerQuitsTheOtherSaysItLeftAndIsOfflineWithoutAnError() throws {
+    @Test func whenOnePeerQuitsTheOtherSaysItLeftAndIsAloneWithoutAnError() throws {
         let (a, b, _) = try startPair()
         #expect(try b.quit() == 0)
         // The status bar changes in the same turn as the disconnection a refusal would come
-        // from, so once it reads "no peers │ offline" no error can follow.
+        // from, so once it reads "no peers │ alone" no error can follow. Alone, not offline:
+        // nothing configured is out of reach.
         let screen = try a.tmux.waitUntil { screen in
             let bar = screen.last ?? ""
-            return bar.contains("no peers") && bar.contains("offline")
+            return bar.contains("no peers") && bar.contains("alone")
         }
         #expect(screen.last?.contains("error") == false, "\(screen.last ?? "")")
         #expect(screen.dropLast().last?.contains("left") == true, "\(screen.joined(separator: "\n"))")

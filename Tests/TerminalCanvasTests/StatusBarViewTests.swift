@@ -37,7 +37,7 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
     @Test func theSyncStateIsShownInEveryWidthTheAppUses() {
         for width in TooSmallView.minimumWidth...120 {
             for sync in [
-                SyncStatus.inSync, .syncing, .offline, .error(reason: "token rejected by the relay"),
+                SyncStatus.inSync, .syncing, .alone, .offline, .error(reason: "token rejected by the relay"),
             ] {
                 let text = paint(bar(sync: sync), width: width)
                 #expect(text.unicodeScalars.count <= width)
@@ -45,6 +45,7 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
                     switch sync {
                     case .inSync: "in sync"
                     case .syncing: "syncing…"
+                    case .alone: "alone"
                     case .offline: "offline"
                     case .error: "error: "
                     }

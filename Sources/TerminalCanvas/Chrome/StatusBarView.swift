@@ -153,6 +153,7 @@ public struct StatusBarView: Equatable, Sendable {
         switch sync {
         case .inSync: Field(text: "in sync")
         case .syncing: Field(text: glyphs.ellipsis == "…" ? "syncing…" : "syncing...")
+        case .alone: Field(text: "alone")
         case .offline: Field(text: "offline")
         case .error: Field(text: (compact ? "error: " : "sync error: ") + reason, isAlert: true)
         }
