@@ -1,4 +1,5 @@
 import DrawingSync
+import ReplicaSync
 import TerminalCanvas
 
 /// Terminal input: raw reads to events to editor commands, app commands and the drawings menu.
@@ -92,12 +93,32 @@ extension CanvasSession {
                 return
             }
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
+        case .jumpToPeer:
+            jumpToNextPeer()
         case .openDrawings:
             helpFirstLine = nil
             menu = DrawingsMenu(items: Self.menuItems(drawings.entries), currentID: coordinator.drawingID)
         default:
             if let command = EditorCommand(key) { apply(command) }
         }
+    }
+
+    /// `f`: the cursor goes to the next peer's cursor on this drawing (in peer id order after
+    /// the last one jumped to), and the view follows it. A keyboard pen is lifted first, so the
+    /// jump draws no line.
+    func jumpToNextPeer() {
+        let here = PresenceUpdate.onCanvas(
+            peers.values, drawingID: coordinator.drawingID, excluding: replica.peerID.rawValue)
+        guard !here.isEmpty else {
+            show("nobody else is on this drawing")
+            return
+        }
+        let next = here.first { $0.peerID > (lastJumpedPeer ?? 0) } ?? here[0]
+        lastJumpedPeer = next.peerID
+        if editor.isPenDown { apply(.liftPen) }
+        let target = CanvasCell(x: Int(next.cursor.x), y: Int(next.cursor.y))
+        apply(.moveCursor(dx: target.x - editor.cursor.x, dy: target.y - editor.cursor.y))
+        show("at \(PeerPresence(name: next.displayName, colour: next.colour, cursor: target).tag)'s cursor")
     }
 
     /// Scrolls the open help by `lines`; false when it fits the terminal and cannot scroll (the

@@ -22,9 +22,12 @@ extension CanvasSession {
             grid = CellGrid(width: size.width, height: size.height)
             TooSmallView(glyphs: glyphs).paint(into: &grid)
         } else {
+            let here = presence
             grid = CanvasView(mode: editor.glyphMode).render(
-                editor, drawing: coordinator.drawing, peers: presence, finishedStrokes: settleHandover(),
+                editor, drawing: coordinator.drawing, peers: here, finishedStrokes: settleHandover(),
                 cache: layerCache)
+            EdgeMarkersView(glyphs: glyphs).paint(
+                into: &grid, viewport: editor.viewport, peers: here, inkExtent: inkExtent)
             statusBar(node: node, sync: syncStatus).paint(into: &grid, row: size.height - 1)
             if let message {
                 // Above the status bar, on up to three lines: the end often says what to do.
@@ -43,6 +46,18 @@ extension CanvasSession {
                 self?.setNeedsRender()
             }
         }
+    }
+
+    /// The smallest rectangle holding the drawing's ink, worked out again only when the drawing
+    /// or the glyph mode changed.
+    var inkExtent: CellRect? {
+        let revision = coordinator.drawing.revision
+        if let cached = inkExtentCache, cached.revision == revision, cached.mode == editor.glyphMode {
+            return cached.extent
+        }
+        let extent = Raster.extent(of: coordinator.drawing.groups, mode: editor.glyphMode)
+        inkExtentCache = (revision, editor.glyphMode, extent)
+        return extent
     }
 
     /// The first-screen hint: on an empty drawing nobody has drawn on yet, with nothing open over it.
@@ -65,7 +80,9 @@ extension CanvasSession {
             colorNumber: editor.settings.colourSlot,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
             peersOnline: peersOnline, sync: sync, glyphs: glyphs,
-            colorName: palette.name(slot: editor.settings.colourSlot))
+            colorName: palette.name(slot: editor.settings.colourSlot),
+            cursor: editor.cursor,
+            viewOrigin: editor.viewport.origin == CanvasCell(x: 0, y: 0) ? nil : editor.viewport.origin)
     }
 
     /// In sync, syncing, alone, offline, or the last refusal with its reason.

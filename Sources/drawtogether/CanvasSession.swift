@@ -51,6 +51,10 @@ final class CanvasSession {
     /// Peers' strokes past pen up, shown until their commit arrives.
     var handover = StrokeHandover()
     var handoverTimer: EventLoopTimer?
+    /// The peer `f` last jumped to, so the next `f` goes to the one after it.
+    var lastJumpedPeer: UInt64?
+    /// The drawing's ink extent for a revision and glyph mode, for the edge markers.
+    var inkExtentCache: (revision: UInt64, mode: GlyphMode, extent: CellRect?)?
     var flushTimer: EventLoopTimer?
     /// Consecutive reads that found the terminal readable but delivered nothing: a hang-up.
     var emptyReads = 0

@@ -128,4 +128,16 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
             }
         }
     }
+
+    @Test func theCursorPositionAndAPannedViewAreShownAndGoFirstWhenNarrow() {
+        var view = bar(sync: .inSync)
+        view.cursor = CanvasCell(x: 41, y: 11)
+        #expect(paint(view, width: 100).contains(" │ 41,11   "))
+        view.viewOrigin = CanvasCell(x: 20, y: 0)
+        #expect(paint(view, width: 100).contains(" │ 41,11 view 20,0   "))
+        // Narrow: the view offset goes with the long labels, then the position before the brush.
+        #expect(!paint(view, width: 60).contains("view"))
+        let narrow = paint(view, width: 44)
+        #expect(!narrow.contains("41,11") && narrow.contains("in sync"), "\(narrow)")
+    }
 }

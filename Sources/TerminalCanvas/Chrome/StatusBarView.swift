@@ -3,8 +3,9 @@ import StrokeKit
 /// The one-line bar at the bottom of the screen: drawing, tool, colour, brush, peers, sync state.
 ///
 /// In a narrow terminal it gives up detail in a fixed order, so the most useful facts stay:
-/// labels get short first, then the drawing name and an error's reason are cut, then the brush,
-/// the colour, the peer count and the tool go. The sync state is never dropped.
+/// labels get short first (the view offset goes with them), then the drawing name and an error's
+/// reason are cut, then the cursor position, the brush, the colour, the peer count and the tool
+/// go. The sync state is never dropped.
 public struct StatusBarView: Equatable, Sendable {
     public var drawingName: String
     public var tool: ToolKind
@@ -15,6 +16,11 @@ public struct StatusBarView: Equatable, Sendable {
     public var colorValue: UInt8?
     /// The entry's name (`red`, `default`), shown after its number; nil shows `colour N`.
     public var colorName: String?
+    /// The cursor's canvas cell, shown as `x,y`; nil leaves the field out.
+    public var cursor: CanvasCell?
+    /// The view's top-left canvas cell when panned away from the origin (`view x,y`); nil at
+    /// the origin.
+    public var viewOrigin: CanvasCell?
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
@@ -24,8 +30,11 @@ public struct StatusBarView: Equatable, Sendable {
 
     public init(
         drawingName: String, tool: ToolKind, colorNumber: Int, colorValue: UInt8?, brushSize: Double?,
-        peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode, colorName: String? = nil
+        peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode, colorName: String? = nil,
+        cursor: CanvasCell? = nil, viewOrigin: CanvasCell? = nil
     ) {
+        self.cursor = cursor
+        self.viewOrigin = viewOrigin
         self.drawingName = drawingName
         self.tool = tool
         self.colorNumber = colorNumber
@@ -61,7 +70,7 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private enum DroppableField: CaseIterable {
-        case brush, color, peers, tool
+        case position, brush, color, peers, tool
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
@@ -101,6 +110,11 @@ public struct StatusBarView: Equatable, Sendable {
         if !dropped.contains(.brush), let brushSize {
             let size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
             left.append(Field(text: compact ? "b\(size)" : "brush \(size)"))
+        }
+        if !dropped.contains(.position), let cursor {
+            var text = "\(cursor.x),\(cursor.y)"
+            if let viewOrigin, !compact { text += " view \(viewOrigin.x),\(viewOrigin.y)" }
+            left.append(Field(text: text))
         }
         var right: [Field] = []
         if !dropped.contains(.peers) { right.append(Field(text: peersText(compact: compact))) }

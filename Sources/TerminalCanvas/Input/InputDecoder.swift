@@ -187,6 +187,7 @@ public struct InputDecoder: Sendable {
         case "q": .quit
         case "g": .toggleGlyphs
         case "o": .openDrawings
+        case "f": .jumpToPeer
         case "0": .viewHome
         default:
             if let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII {

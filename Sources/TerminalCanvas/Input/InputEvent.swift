@@ -41,6 +41,8 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case openDrawings
     /// Esc: close an overlay or cancel a prompt.
     case escape
+    /// `f`: move the cursor (and the view) to the next peer's cursor on this drawing.
+    case jumpToPeer
 }
 
 /// A direction on the cell grid; `up` is towards row 0.
