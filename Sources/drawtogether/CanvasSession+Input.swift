@@ -61,10 +61,15 @@ extension CanvasSession {
         case .command(let key):
             handle(key)
         case .mouse(let mouse):
-            if helpFirstLine != nil, mouse.kind == .scrollUp || mouse.kind == .scrollDown {
-                if scrollHelp(by: mouse.kind == .scrollDown ? 1 : -1) { return }
+            if swallowsPointerUntilRelease {
+                // The click that closed an overlay: its drag must not draw once the box is gone.
+                if mouse.kind == .release || mouse.kind == .move { swallowsPointerUntilRelease = false }
+                return
             }
-            if mouse.kind == .press { helpFirstLine = nil }
+            if helpFirstLine != nil {
+                handleMouseOverHelp(mouse)
+                return
+            }
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case .resize:
             break  // handled above, menu or not
@@ -73,11 +78,42 @@ extension CanvasSession {
         }
     }
 
+    /// The help is modal: while it is open, the keys are its own. Up and down scroll it (when it
+    /// is taller than the terminal); `?`, Esc and `q` close it; every other key is swallowed, so
+    /// a key pressed to read about it (`x`) changes nothing behind the box.
+    private func handleKeyOverHelp(_ key: KeyCommand) {
+        switch key {
+        case .move(let direction) where direction == .up || direction == .down:
+            _ = scrollHelp(by: direction == .down ? 1 : -1)
+        case .toggleHelp, .escape, .quit:
+            helpFirstLine = nil
+        default:
+            break
+        }
+    }
+
+    /// The mouse while the help is open: the wheel scrolls it, a click outside the box closes it,
+    /// and nothing reaches the canvas (a drag meant to dismiss it draws nothing).
+    private func handleMouseOverHelp(_ mouse: MouseEvent) {
+        guard let first = helpFirstLine else { return }
+        switch mouse.kind {
+        case .scrollUp, .scrollDown:
+            _ = scrollHelp(by: mouse.kind == .scrollDown ? 1 : -1)
+        case .press:
+            let box = helpOverlay(firstLine: first).frame(
+                gridWidth: screen.size.width, gridHeight: screen.size.height)
+            if let box, !(box.x..<box.maxX).contains(mouse.x) || !(box.y..<box.maxY).contains(mouse.y) {
+                helpFirstLine = nil
+            }
+            swallowsPointerUntilRelease = true
+        case .drag, .release, .move:
+            break
+        }
+    }
+
     private func handle(_ key: KeyCommand) {
-        // A help taller than the terminal scrolls with the up and down keys while it is open.
-        if helpFirstLine != nil, case .move(let direction) = key, direction == .up || direction == .down,
-            scrollHelp(by: direction == .down ? 1 : -1)
-        {
+        if helpFirstLine != nil {
+            handleKeyOverHelp(key)
             return
         }
         switch key {
@@ -144,7 +180,14 @@ extension CanvasSession {
 
     private func handleMenu(_ event: InputEvent) {
         guard var current = menu else { return }
-        let action = current.handle(event)
+        let action: DrawingsMenu.Action?
+        if case .mouse(let mouse) = event {
+            action = current.handle(
+                mouse, gridWidth: screen.size.width, gridHeight: screen.size.height, glyphs: glyphs)
+            swallowsPointerUntilRelease = mouse.kind == .press || mouse.kind == .drag
+        } else {
+            action = current.handle(event)
+        }
         menu = current
         guard let action else { return }
         do {

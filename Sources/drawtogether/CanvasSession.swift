@@ -53,6 +53,9 @@ final class CanvasSession {
     var handoverTimer: EventLoopTimer?
     /// The peer `f` last jumped to, so the next `f` goes to the one after it.
     var lastJumpedPeer: UInt64?
+    /// A press went to an overlay (and may have closed it): the rest of that button hold is
+    /// swallowed, so it draws nothing on the canvas under the overlay.
+    var swallowsPointerUntilRelease = false
     /// The drawing's ink extent for a revision and glyph mode, for the edge markers.
     var inkExtentCache: (revision: UInt64, mode: GlyphMode, extent: CellRect?)?
     var flushTimer: EventLoopTimer?
