@@ -1,5 +1,6 @@
 import DrawingSync
 import ReplicaSync
+import StrokeKit
 import TerminalCanvas
 
 /// Terminal input: raw reads to events to editor commands, app commands and the drawings menu.
@@ -70,7 +71,7 @@ extension CanvasSession {
                 handleMouseOverHelp(mouse)
                 return
             }
-            if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
+            handleCanvasMouse(mouse)
         case .resize:
             break  // handled above, menu or not
         case .character, .enter, .backspace:
@@ -90,6 +91,57 @@ extension CanvasSession {
         default:
             break
         }
+    }
+
+    /// The mouse on the canvas: the left button draws with the current tool, the right one erases
+    /// with the mask eraser while it is held (the tool comes back on release), the middle one
+    /// picks the colour of the ink under it, and the wheel pans (sideways with Shift).
+    func handleCanvasMouse(_ mouse: MouseEvent) {
+        switch (mouse.kind, mouse.button) {
+        case (.scrollUp, _), (.scrollDown, _):
+            let forward = mouse.kind == .scrollDown
+            let direction: CanvasViewport.PanDirection =
+                mouse.shift ? (forward ? .right : .left) : (forward ? .down : .up)
+            apply(.pan(direction))
+        case (_, .left):
+            if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
+        case (_, .right):
+            if mouse.kind == .press, toolBeforeRightButton == nil {
+                toolBeforeRightButton = editor.tool
+                apply(.selectTool(.maskEraser))
+            }
+            guard let tool = toolBeforeRightButton else { return }
+            if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
+            if mouse.kind == .release {
+                toolBeforeRightButton = nil
+                apply(.selectTool(tool))
+            }
+        case (.press, .middle):
+            pickColour(atScreenX: mouse.x, y: mouse.y)
+        case (_, .middle):
+            break
+        }
+    }
+
+    /// The middle button: the colour of the topmost ink in the cell becomes the current colour,
+    /// when the palette has it.
+    func pickColour(atScreenX x: Int, y: Int) {
+        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return }
+        let drawing = coordinator.drawing
+        guard
+            let key = Raster.topmostKey(
+                in: drawing.groups, atCellX: cell.x, y: cell.y, mode: editor.glyphMode),
+            let ink = drawing[key]?.pieces.last?.ink
+        else {
+            show("no ink there to pick a colour from")
+            return
+        }
+        guard let index = palette.colours.firstIndex(of: ink.colour) else {
+            show("that ink's colour (\(ink.colour)) is not in the palette")
+            return
+        }
+        apply(.selectColour(slot: index + 1))
+        show("picked \(palette.name(slot: index + 1) ?? "colour \(index + 1)")")
     }
 
     /// The mouse while the help is open: the wheel scrolls it, a click outside the box closes it,

@@ -56,6 +56,8 @@ final class CanvasSession {
     /// A press went to an overlay (and may have closed it): the rest of that button hold is
     /// swallowed, so it draws nothing on the canvas under the overlay.
     var swallowsPointerUntilRelease = false
+    /// The tool to go back to when the right button (erasing while held) comes up.
+    var toolBeforeRightButton: ToolKind?
     /// The drawing's ink extent for a revision and glyph mode, for the edge markers.
     var inkExtentCache: (revision: UInt64, mode: GlyphMode, extent: CellRect?)?
     var flushTimer: EventLoopTimer?

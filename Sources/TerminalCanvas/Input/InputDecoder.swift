@@ -17,6 +17,8 @@ public struct InputDecoder: Sendable {
     public internal(set) var isButtonHeld = false
     /// Where the mouse was last reported, for closing a stroke whose release was lost.
     var lastMouse: (x: Int, y: Int) = (0, 0)
+    /// The middle or right button, while it is held (the right one erases, the middle one picks).
+    var heldOtherButton: MouseEvent.Button?
     private var sequence = SequenceState.none
 
     /// Where an escape sequence stands after the characters read so far.
