@@ -274,6 +274,7 @@ extension CanvasSession {
         drawingDeleted = false
         layerCache = CanvasLayerCache()  // it follows one drawing
         handover.reset()
+        onDrawingOpened?(id)
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)
         editor.resetUndo()

@@ -73,16 +73,23 @@ extension CanvasSession {
     /// The status bar for the node's `status` (nil without a sync node) and the state it gives.
     func statusBar(node status: SyncNodeStatus?, sync: SyncStatus) -> StatusBarView {
         let tool = editor.tool
-        // Distinct peers: two instances that both found each other hold two connections.
-        let peersOnline = Set(status?.peers.map(\.peerID) ?? []).count
-        return StatusBarView(
+        // Distinct peers: two instances that both found each other hold two connections. Peers
+        // reached through a relay are known by their presence.
+        let own = replica.peerID.rawValue
+        let online = Set(status?.peers.map(\.peerID) ?? []).union(peers.keys).subtracting([own])
+        let elsewhere = online.filter {
+            (peers[$0]?.drawingID ?? coordinator.drawingID) != coordinator.drawingID
+        }
+        var bar = StatusBarView(
             drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool,
             colorNumber: editor.settings.colourSlot,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
-            peersOnline: peersOnline, sync: sync, glyphs: glyphs,
+            peersOnline: online.count - elsewhere.count, sync: sync, glyphs: glyphs,
             colorName: palette.name(slot: editor.settings.colourSlot),
             cursor: editor.cursor,
             viewOrigin: editor.viewport.origin == CanvasCell(x: 0, y: 0) ? nil : editor.viewport.origin)
+        bar.peersElsewhere = elsewhere.count
+        return bar
     }
 
     /// In sync, syncing, alone, offline, or the last refusal with its reason.

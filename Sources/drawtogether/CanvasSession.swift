@@ -58,6 +58,8 @@ final class CanvasSession {
     var swallowsPointerUntilRelease = false
     /// The tool to go back to when the right button (erasing while held) comes up.
     var toolBeforeRightButton: ToolKind?
+    /// Told the id of every drawing switched to (the store remembers the last one).
+    var onDrawingOpened: ((String) -> Void)?
     /// The drawing's ink extent for a revision and glyph mode, for the edge markers.
     var inkExtentCache: (revision: UInt64, mode: GlyphMode, extent: CellRect?)?
     var flushTimer: EventLoopTimer?

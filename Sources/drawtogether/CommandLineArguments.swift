@@ -101,7 +101,9 @@ struct CommandLineArguments: Equatable, Sendable {
         switch subcommand {
         case .open:
             command = .open(
-                drawing: try nonEmpty(words.popFirst() ?? Command.defaultDrawing, "DRAWING", .open))
+                drawing: try words.popFirst().map { word throws(CommandLineError) in
+                    try nonEmpty(word, "DRAWING", .open)
+                })
         case .list:
             command = .list
         case .export:

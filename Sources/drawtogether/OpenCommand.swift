@@ -7,7 +7,7 @@ import TerminalCanvas
 
 /// `drawtogether [open] [DRAWING]`: the interactive canvas, syncing as configured.
 enum OpenCommand {
-    static func run(configuration: Configuration, drawing: String) throws -> Int32 {
+    static func run(configuration: Configuration, drawing named: String?) throws -> Int32 {
         // Everything that can fail without a terminal fails before curses takes the screen.
         let resources = try ResourceDirectory.locate()
         let palette = try Palette(text: resources.text("palette.txt"))
@@ -16,7 +16,12 @@ enum OpenCommand {
             configuration: configuration, role: .peer, displayName: displayName(peerID:))
         let name = displayName(peerID: wiring.replica.peerID)
         let drawings = try DrawingList(replica: wiring.replica)
+        let lastDrawing = LastDrawing(location: configuration.replicaLocation)
+        // Unnamed: the last drawing this store had open, while it still exists (a deleted one is
+        // not silently made again).
+        let drawing = named ?? lastDrawing.read().flatMap { drawings.find($0)?.id } ?? Command.defaultDrawing
         let entry = try drawings.openOrCreate(drawing)
+        lastDrawing.write(entry.id)
         let signals = try TerminationSignals()
         let screen = try TerminalScreen(options: TerminalScreen.Options(mouseTracking: .anyMotion))
         defer { screen.restore() }
@@ -27,6 +32,7 @@ enum OpenCommand {
             palette: palette, keysHelp: keysHelp, displayName: name,
             dialsRemote: !configuration.peers.isEmpty || configuration.server != nil,
             wallClock: ReplicaConfiguration.systemWallClock)
+        session.onDrawingOpened = { lastDrawing.write($0) }
         session.attach(sync: wiring.node)
         _ = try wiring.start(discovery: configuration.discovery)
         let code = session.run(signals: signals, resize: resize, suspend: suspend)

@@ -38,3 +38,22 @@ struct FirstScreenEndToEndTests {
         #expect(try app.quit() == 0)
     }
 }
+
+@Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
+struct LastDrawingEndToEndTests {
+    /// `drawtogether` with no drawing named reopens the one this store had open last; once that
+    /// one is deleted, it opens drawing-1 again.
+    @Test func theLastDrawingReopens() throws {
+        let runtime = try TemporaryDirectory(prefix: "drawtogether-run")
+        let first = try AppInstance(drawing: nil, runtimeDirectory: runtime.path)
+        try first.waitUntilReady()
+        #expect(try first.tmux.capture().last?.hasPrefix(" drawing-1 ") == true)
+        try first.createDrawing("sketches")
+        #expect(try first.quit() == 0)
+
+        let second = try AppInstance(drawing: nil, runtimeDirectory: runtime.path, sharing: first.store)
+        try second.waitUntilReady()
+        try second.tmux.waitUntil { $0.last?.hasPrefix(" sketches ") == true }
+        #expect(try second.quit() == 0)
+    }
+}

@@ -140,4 +140,13 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
         let narrow = paint(view, width: 44)
         #expect(!narrow.contains("41,11") && narrow.contains("in sync"), "\(narrow)")
     }
+
+    @Test func peersOnAnotherDrawingAreCountedApart() {
+        var view = bar(sync: .inSync, peers: 1)
+        view.peersElsewhere = 2
+        #expect(paint(view, width: 100).contains("1 peer here, 2 elsewhere │ in sync"))
+        #expect(paint(view, width: 60).contains("1+2 peers │ in sync"))
+        view.peersOnline = 0
+        #expect(paint(view, width: 100).contains("0 peers here, 2 elsewhere"))
+    }
 }

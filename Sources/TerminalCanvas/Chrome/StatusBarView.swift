@@ -24,7 +24,10 @@ public struct StatusBarView: Equatable, Sendable {
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
+    /// Peers online on this drawing (or on none in particular, such as a relay).
     public var peersOnline: Int
+    /// Peers online but on another drawing: counted apart, as they are not on this canvas.
+    public var peersElsewhere = 0
     public var sync: SyncStatus
     public var glyphs: ChromeGlyphs
 
@@ -174,7 +177,11 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private func peersText(compact: Bool) -> String {
-        switch (peersOnline, compact) {
+        if peersElsewhere > 0 {
+            let here = peersOnline == 1 ? "1 peer here" : "\(peersOnline) peers here"
+            return compact ? "\(peersOnline)+\(peersElsewhere) peers" : "\(here), \(peersElsewhere) elsewhere"
+        }
+        return switch (peersOnline, compact) {
         case (0, false): "no peers"
         case (1, false): "1 peer online"
         case (let count, false): "\(count) peers online"
