@@ -185,7 +185,7 @@ extension CanvasSession {
             jumpToNextPeer()
         case .openDrawings:
             helpFirstLine = nil
-            menu = DrawingsMenu(items: Self.menuItems(drawings.entries), currentID: coordinator.drawingID)
+            menu = DrawingsMenu(items: menuItems(drawings.entries), currentID: coordinator.drawingID)
         default:
             if let command = EditorCommand(key) { apply(command) }
         }
@@ -262,7 +262,7 @@ extension CanvasSession {
         } catch {
             show(UserMessage.message(for: error))
         }
-        menu?.update(items: Self.menuItems(drawings.entries))
+        menu?.update(items: menuItems(drawings.entries))
     }
 
     /// Saves the current drawing and opens another in its place.

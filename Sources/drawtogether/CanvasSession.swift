@@ -190,7 +190,7 @@ final class CanvasSession {
             drawingDeleted = true
             show("'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back")
         }
-        menu?.update(items: Self.menuItems(entries))
+        menu?.update(items: menuItems(entries))
         setNeedsRender()
     }
 
@@ -229,8 +229,28 @@ final class CanvasSession {
     }
 
     /// The drawings as the menu lists them.
-    static func menuItems(_ entries: [DrawingList.Entry]) -> [DrawingsMenu.Item] {
-        entries.map { DrawingsMenu.Item(id: $0.id, name: $0.name) }
+    /// Each with its stroke count (read from the replica when the menu opens or the list
+    /// changes, not kept up to date stroke by stroke) and the peers whose presence is on it.
+    func menuItems(_ entries: [DrawingList.Entry]) -> [DrawingsMenu.Item] {
+        var counts: [String: Int] = [:]
+        if let documents = try? replica.execute("SELECT * FROM drawings").documents {
+            for document in documents {
+                guard let id = document["_id"]?.stringValue else { continue }
+                counts[id] = document["strokes"]?.objectValue?.count ?? 0
+            }
+        }
+        let others = peers.values.filter { $0.peerID != replica.peerID.rawValue }.sorted {
+            $0.peerID < $1.peerID
+        }
+        return entries.map { entry in
+            var item = DrawingsMenu.Item(id: entry.id, name: entry.name)
+            item.strokeCount =
+                entry.id == coordinator.drawingID ? coordinator.drawing.count : counts[entry.id]
+            item.people = others.filter { $0.drawingID == entry.id }.map {
+                PeerPresence(name: $0.displayName, colour: $0.colour, cursor: CanvasCell(x: 0, y: 0)).tag
+            }
+            return item
+        }
     }
 
     /// A restarted peer must never reuse one of its own keys: the key clock sees every key that

@@ -159,3 +159,20 @@ import Testing
         )
     }
 }
+
+@Suite struct DrawingsMenuDetailsTests {
+    @Test func rowsShowStrokeCountsAndWhoIsOnEachDrawing() {
+        let menu = DrawingsMenu(
+            items: [
+                DrawingsMenu.Item(id: "a", name: "Alpha", strokeCount: 12, people: ["ana", "bob"]),
+                DrawingsMenu.Item(id: "b", name: "Beta", strokeCount: 1),
+                DrawingsMenu.Item(id: "c", name: "Gamma"),
+            ], currentID: "a")
+        var grid = CellGrid(width: 80, height: 12)
+        menu.paint(into: &grid, glyphs: .ascii)
+        #expect(grid.text.contains("> Alpha *  (12 strokes; ana, bob)"))
+        #expect(grid.text.contains("  Beta  (1 stroke) "))
+        #expect(grid.text.contains("  Gamma "))
+        #expect(!grid.text.contains("Gamma  ("))
+    }
+}

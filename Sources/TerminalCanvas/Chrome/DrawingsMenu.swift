@@ -9,10 +9,24 @@ public struct DrawingsMenu: Equatable, Sendable {
     public struct Item: Equatable, Sendable {
         public var id: String
         public var name: String
+        /// How many strokes it has; nil when not known.
+        public var strokeCount: Int?
+        /// The names of the peers on it now.
+        public var people: [String] = []
 
-        public init(id: String, name: String) {
+        public init(id: String, name: String, strokeCount: Int? = nil, people: [String] = []) {
             self.id = id
             self.name = name
+            self.strokeCount = strokeCount
+            self.people = people
+        }
+
+        /// What the row says after the name: `12 strokes; ana, bob`.
+        var details: String {
+            var parts: [String] = []
+            if let strokeCount { parts.append(strokeCount == 1 ? "1 stroke" : "\(strokeCount) strokes") }
+            if !people.isEmpty { parts.append(people.joined(separator: ", ")) }
+            return parts.joined(separator: "; ")
         }
     }
 
@@ -167,7 +181,8 @@ public struct DrawingsMenu: Equatable, Sendable {
         for (index, item) in items.enumerated() {
             let marker = index == selection ? ">" : " "
             let current = item.id == currentID ? " *" : ""
-            lines.append("\(marker) \(item.name)\(current)")
+            let details = item.details
+            lines.append("\(marker) \(item.name)\(current)" + (details.isEmpty ? "" : "  (\(details))"))
         }
         if items.isEmpty { lines.append("  (no drawings)") }
         // Always a notice line (often empty) above the hint or prompt, so the box keeps its height.
