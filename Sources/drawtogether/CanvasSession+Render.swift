@@ -89,6 +89,13 @@ extension CanvasSession {
             cursor: editor.cursor,
             viewOrigin: editor.viewport.origin == CanvasCell(x: 0, y: 0) ? nil : editor.viewport.origin)
         bar.peersElsewhere = elsewhere.count
+        bar.isPenDown = editor.isPenDown
+        bar.glyphMode =
+            switch editor.glyphMode {
+            case .block: "blocks"
+            case .braille: "braille"
+            case .ascii: "ascii"
+            }
         return bar
     }
 

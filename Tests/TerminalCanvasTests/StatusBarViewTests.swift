@@ -110,10 +110,23 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
         #expect(paint(bar(brush: 0.5), width: 60).contains("│ b½ "))
     }
 
-    @Test func theStrokeEraserShowsNoBrushSize() {
+    @Test func theStrokeEraserShowsNoBrushSizeAndErasersNoColour() {
         let text = paint(bar(tool: .strokeEraser, brush: nil), width: 80)
-        #expect(text.hasPrefix(" Design notes │ stroke eraser │ █ colour 3   "))
-        #expect(!text.contains("brush"))
+        #expect(text.hasPrefix(" Design notes │ stroke eraser   "))
+        #expect(!text.contains("brush") && !text.contains("colour"))
+        let mask = paint(bar(tool: .maskEraser, brush: 2), width: 80)
+        #expect(mask.hasPrefix(" Design notes │ mask eraser │ brush 2   "), "\(mask)")
+    }
+
+    @Test func theGlyphModeAndAKeyboardPenDownAreShown() {
+        var view = bar(sync: .inSync)
+        view.glyphMode = "braille"
+        view.isPenDown = true
+        #expect(
+            paint(view, width: 100).hasPrefix(" Design notes │ pen down │ █ colour 3 │ brush 2 │ braille   "))
+        // Narrow: the mode goes, the pen's state stays with the tool.
+        let narrow = paint(view, width: 60)
+        #expect(narrow.contains("pen ↓") && !narrow.contains("braille"), "\(narrow)")
     }
 
     @Test func theLongestSizeLabelsStillFitEveryWidth() {

@@ -21,6 +21,10 @@ public struct StatusBarView: Equatable, Sendable {
     /// The view's top-left canvas cell when panned away from the origin (`view x,y`); nil at
     /// the origin.
     public var viewOrigin: CanvasCell?
+    /// The glyph mode's name (`blocks`, `braille`, `ascii`); nil leaves it out.
+    public var glyphMode: String?
+    /// The keyboard pen is down: moving draws. Shown with the tool, so it is never missed.
+    public var isPenDown = false
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
@@ -73,7 +77,7 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private enum DroppableField: CaseIterable {
-        case position, brush, color, peers, tool
+        case glyphs, position, brush, color, peers, tool
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
@@ -103,8 +107,12 @@ public struct StatusBarView: Equatable, Sendable {
         keepingMinimum: Bool = true
     ) -> (left: [Field], right: [Field]) {
         var left = [Field(text: drawingName)]
-        if !dropped.contains(.tool) { left.append(Field(text: compact ? tool.shortName : tool.name)) }
-        if !dropped.contains(.color) {
+        if !dropped.contains(.tool) {
+            let name = compact ? tool.shortName : tool.name
+            left.append(Field(text: isPenDown ? name + (compact ? " \(glyphs.moreBelow)" : " down") : name))
+        }
+        // An eraser has no colour: its size is what matters.
+        if !dropped.contains(.color), tool == .pen || tool == .marker {
             let label =
                 compact
                 ? "\(colorNumber)" : colorName.map { "\(colorNumber) \($0)" } ?? "colour \(colorNumber)"
@@ -114,6 +122,7 @@ public struct StatusBarView: Equatable, Sendable {
             let size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
             left.append(Field(text: compact ? "b\(size)" : "brush \(size)"))
         }
+        if !dropped.contains(.glyphs), let glyphMode, !compact { left.append(Field(text: glyphMode)) }
         if !dropped.contains(.position), let cursor {
             var text = "\(cursor.x),\(cursor.y)"
             if let viewOrigin, !compact { text += " view \(viewOrigin.x),\(viewOrigin.y)" }
