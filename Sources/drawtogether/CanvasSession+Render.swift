@@ -73,10 +73,13 @@ extension CanvasSession {
     /// The status bar for the node's `status` (nil without a sync node) and the state it gives.
     func statusBar(node status: SyncNodeStatus?, sync: SyncStatus) -> StatusBarView {
         let tool = editor.tool
-        // Distinct peers: two instances that both found each other hold two connections. Peers
-        // reached through a relay are known by their presence.
+        // People are the peers with a presence (those reached through a relay included; the
+        // relay itself has none). With nobody's presence yet, the connections count, so a
+        // headless peer or a relay alone still shows as online. Distinct peers: two instances
+        // that both found each other hold two connections.
         let own = replica.peerID.rawValue
-        let online = Set(status?.peers.map(\.peerID) ?? []).union(peers.keys).subtracting([own])
+        let people = Set(peers.keys).subtracting([own])
+        let online = people.isEmpty ? Set(status?.peers.map(\.peerID) ?? []).subtracting([own]) : people
         let elsewhere = online.filter {
             (peers[$0]?.drawingID ?? coordinator.drawingID) != coordinator.drawingID
         }
@@ -90,12 +93,8 @@ extension CanvasSession {
             viewOrigin: editor.viewport.origin == CanvasCell(x: 0, y: 0) ? nil : editor.viewport.origin)
         bar.peersElsewhere = elsewhere.count
         bar.isPenDown = editor.isPenDown
-        bar.glyphMode =
-            switch editor.glyphMode {
-            case .block: "blocks"
-            case .braille: "braille"
-            case .ascii: "ascii"
-            }
+        // Blocks are the default and need no word (ASCII is the terminal's, not a choice).
+        bar.glyphMode = editor.glyphMode == .braille ? "braille" : nil
         return bar
     }
 
