@@ -10,6 +10,8 @@ struct CommandLineOptions: Equatable, Sendable {
     /// False with `--no-discovery`.
     var discovery = true
     var envFile: String?
+    /// `--name NAME` (open only): the name other peers see.
+    var name: String?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -46,6 +48,7 @@ struct CommandLineArguments: Equatable, Sendable {
         options.databaseID = scan.value("--database-id")
         options.token = scan.value("--token")
         options.envFile = scan.value("--env-file")
+        options.name = scan.value("--name")
         options.discovery = !scan.has("--no-discovery")
         if let listen = scan.value("--listen") {
             options.listen = try address(listen, flag: "--listen") { text throws(HostPort.Problem) in

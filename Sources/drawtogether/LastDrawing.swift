@@ -1,6 +1,7 @@
 import Foundation
 
-/// The drawing a store had open last, so `drawtogether` with no drawing named reopens it.
+/// The drawing a store had open last, so `drawtogether` with no drawing named reopens it (and,
+/// in a file of its own, the display name given with `--name`).
 ///
 /// One small file per store and database id (beside the replica slots, or in the replica
 /// directory `--store` names), shared by the instances that use the store: the last one to
@@ -8,9 +9,14 @@ import Foundation
 struct LastDrawing {
     let path: String
 
-    init(location: ReplicaLocation) {
+    init(location: ReplicaLocation, file: String = "last-drawing") {
         let directory = location.explicitReplica ?? "\(location.storeDirectory)/\(location.databaseID)"
-        path = directory + "/last-drawing"
+        path = directory + "/" + file
+    }
+
+    /// The display name saved for the store (`--name`), in a file of its own beside this one.
+    static func displayName(location: ReplicaLocation) -> LastDrawing {
+        LastDrawing(location: location, file: "display-name")
     }
 
     /// The remembered drawing id, if any.

@@ -12,9 +12,15 @@ enum OpenCommand {
         let resources = try ResourceDirectory.locate()
         let palette = try Palette(text: resources.text("palette.txt"))
         let keysHelp = try resources.text("help/keys.txt")
+        // A name given (`--name`, DRAWTOGETHER_NAME) is saved for the store; without one, the
+        // saved name, else the login and the replica's short id.
+        let savedName = LastDrawing.displayName(location: configuration.replicaLocation)
+        let chosen = configuration.displayName ?? savedName.read()
         let wiring = try PeerWiring(
-            configuration: configuration, role: .peer, displayName: displayName(peerID:))
-        let name = displayName(peerID: wiring.replica.peerID)
+            configuration: configuration, role: .peer,
+            displayName: { chosen ?? displayName(peerID: $0) })
+        let name = chosen ?? displayName(peerID: wiring.replica.peerID)
+        if let given = configuration.displayName { savedName.write(given) }  // the store exists now
         let drawings = try DrawingList(replica: wiring.replica)
         let lastDrawing = LastDrawing(location: configuration.replicaLocation)
         // Unnamed: the last drawing this store had open, while it still exists (a deleted one is
