@@ -26,6 +26,12 @@ enum Subcommand: String, CaseIterable, Equatable, Sendable {
     case open, list, export, query, sync, serve
 }
 
+/// The backgrounds `drawtogether export --theme` draws an SVG on: default ink is white on the
+/// dark one (the default) and black on the light one.
+enum ExportTheme: String, CaseIterable, Equatable, Sendable {
+    case dark, light
+}
+
 /// The formats `drawtogether export --format` writes.
 enum ExportFormat: String, CaseIterable, Equatable, Sendable {
     case text, ansi, svg, json

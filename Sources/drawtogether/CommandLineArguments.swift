@@ -12,6 +12,8 @@ struct CommandLineOptions: Equatable, Sendable {
     var envFile: String?
     /// `--name NAME` (open only): the name other peers see.
     var name: String?
+    /// `--theme dark|light` (export only): the SVG's background; nil is dark.
+    var theme: ExportTheme?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -49,6 +51,10 @@ struct CommandLineArguments: Equatable, Sendable {
         options.token = scan.value("--token")
         options.envFile = scan.value("--env-file")
         options.name = scan.value("--name")
+        if let theme = scan.value("--theme") {
+            guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
+            options.theme = known
+        }
         options.discovery = !scan.has("--no-discovery")
         if let listen = scan.value("--listen") {
             options.listen = try address(listen, flag: "--listen") { text throws(HostPort.Problem) in

@@ -18,6 +18,8 @@ struct Configuration: Equatable, Sendable {
     var discovery: Bool
     /// The display name asked for (`--name`, `DRAWTOGETHER_NAME`); nil keeps the saved one.
     var displayName: String? = nil
+    /// `export --theme`: the SVG background, and so the colour of default ink.
+    var exportTheme: ExportTheme = .dark
 
     static let defaultDatabaseID = "default"
 
@@ -93,7 +95,8 @@ struct Configuration: Equatable, Sendable {
             peers: options.peers,
             server: server,
             discovery: options.discovery,
-            displayName: options.name ?? settings[Variable.name]?.value)
+            displayName: options.name ?? settings[Variable.name]?.value,
+            exportTheme: options.theme ?? .dark)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
         return configuration
     }
