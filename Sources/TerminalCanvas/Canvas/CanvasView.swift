@@ -59,12 +59,11 @@ public struct CanvasView: Sendable {
             guard let place = viewport.screenPosition(of: peer.cursor) else { continue }
             mark(&grid, x: place.x, y: place.y, colour: peer.colour)
             let tag = peer.tag
-            let right = place.x + 1
-            let tagX =
-                right + tag.unicodeScalars.count <= grid.width ? right : place.x - tag.unicodeScalars.count
+            let spot = Self.tagPlace(
+                for: tag.unicodeScalars.count, cursor: place, in: grid, canvasRows: viewport.canvasRows)
             // Reverse video, as the cursor: the tag is a band of the peer's colour whatever the
             // terminal's background and whatever ink lies under it.
-            grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: [.bold, .reverse])
+            grid.put(tag, x: spot.x, y: spot.y, foreground: peer.colour, attributes: [.bold, .reverse])
         }
         if let cursor, let place = viewport.screenPosition(of: cursor) {
             mark(&grid, x: place.x, y: place.y, colour: nil)
@@ -81,6 +80,30 @@ public struct CanvasView: Sendable {
         render(
             drawing, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
             finishedStrokes: finishedStrokes, cursor: editor.cursor, cache: cache)
+    }
+
+    /// Where a name tag of `length` cells goes beside a cursor: right of it, left of it, or the
+    /// same on the row above or below, whichever fits on the canvas rows (never on the status
+    /// bar) and covers the fewest cells with ink; in that order when they tie.
+    static func tagPlace(for length: Int, cursor: (x: Int, y: Int), in grid: CellGrid, canvasRows: Int)
+        -> (x: Int, y: Int)
+    {
+        let right = cursor.x + 1
+        let left = cursor.x - length
+        var candidates: [(x: Int, y: Int)] = []
+        for y in [cursor.y, cursor.y - 1, cursor.y + 1] where y >= 0 && y < canvasRows {
+            for x in [right, left] where x >= 0 && x + length <= grid.width { candidates.append((x, y)) }
+        }
+        func covered(_ spot: (x: Int, y: Int)) -> Int {
+            (spot.x..<(spot.x + length)).filter { grid[$0, spot.y].glyph != " " }.count
+        }
+        var best = candidates.first ?? (right + length <= grid.width ? right : left, cursor.y)
+        var bestCount = candidates.first.map(covered) ?? 0
+        for spot in candidates.dropFirst() {
+            let count = covered(spot)
+            if count < bestCount { (best, bestCount) = (spot, count) }
+        }
+        return best
     }
 
     /// Turns a cell into a cursor: reverse video, in `colour` when given, `+` if it was blank.
