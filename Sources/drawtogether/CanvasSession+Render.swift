@@ -140,8 +140,24 @@ extension CanvasSession {
                 cursor: CanvasCell(x: Int(update.cursor.x), y: Int(update.cursor.y)),
                 strokeInProgress: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
                 inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
-                width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil)
+                width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil,
+                cursorColour: Self.cursorColour(peerID: update.peerID, palette: palette.colours))
         }
+    }
+
+    /// A peer's cursor colour: a palette colour other than default ink picked by its peer id,
+    /// which its replica keeps, so the same person has the same colour in every session (and on
+    /// every viewer with this palette).
+    static func cursorColour(peerID: UInt64, palette: [UInt8]) -> UInt8? {
+        let choices = palette.filter { $0 != Ink.defaultInkColour }
+        guard !choices.isEmpty else { return nil }
+        // Mixed first (SplitMix64's finalizer), so ids that differ only in some bits still
+        // spread over the colours.
+        var mixed = peerID
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        mixed ^= mixed >> 31
+        return choices[Int(mixed % UInt64(choices.count))]
     }
 
     /// Tells the other peers where this one's cursor is and what it is drawing.

@@ -91,4 +91,18 @@ import Testing
         let (lighter, darker) = (max(luminance(a), luminance(b)), min(luminance(a), luminance(b)))
         return (lighter + 0.05) / (darker + 0.05)
     }
+
+    /// A peer's cursor colour follows its peer id (kept by its replica), never default ink, and
+    /// different peers spread over the palette.
+    @Test func aPeersCursorColourIsStableAndNeverDefaultInk() throws {
+        let colours = try Self.palette().colours
+        let first = CanvasSession.cursorColour(peerID: 0x1234_5678_9ABC_DEF0, palette: colours)
+        #expect(first == CanvasSession.cursorColour(peerID: 0x1234_5678_9ABC_DEF0, palette: colours))
+        let many = (1...64).compactMap {
+            CanvasSession.cursorColour(peerID: UInt64($0) << 40, palette: colours)
+        }
+        #expect(many.count == 64 && !many.contains(Ink.defaultInkColour))
+        #expect(Set(many).count >= 6)
+        #expect(CanvasSession.cursorColour(peerID: 1, palette: [Ink.defaultInkColour]) == nil)
+    }
 }

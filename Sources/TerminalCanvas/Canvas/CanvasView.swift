@@ -57,13 +57,13 @@ public struct CanvasView: Sendable {
         }
         for peer in peers {
             guard let place = viewport.screenPosition(of: peer.cursor) else { continue }
-            mark(&grid, x: place.x, y: place.y, colour: peer.colour)
+            mark(&grid, x: place.x, y: place.y, colour: peer.markColour)
             let tag = peer.tag
             let spot = Self.tagPlace(
                 for: tag.unicodeScalars.count, cursor: place, in: grid, canvasRows: viewport.canvasRows)
             // Reverse video, as the cursor: the tag is a band of the peer's colour whatever the
             // terminal's background and whatever ink lies under it.
-            grid.put(tag, x: spot.x, y: spot.y, foreground: peer.colour, attributes: [.bold, .reverse])
+            grid.put(tag, x: spot.x, y: spot.y, foreground: peer.markColour, attributes: [.bold, .reverse])
         }
         if let cursor, let place = viewport.screenPosition(of: cursor) {
             mark(&grid, x: place.x, y: place.y, colour: nil)

@@ -64,13 +64,13 @@ public struct EdgeMarkersView: Sendable {
         for peer in peers {
             guard let place = Self.marker(for: peer.cursor, in: viewport) else { continue }
             grid[place.x, place.y] = Cell(
-                arrow(place.direction), foreground: peer.colour, attributes: .reverse)
+                arrow(place.direction), foreground: peer.markColour, attributes: .reverse)
             // The name beside the arrow, towards the middle of the screen, when it fits.
             let tag = peer.tag
             let width = tag.unicodeScalars.count
             let tagX = place.x + 1 + width <= viewport.screenWidth ? place.x + 1 : place.x - width
             guard tagX >= 0, !tag.isEmpty else { continue }
-            grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: [.bold, .reverse])
+            grid.put(tag, x: tagX, y: place.y, foreground: peer.markColour, attributes: [.bold, .reverse])
         }
     }
 }
