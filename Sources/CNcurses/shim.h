@@ -48,4 +48,18 @@ static inline int cn_mvadd_wch_cp(int y, int x, unsigned int codepoint, short pa
     return mvadd_wch(y, x, &cc);
 }
 
+// Terminfo without a screen, for `drawtogether doctor`. setupterm is declared in <term.h>, which
+// is not included: its capability macros (lines, columns, ...) would shadow ordinary names.
+int setupterm(const char *, int, int *);
+// Loads the terminfo entry for `name` as the current terminal; 1 when found, 0 when not.
+static inline int cn_load_terminfo(const char *name) {
+    int status = 0;
+    return setupterm(name, 1, &status) == OK && status == 1;
+}
+// A string capability of the loaded entry: 1 present, 0 absent or not a string capability.
+static inline int cn_terminfo_has_string(const char *capability) {
+    char *value = tigetstr(capability);
+    return value != NULL && value != (char *)-1;
+}
+
 #endif

@@ -80,10 +80,16 @@ extension CanvasSession {
         switch event {
         case .connected(let peer, _, _):
             return "\(peer.displayName) joined"
-        case .disconnected(let peer, _, _, let reason, let wasEstablished):
+        case .disconnected(let peer, _, let dialled, let reason, let wasEstablished):
+            // A stranger's failed handshake is told by `.handshakeFailed`, rate-limited.
+            guard dialled || wasEstablished else { return nil }
             if reason.isRefusal { return "\(peer): \(UserMessage.message(for: reason))" }
             // A peer that never got through the handshake never joined, so it cannot leave.
             return wasEstablished && reason != .localShutdown ? "\(peer) left" : nil
+        case .handshakeFailed(let address, let reason, let count):
+            return SyncEventLog.handshakeFailure(address: address, reason: reason, count: count)
+        case .acceptingPaused(let endpoint, let problem):
+            return SyncEventLog.acceptingPaused(endpoint: endpoint, problem: problem)
         case .unreachable:
             return nil
         }

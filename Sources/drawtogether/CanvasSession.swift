@@ -254,9 +254,12 @@ final class CanvasSession {
     }
 
     /// A restarted peer must never reuse one of its own keys: the key clock sees every key that
-    /// arrives.
+    /// arrives, the keys of the sweeps on those strokes included.
     func observeOwnKeys(_ keys: some Sequence<StrokeKey>) {
-        for key in keys { editor.keyClock.observe(key) }
+        for key in keys {
+            editor.keyClock.observe(key)
+            for sweepKey in coordinator.drawing[key]?.sweepKeys ?? [] { editor.keyClock.observe(sweepKey) }
+        }
     }
 
     /// Draws after the current callback returns. Changes from the replica and the sync node arrive
@@ -274,7 +277,8 @@ final class CanvasSession {
 
     /// Shows a line of feedback for a few seconds.
     func show(_ text: String) {
-        message = text
+        // Notices carry peers' names and reasons: shown escaped, on one line.
+        message = EscapedText.line(text)
         if let messageTimer { loop.cancel(messageTimer) }
         messageTimer = loop.schedule(at: loop.now + .seconds(4)) { [unowned self] in
             message = nil

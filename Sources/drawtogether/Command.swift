@@ -13,6 +13,14 @@ enum Command: Equatable, Sendable {
     case sync(once: Bool)
     /// The relay server, listening on the common `--listen` address (required for serve).
     case serve
+    /// A shell's completion script, or the drawing ids those scripts complete.
+    case completions(CompletionRequest)
+    /// Checks the terminal, the store, discovery, the settings and the network, one line each.
+    case doctor
+    /// The manual page drawtogether(1), in roff, made from the help texts.
+    case manPage
+    /// Prints a new random token to share with the peers.
+    case token
     /// The usage text, for the whole program (`nil`) or one subcommand.
     case help(topic: Subcommand?)
     case version
@@ -24,6 +32,7 @@ enum Command: Equatable, Sendable {
 /// A subcommand by name, as typed after `drawtogether`.
 enum Subcommand: String, CaseIterable, Equatable, Sendable {
     case open, list, export, query, sync, serve
+    case completions, doctor, manpage, token
 }
 
 /// The backgrounds `drawtogether export --theme` draws an SVG on: default ink is white on the
@@ -35,4 +44,12 @@ enum ExportTheme: String, CaseIterable, Equatable, Sendable {
 /// The formats `drawtogether export --format` writes.
 enum ExportFormat: String, CaseIterable, Equatable, Sendable {
     case text, ansi, svg, json
+}
+
+/// What `drawtogether completions` prints: a script for a shell, or the drawing ids.
+enum CompletionRequest: String, CaseIterable, Equatable, Sendable {
+    case bash, zsh, fish
+    /// The ids of the drawings in the replica, one a line: what the scripts complete after
+    /// `open` and `export`.
+    case drawings
 }

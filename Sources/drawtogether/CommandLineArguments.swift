@@ -4,6 +4,8 @@ struct CommandLineOptions: Equatable, Sendable {
     var store: String?
     var databaseID: String?
     var token: String?
+    /// `--token-file FILE`: the token read from a file only its owner can read.
+    var tokenFile: String?
     var listen: HostPort?
     var peers: [HostPort] = []
     var server: HostPort?
@@ -49,6 +51,7 @@ struct CommandLineArguments: Equatable, Sendable {
         options.store = scan.value("--store")
         options.databaseID = scan.value("--database-id")
         options.token = scan.value("--token")
+        options.tokenFile = scan.value("--token-file")
         options.envFile = scan.value("--env-file")
         options.name = scan.value("--name")
         if let theme = scan.value("--theme") {
@@ -133,9 +136,21 @@ struct CommandLineArguments: Equatable, Sendable {
             command = .query(statement: statement, argumentsJSON: scan.value("--args"))
         case .sync:
             command = .sync(once: scan.has("--once"))
+        case .token:
+            command = .token
         case .serve:
             guard scan.has("--listen") else { throw .missingOption("--listen HOST:PORT", subcommand: .serve) }
             command = .serve
+        case .completions:
+            guard let word = words.popFirst() else {
+                throw .missingArgument("a shell: bash, zsh or fish", subcommand: .completions)
+            }
+            guard let request = CompletionRequest(rawValue: word) else { throw .badCompletionRequest(word) }
+            command = .completions(request)
+        case .doctor:
+            command = .doctor
+        case .manpage:
+            command = .manPage
         }
         if let extra = words.first { throw .unexpectedArgument(extra, subcommand: subcommand) }
         return command

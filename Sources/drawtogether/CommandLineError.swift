@@ -9,6 +9,8 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
     case badHostPort(flag: String, value: String, problem: HostPort.Problem)
     case badFormat(String)
     case badTheme(String)
+    /// `drawtogether completions tcsh`.
+    case badCompletionRequest(String)
     case unknownSubcommand(String, suggestion: Subcommand?)
     case unexpectedArgument(String, subcommand: Subcommand)
     /// A positional argument the subcommand needs, such as `DRAWING`.
@@ -36,6 +38,9 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badFormat(let format):
             let formats = ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
             return "unknown export format '\(format)'; use one of \(formats)"
+        case .badCompletionRequest(let word):
+            let names = CompletionRequest.allCases.map(\.rawValue).joined(separator: ", ")
+            return "no completions for '\(word)'; use one of \(names)"
         case .unknownSubcommand(let word, let suggestion):
             let hint = suggestion.map { "did you mean '\($0.rawValue)'? " } ?? ""
             let names = Subcommand.allCases.map(\.rawValue).joined(separator: ", ")
@@ -54,14 +59,15 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func placeholder(for flag: String) -> String {
+    /// The word that stands for a flag's value in usage texts; completions read it too.
+    static func placeholder(for flag: String) -> String {
         switch flag {
         case "--store": return "DIR"
         case "--database-id": return "ID"
         case "--token": return "SECRET"
         case "--listen", "--peer": return "HOST:PORT"
         case "--server": return "tcp://HOST:PORT"
-        case "--env-file", "-o", "--output": return "FILE"
+        case "--env-file", "--token-file", "-o", "--output": return "FILE"
         case "--format": return "text"
         case "--args": return "'{\"id\": \"drawing-1\"}'"
         default: return "VALUE"

@@ -23,6 +23,11 @@ struct Configuration: Equatable, Sendable {
 
     static let defaultDatabaseID = "default"
 
+    /// The settings that can come from more than one place (see `resolve(origin:)`).
+    enum Setting: String, CaseIterable, Sendable {
+        case store, databaseID = "database id", server, token
+    }
+
     /// Names of the environment variables (also read from `.env`).
     enum Variable {
         static let store = "DRAWTOGETHER_STORE"
@@ -41,6 +46,8 @@ struct Configuration: Equatable, Sendable {
     /// Reads a text file: its contents, nil if it does not exist, or a thrown error if it exists
     /// but cannot be read.
     typealias ReadFile = (_ path: String) throws -> String?
+    /// Reads a secret file: its contents and permission bits, nil if it does not exist.
+    typealias ReadSecretFile = (_ path: String) throws -> (text: String, mode: UInt32)?
 
     /// Resolves the settings for one run.
     ///
@@ -49,12 +56,15 @@ struct Configuration: Equatable, Sendable {
     ///   - readFile: see `ReadFile`; `Configuration.readFileFromDisk` in production.
     ///   - warn: hears one line for each `DRAWTOGETHER_` name this program does not read (a
     ///     misspelt `DRAWTOGETHER_TOKN` would otherwise be ignored without a word).
+    ///   - origin: hears where each setting that was found came from (`drawtogether doctor`).
     static func resolve(
         options: CommandLineOptions,
         environment: [String: String],
         workingDirectory: String,
         readFile: ReadFile,
-        warn: (String) -> Void = { _ in }
+        readSecretFile: ReadSecretFile = Configuration.readSecretFileFromDisk,
+        warn: (String) -> Void = { _ in },
+        origin: (Setting, SettingSource) -> Void = { _, _ in }
     ) throws(ConfigurationError) -> Configuration {
         let dotEnv = try loadDotEnv(options.envFile, workingDirectory, readFile)
         unknownVariables(environment: environment, dotEnv: dotEnv).forEach(warn)
@@ -64,10 +74,13 @@ struct Configuration: Equatable, Sendable {
         let store: String
         if let flag = options.store {
             store = flag
+            origin(.store, .flag("--store"))
         } else if let setting = settings[Variable.store] {
             store = expandingTilde(setting.value, home: home)
+            origin(.store, setting.source)
         } else {
             store = try defaultStore(environment: environment, home: home)
+            origin(.store, .defaultValue)
         }
 
         let databaseID =
@@ -77,9 +90,12 @@ struct Configuration: Equatable, Sendable {
         guard isValidDatabaseID(databaseID.0) else {
             throw .badDatabaseID(value: databaseID.0, source: databaseID.1)
         }
+        origin(.databaseID, databaseID.1)
 
         var server = options.server
+        if server != nil { origin(.server, .flag("--server")) }
         if server == nil, let setting = settings[Variable.serverURL] {
+            origin(.server, setting.source)
             do {
                 server = try HostPort.parse(serverURL: setting.value)
             } catch {
@@ -87,10 +103,17 @@ struct Configuration: Equatable, Sendable {
             }
         }
 
+        if options.token != nil {
+            origin(.token, .flag("--token"))
+        } else if options.tokenFile != nil {
+            origin(.token, .flag("--token-file"))
+        } else if let setting = settings[Variable.token] {
+            origin(.token, setting.source)
+        }
         let configuration = Configuration(
             storeDirectory: absolute(store, in: workingDirectory),
             databaseID: databaseID.0,
-            token: options.token ?? settings[Variable.token]?.value,
+            token: try token(options, settings, workingDirectory, readSecretFile, warn),
             listen: options.listen,
             peers: options.peers,
             server: server,
@@ -98,7 +121,56 @@ struct Configuration: Equatable, Sendable {
             displayName: options.name ?? settings[Variable.name]?.value,
             exportTheme: options.theme ?? .dark)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
+        if let token = configuration.token, configuration.listen != nil,
+            token.count < SharedToken.recommendedLength
+        {
+            warn(
+                "the token is \(token.count) characters long, and anyone who can reach --listen may guess "
+                    + "at it; use one of \(SharedToken.recommendedLength) or more: 'drawtogether token' makes one"
+            )
+        }
         return configuration
+    }
+
+    /// The token from `--token`, `--token-file`, the environment or `.env`, in that order.
+    private static func token(
+        _ options: CommandLineOptions, _ settings: Settings, _ workingDirectory: String,
+        _ readSecretFile: ReadSecretFile, _ warn: (String) -> Void
+    ) throws(ConfigurationError) -> String? {
+        if options.token != nil, options.tokenFile != nil { throw .twoTokens }
+        if let token = options.token {
+            warn(
+                "--token on the command line can be read by every user of this machine (ps, /proc); "
+                    + "use --token-file FILE or DRAWTOGETHER_TOKEN instead")
+            return token
+        }
+        if let file = options.tokenFile {
+            let path = absolute(file, in: workingDirectory)
+            let contents: (text: String, mode: UInt32)?
+            do {
+                contents = try readSecretFile(path)
+            } catch {
+                throw .tokenFile(path: path, problem: .unreadable(reason: FileSystemFailure.reason(error)))
+            }
+            guard let contents else { throw .tokenFile(path: path, problem: .notFound) }
+            // Group or other bits: someone else can read the secret.
+            guard contents.mode & 0o077 == 0 else {
+                throw .tokenFile(
+                    path: path, problem: .readableByOthers(mode: contents.mode & 0o777, path: path))
+            }
+            let token = SharedToken.trimmed(contents.text)
+            guard !token.isEmpty else { throw .tokenFile(path: path, problem: .empty) }
+            return token
+        }
+        return settings[Variable.token]?.value
+    }
+
+    /// The real file system, for `resolve(readSecretFile:)` in production.
+    static func readSecretFileFromDisk(_ path: String) throws -> (text: String, mode: UInt32)? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let mode = (attributes[.posixPermissions] as? NSNumber)?.uint32Value ?? 0o777
+        return (try String(contentsOfFile: path, encoding: .utf8), mode)
     }
 
     /// The real file system, for `resolve(readFile:)` in production.

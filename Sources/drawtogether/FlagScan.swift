@@ -11,7 +11,8 @@ struct FlagScan {
 
     static let specs: [String: Spec] = [
         "--store": Spec(takesValue: true), "--database-id": Spec(takesValue: true),
-        "--token": Spec(takesValue: true), "--listen": Spec(takesValue: true),
+        "--token": Spec(takesValue: true), "--token-file": Spec(takesValue: true),
+        "--listen": Spec(takesValue: true),
         "--peer": Spec(takesValue: true), "--server": Spec(takesValue: true),
         "--no-discovery": Spec(takesValue: false), "--env-file": Spec(takesValue: true),
         "--help": Spec(takesValue: false), "-h": Spec(takesValue: false),

@@ -6,9 +6,11 @@ import Testing
     static let subscription = SyncSubscription(collection: "drawings", documentID: "drawing-1")
     static let messages: [SyncMessage] = [
         .hello(
-            .init(databaseID: "default", peerID: 0xDEAD_BEEF, displayName: "Ada ⣿", wantsEncryption: true)),
-        .challenge(nonce: Array(repeating: 1, count: 32), publicKey: Array(repeating: 2, count: 32)),
-        .response(proof: Array(repeating: 3, count: 32), streamHeader: Array(repeating: 4, count: 24)),
+            .init(
+                databaseID: "default ⣿", wantsEncryption: true, sessionID: Array(repeating: 1, count: 16),
+                share: Array(repeating: 2, count: 32))),
+        .response(confirmation: Array(repeating: 3, count: 64), streamHeader: Array(repeating: 4, count: 24)),
+        .identity(.init(peerID: 0xDEAD_BEEF, displayName: "Ada ⣿")),
         .subscribe([subscription, SyncSubscription(collection: "drawings")]),
         .versions(subscription, [9, 8, 7]),
         .delta(.init(subscription: subscription, sequence: 42, senderVersions: [1], changes: Array(0..<255))),

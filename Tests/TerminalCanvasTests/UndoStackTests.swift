@@ -83,6 +83,47 @@ import Testing
         #expect(session.lastFeedback.message == "nothing to redo")
     }
 
+    /// Another peer's erase of the same stroke arrives after mine: undo takes out my sweep
+    /// only, and their gap stays; redo puts mine back beside theirs.
+    @Test func undoOfAnEraseTakesOutOnlyMySweep() throws {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(3, 0), (3, 4)])
+        _ = session.takeChangedKeys()
+        let mine = try #require(session.document[line.key])
+        let passes = MaskEraser(brush: EraserBrush(radius: 0.5)).sweep(
+            along: [CanvasCell(x: 8, y: 1).centre, CanvasCell(x: 8, y: 3).centre], near: line)
+        let theirs = mine.settingSweep(
+            StrokeMask(sweeps: passes),
+            for: CanvasFixtures.key(CanvasSession.startMilliseconds + 5, peer: "cccccc"))
+        session.receiveFromReplica([theirs])
+        #expect(session.ink == ["", "", " ▄▄ ▄▄▄▄ ▄▄", "", "", ""])
+
+        session.run(.undo)
+        #expect(session.lastFeedback == EditorFeedback(documentChanged: true, message: "undone"))
+        #expect(session.ink == ["", "", " ▄▄▄▄▄▄▄ ▄▄", "", "", ""])
+        #expect(session.document[line.key]?.sweeps.count == 1)
+        #expect(session.changedKeys == [line.key])
+
+        session.run(.redo)
+        #expect(session.document[line.key] == theirs)
+        #expect(session.ink == ["", "", " ▄▄ ▄▄▄▄ ▄▄", "", "", ""])
+    }
+
+    @Test func undoOfAnEraseOnAStrokeRemovedSinceIsSkipped() {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(3, 0), (3, 4)])
+        session.receiveFromReplica([])
+        session.run(.undo)
+        #expect(session.document.isEmpty)
+        #expect(
+            session.lastFeedback.message
+                == "not undone: 1 stroke changed by someone else since, left as is; u again undoes it anyway")
+    }
+
     @Test func anUndoTouchingSeveralGroupsRestoresOnlyThoseNobodyElseChanged() throws {
         let left = CanvasFixtures.group(through: [(2, 0), (2, 4)], at: 1_000)
         let right = CanvasFixtures.group(through: [(6, 0), (6, 4)], at: 2_000)

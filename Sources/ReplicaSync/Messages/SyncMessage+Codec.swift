@@ -3,11 +3,15 @@ import ByteCoding
 /// Payload encoding of each message; decoding is bounded by the frame it came in.
 extension SyncMessage {
     /// The current protocol version, sent in every frame header. 2 added `presenceLeft` and the
-    /// drawing id in `presence`; 3 the stroke key at the end of `presence`.
-    public static let protocolVersion: UInt8 = 3
-    static let nonceSize = 32
-    static let publicKeySize = 32
-    static let proofSize = 32
+    /// drawing id in `presence`; 3 replaced the token proof by CPace (`hello` carries the share,
+    /// `response` the confirmation), moved the peer id and name into `identity`, after it, and
+    /// marks drawings whose erasures are stored as sweeps (a version 2 peer would show them
+    /// without others' erasures, so the two refuse each other); 4 the stroke key at the end of
+    /// `presence`.
+    public static let protocolVersion: UInt8 = 4
+    static let sessionIDSize = 16
+    static let shareSize = CPace.pointSize
+    static let confirmationSize = 64
     static let textLimit = 1024
     static let maxSubscriptions = 256
     static let maxStrokePoints = 65_536
@@ -22,15 +26,15 @@ extension SyncMessage {
         switch self {
         case .hello(let hello):
             writer.write(text: hello.databaseID)
-            writer.writeFixed(hello.peerID, .bigEndian)
-            writer.write(text: hello.displayName)
             writer.writeByte(hello.wantsEncryption ? 1 : 0)
-        case .challenge(let nonce, let publicKey):
-            writer.writeBytes(nonce)
-            writer.writeBytes(publicKey)
-        case .response(let proof, let streamHeader):
-            writer.writeBytes(proof)
+            writer.writeBytes(hello.sessionID.prefix(SyncMessage.sessionIDSize))
+            writer.writeBytes(hello.share.prefix(SyncMessage.shareSize))
+        case .response(let confirmation, let streamHeader):
+            writer.writeBytes(confirmation.prefix(SyncMessage.confirmationSize))
             writer.write(blob: streamHeader)
+        case .identity(let identity):
+            writer.writeFixed(identity.peerID, .bigEndian)
+            writer.write(text: identity.displayName)
         case .subscribe(let subscriptions):
             writer.writeFixed(UInt16(clamping: subscriptions.count), .bigEndian)
             for subscription in subscriptions.prefix(Int(UInt16.max)) { writer.write(subscription) }
@@ -79,18 +83,20 @@ extension SyncMessage {
             self = .hello(
                 Hello(
                     databaseID: try reader.readText("hello.databaseID"),
-                    peerID: try reader.readFixed("hello.peerID", as: UInt64.self, .bigEndian),
-                    displayName: try reader.readText("hello.displayName"),
-                    wantsEncryption: try reader.readFlag("hello.flags")))
-        case .challenge:
-            self = .challenge(
-                nonce: Array(try reader.readBytes("challenge.nonce", count: SyncMessage.nonceSize)),
-                publicKey: Array(
-                    try reader.readBytes("challenge.publicKey", count: SyncMessage.publicKeySize)))
+                    wantsEncryption: try reader.readFlag("hello.flags"),
+                    sessionID: Array(
+                        try reader.readBytes("hello.sessionID", count: SyncMessage.sessionIDSize)),
+                    share: Array(try reader.readBytes("hello.share", count: SyncMessage.shareSize))))
         case .response:
             self = .response(
-                proof: Array(try reader.readBytes("response.proof", count: SyncMessage.proofSize)),
+                confirmation: Array(
+                    try reader.readBytes("response.confirmation", count: SyncMessage.confirmationSize)),
                 streamHeader: try reader.readBlob("response.streamHeader"))
+        case .identity:
+            self = .identity(
+                Identity(
+                    peerID: try reader.readFixed("identity.peerID", as: UInt64.self, .bigEndian),
+                    displayName: try reader.readText("identity.displayName")))
         case .subscribe:
             // A subscription takes at least 3 bytes: an empty collection name and the flag.
             let count = try reader.readCount(

@@ -2,11 +2,13 @@ import StrokeKit
 
 /// Undo and redo of this peer's own actions.
 ///
-/// Each entry holds the before and after values of the groups one action touched. Undo puts a
-/// group back to its before value only if it still holds exactly the after value; a group that
-/// someone else changed (or removed, or that the replica replaced) since is left alone and
-/// reported, so undo never reverts another peer's work. Redo works the same way in the other
-/// direction, on the groups the undo actually restored. A new action clears the redo stack.
+/// Each entry holds the before and after values of the groups one action replaced, and the sweeps
+/// it added. Undo puts a group back to its before value only if it still holds exactly the after
+/// value; a group that someone else changed (or removed, or that the replica replaced) since is
+/// left alone and reported, so undo never reverts another peer's work. An erase is undone by
+/// taking its own sweep out of each group that still has it, whatever other sweeps the group
+/// gained since; a group removed since is reported. Redo works the same way in the other
+/// direction, on what the undo actually restored. A new action clears the redo stack.
 public struct UndoStack: Equatable, Sendable {
     public private(set) var undoEntries: [UndoEntry] = []
     public private(set) var redoEntries: [UndoEntry] = []
@@ -65,11 +67,13 @@ public struct UndoStack: Equatable, Sendable {
     }
 
     /// Moves each group of `entry` from one side to the other where it still holds the value
-    /// the action left; returns the entry of what moved (for the opposite stack) and the keys.
+    /// the action left, and takes out (or puts back) each of its sweeps where the group is still
+    /// there; returns the entry of what moved (for the opposite stack) and the keys.
     private static func apply(_ entry: UndoEntry, reversed: Bool, to drawing: inout Drawing)
         -> (UndoEntry?, restored: [StrokeKey], skipped: [StrokeKey])
     {
         var moved: [UndoEntry.GroupChange] = []
+        var movedSweeps: [UndoEntry.SweepChange] = []
         var skipped: [StrokeKey] = []
         // Undo walks the changes backwards, so an action touching a group twice unwinds in order.
         for change in reversed ? Array(entry.changes.reversed()) : entry.changes {
@@ -82,7 +86,21 @@ public struct UndoStack: Equatable, Sendable {
             drawing.setGroup(target, for: change.key)
             moved.append(change)
         }
+        for sweep in entry.sweeps {
+            guard let group = drawing[sweep.key],
+                group.sweeps[sweep.sweepKey] == (reversed ? sweep.mask : nil)
+            else {
+                skipped.append(sweep.key)
+                continue
+            }
+            drawing.setGroup(
+                group.settingSweep(reversed ? nil : sweep.mask, for: sweep.sweepKey), for: sweep.key)
+            movedSweeps.append(sweep)
+        }
         let ordered = reversed ? Array(moved.reversed()) : moved
-        return (UndoEntry(changes: ordered), moved.map(\.key), skipped)
+        return (
+            UndoEntry(changes: ordered, sweeps: movedSweeps), moved.map(\.key) + movedSweeps.map(\.key),
+            skipped
+        )
     }
 }

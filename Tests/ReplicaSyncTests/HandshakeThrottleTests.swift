@@ -1,0 +1,43 @@
+import MonotonicTime
+import ReplicaSync
+import Testing
+
+@Suite struct HandshakeThrottleTests {
+    @Test func eachFailureBeyondTheFreeOnesDoublesTheWaitUpToTheMaximum() {
+        var throttle = HandshakeThrottle()
+        var now = SyncInstant(milliseconds: 0)
+        var waits: [Int64] = []
+        for _ in 0..<10 {
+            _ = throttle.recordFailure(of: "203.0.113.9", now: now)
+            waits.append(throttle.remainingDelay(for: "203.0.113.9", now: now)?.wholeMilliseconds ?? 0)
+            now = now + .seconds(60)
+        }
+        #expect(waits == [0, 0, 0, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000])
+        // Another host is not affected; the wait runs down; a success clears the record.
+        #expect(throttle.remainingDelay(for: "198.51.100.1", now: now) == nil)
+        _ = throttle.recordFailure(of: "203.0.113.9", now: now)
+        #expect(
+            throttle.remainingDelay(for: "203.0.113.9", now: now + .seconds(29))?.wholeMilliseconds == 1_000)
+        #expect(throttle.remainingDelay(for: "203.0.113.9", now: now + .seconds(30)) == nil)
+        throttle.recordSuccess(of: "203.0.113.9")
+        #expect(throttle.failures(of: "203.0.113.9") == 0)
+    }
+
+    @Test func aHostIsLoggedOncePerIntervalWithTheCountOfWhatWasHeldBack() {
+        var throttle = HandshakeThrottle()
+        let start = SyncInstant(milliseconds: 0)
+        var reports: [Int?] = []
+        for step in 0..<25 {
+            reports.append(
+                throttle.recordFailure(of: "203.0.113.9", now: start + .milliseconds(Int64(step) * 1_000)))
+        }
+        // At 0 s, 10 s and 20 s: one line each, counting the failures since the last line.
+        #expect(reports.compactMap { $0 } == [1, 10, 10])
+        #expect(reports.firstIndex { $0 == 10 } == 10)
+        // Refusals (a host waiting, a full handshake table) are logged but not counted.
+        var other = HandshakeThrottle()
+        for _ in 0..<50 { _ = other.recordRefusal(of: "198.51.100.1", now: start) }
+        #expect(other.failures(of: "198.51.100.1") == 0)
+        #expect(other.remainingDelay(for: "198.51.100.1", now: start) == nil)
+    }
+}
