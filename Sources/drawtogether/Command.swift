@@ -1,7 +1,8 @@
 /// What the user asked the executable to do, once the command line is parsed.
 enum Command: Equatable, Sendable {
-    /// The interactive canvas on one drawing (created if missing).
-    case open(drawing: String)
+    /// The interactive canvas on one drawing (created if missing); nil when none was named: the
+    /// store's last drawing, else `defaultDrawing`.
+    case open(drawing: String?)
     /// The drawings in the replica.
     case list
     /// One drawing as text, ANSI art, SVG or JSON, to a file or (when `output` is nil) stdout.
@@ -32,6 +33,12 @@ enum Command: Equatable, Sendable {
 enum Subcommand: String, CaseIterable, Equatable, Sendable {
     case open, list, export, query, sync, serve
     case completions, doctor, manpage, token
+}
+
+/// The backgrounds `drawtogether export --theme` draws an SVG on: default ink is white on the
+/// dark one (the default) and black on the light one.
+enum ExportTheme: String, CaseIterable, Equatable, Sendable {
+    case dark, light
 }
 
 /// The formats `drawtogether export --format` writes.

@@ -12,6 +12,10 @@ struct CommandLineOptions: Equatable, Sendable {
     /// False with `--no-discovery`.
     var discovery = true
     var envFile: String?
+    /// `--name NAME` (open only): the name other peers see.
+    var name: String?
+    /// `--theme dark|light` (export only): the SVG's background; nil is dark.
+    var theme: ExportTheme?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -49,6 +53,11 @@ struct CommandLineArguments: Equatable, Sendable {
         options.token = scan.value("--token")
         options.tokenFile = scan.value("--token-file")
         options.envFile = scan.value("--env-file")
+        options.name = scan.value("--name")
+        if let theme = scan.value("--theme") {
+            guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
+            options.theme = known
+        }
         options.discovery = !scan.has("--no-discovery")
         if let listen = scan.value("--listen") {
             options.listen = try address(listen, flag: "--listen") { text throws(HostPort.Problem) in
@@ -104,7 +113,9 @@ struct CommandLineArguments: Equatable, Sendable {
         switch subcommand {
         case .open:
             command = .open(
-                drawing: try nonEmpty(words.popFirst() ?? Command.defaultDrawing, "DRAWING", .open))
+                drawing: try words.popFirst().map { word throws(CommandLineError) in
+                    try nonEmpty(word, "DRAWING", .open)
+                })
         case .list:
             command = .list
         case .export:

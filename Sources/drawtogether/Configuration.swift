@@ -16,6 +16,10 @@ struct Configuration: Equatable, Sendable {
     var peers: [HostPort]
     var server: HostPort?
     var discovery: Bool
+    /// The display name asked for (`--name`, `DRAWTOGETHER_NAME`); nil keeps the saved one.
+    var displayName: String? = nil
+    /// `export --theme`: the SVG background, and so the colour of default ink.
+    var exportTheme: ExportTheme = .dark
 
     static let defaultDatabaseID = "default"
 
@@ -30,8 +34,10 @@ struct Configuration: Equatable, Sendable {
         static let databaseID = "DRAWTOGETHER_DATABASE_ID"
         static let serverURL = "DRAWTOGETHER_SERVER_URL"
         static let token = "DRAWTOGETHER_TOKEN"
+        /// The name other peers see next to this cursor (`--name`).
+        static let name = "DRAWTOGETHER_NAME"
         /// The settings above, which the environment and `.env` both give.
-        static let settings = [store, databaseID, serverURL, token]
+        static let settings = [store, databaseID, serverURL, token, name]
         /// Read from the environment only (by `sync` and by the resource lookup).
         static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
         static let prefix = "DRAWTOGETHER_"
@@ -111,7 +117,9 @@ struct Configuration: Equatable, Sendable {
             listen: options.listen,
             peers: options.peers,
             server: server,
-            discovery: options.discovery)
+            discovery: options.discovery,
+            displayName: options.name ?? settings[Variable.name]?.value,
+            exportTheme: options.theme ?? .dark)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
         if let token = configuration.token, configuration.listen != nil,
             token.count < SharedToken.recommendedLength

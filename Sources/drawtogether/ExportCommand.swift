@@ -35,7 +35,8 @@ enum ExportCommand {
         for problem in update.problems { printError("drawtogether: warning: \(problem)") }
         let exportFormat = DrawingExportFormat(rawValue: format.rawValue) ?? .text
         let groups = model.drawing()
-        let text = DrawingExporter.export(groups, as: exportFormat)
+        let svg: SVGExportOptions = configuration.exportTheme == .light ? .light : .dark
+        let text = DrawingExporter.export(groups, as: exportFormat, svg: svg)
         let clipping = OriginClipping(of: groups)
         if exportFormat == .text || exportFormat == .ansi,
             let warning = clipping.warning(format: exportFormat.rawValue)

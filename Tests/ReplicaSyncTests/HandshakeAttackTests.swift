@@ -214,7 +214,7 @@ import Testing
             Issue.record("sent \(goodbye)")
             return
         }
-        #expect(text.contains("this peer speaks 3, the other 2"))
+        #expect(text.contains("this peer speaks \(SyncMessage.protocolVersion), the other 2"))
         #expect(text.contains("upgrade"))
     }
 }

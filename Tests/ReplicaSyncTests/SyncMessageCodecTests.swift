@@ -105,6 +105,21 @@ import Testing
         }
     }
 
+    @Test func presenceCarriesTheKeyOfTheStrokeInProgressLast() throws {
+        let update = PresenceUpdate(
+            peerID: 5, displayName: "", drawingID: "", cursor: .init(x: 0, y: 0), tool: "pen", colour: 9,
+            strokeInProgress: [.init(x: 1, y: 1)], widthSixteenths: 4,
+            strokeKey: "2026-03-25T16:20:14.127Z~3fa2c1")
+        let frame = SyncMessage.presence(update).frame()
+        #expect(try SyncMessage(frame: frame) == .presence(update))
+        let keyLength = 2 + update.strokeKey.utf8.count
+        #expect(Array(frame.payload.suffix(keyLength - 2)) == Array(update.strokeKey.utf8))
+        // A frame that ends after the points (version 2's layout) is cut short.
+        let older = Frame(
+            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(keyLength)))
+        #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: older) }
+    }
+
     @Test func refusesADrawingIDOverTheTextLimit() {
         // peer id, an empty name, then a drawing id claiming 1025 bytes (and carrying them).
         let payload =

@@ -6,8 +6,9 @@ extension SyncMessage {
     /// drawing id in `presence`; 3 replaced the token proof by CPace (`hello` carries the share,
     /// `response` the confirmation), moved the peer id and name into `identity`, after it, and
     /// marks drawings whose erasures are stored as sweeps (a version 2 peer would show them
-    /// without others' erasures, so the two refuse each other).
-    public static let protocolVersion: UInt8 = 3
+    /// without others' erasures, so the two refuse each other); 4 the stroke key at the end of
+    /// `presence`.
+    public static let protocolVersion: UInt8 = 4
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize
     static let confirmationSize = 64
@@ -59,6 +60,7 @@ extension SyncMessage {
             writer.writeFixed(presence.widthSixteenths, .bigEndian)
             writer.writeFixed(UInt32(clamping: presence.strokeInProgress.count), .bigEndian)
             for point in presence.strokeInProgress { writer.write(point) }
+            writer.write(text: presence.strokeKey)
         case .presenceLeft(let peerID):
             writer.writeFixed(peerID, .bigEndian)
         case .keepalive:
@@ -201,10 +203,11 @@ extension ByteReader where Failure == SyncProtocolError {
         var points: [PresenceUpdate.Point] = []
         points.reserveCapacity(count)
         for _ in 0..<count { points.append(try readPoint()) }
+        let strokeKey = try readText("presence.strokeKey")
         return PresenceUpdate(
             peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool,
             colour: colour,
-            strokeInProgress: points, widthSixteenths: width)
+            strokeInProgress: points, widthSixteenths: width, strokeKey: strokeKey)
     }
 
     mutating func readPoint() throws(SyncProtocolError) -> PresenceUpdate.Point {

@@ -12,6 +12,10 @@ import StrokeKit
 public struct UndoStack: Equatable, Sendable {
     public private(set) var undoEntries: [UndoEntry] = []
     public private(set) var redoEntries: [UndoEntry] = []
+    /// The changes the last undo left alone because someone else changed them since: the next
+    /// undo applies them anyway (on top of the other peer's change) instead of reaching past
+    /// them to an older action. Any new action or a redo forgets them.
+    public private(set) var leftAloneByLastUndo: UndoEntry?
     /// The most actions kept; the oldest are forgotten first.
     public let limit: Int
 
@@ -27,18 +31,35 @@ public struct UndoStack: Equatable, Sendable {
         undoEntries.append(entry)
         if undoEntries.count > limit { undoEntries.removeFirst(undoEntries.count - limit) }
         redoEntries.removeAll()
+        leftAloneByLastUndo = nil
     }
 
     /// Reverts the latest action in `drawing` (a local edit: the keys are marked changed).
     public mutating func undo(in drawing: inout Drawing) -> UndoOutcome {
+        if let forced = leftAloneByLastUndo {
+            leftAloneByLastUndo = nil
+            // Redo puts back what the other peer had made of the groups, if still there.
+            var changes: [UndoEntry.GroupChange] = []
+            for change in forced.changes.reversed() {
+                changes.insert(
+                    .init(key: change.key, before: change.before, after: drawing[change.key]), at: 0)
+                _ = drawing.setGroup(change.before, for: change.key)
+            }
+            if let done = UndoEntry(changes: changes) { redoEntries.append(done) }
+            return .applied(.undo, restored: forced.changes.map(\.key), skipped: [])
+        }
         guard let entry = undoEntries.popLast() else { return .nothingToDo(.undo) }
         let (done, restored, skipped) = Self.apply(entry, reversed: true, to: &drawing)
         if let done { redoEntries.append(done) }
+        if !skipped.isEmpty {
+            leftAloneByLastUndo = UndoEntry(changes: entry.changes.filter { skipped.contains($0.key) })
+        }
         return .applied(.undo, restored: restored, skipped: skipped)
     }
 
     /// Reapplies the latest undone action in `drawing`.
     public mutating func redo(in drawing: inout Drawing) -> UndoOutcome {
+        leftAloneByLastUndo = nil
         guard let entry = redoEntries.popLast() else { return .nothingToDo(.redo) }
         let (done, restored, skipped) = Self.apply(entry, reversed: false, to: &drawing)
         if let done { undoEntries.append(done) }
