@@ -4,11 +4,11 @@ import ByteCoding
 extension SyncMessage {
     /// The current protocol version, sent in every frame header. 2 added `presenceLeft` and the
     /// drawing id in `presence`; 3 replaced the token proof by CPace (`hello` carries the share,
-    /// `response` the confirmation), moved the peer id and name into `identity`, after it, and
-    /// marks drawings whose erasures are stored as sweeps (a version 2 peer would show them
-    /// without others' erasures, so the two refuse each other); 4 the stroke key at the end of
-    /// `presence`.
-    public static let protocolVersion: UInt8 = 4
+    /// `response` the confirmation), moved the peer id and name into `identity`, after it, added
+    /// the stroke key at the end of `presence`, and marks drawings whose erasures are stored as
+    /// sweeps (a version 2 peer would show them without others' erasures, so the two refuse each
+    /// other). All of 3 came in one release, so no build speaks only part of it.
+    public static let protocolVersion: UInt8 = 3
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize
     static let confirmationSize = 64
