@@ -136,7 +136,7 @@ extension CanvasSession {
             peers.values, drawingID: coordinator.drawingID, excluding: replica.peerID.rawValue)
         return here.map { update in
             PeerPresence(
-                name: EscapedText.line(update.displayName), colour: update.colour,
+                name: DisplayText.escaped(update.displayName), colour: update.colour,
                 cursor: CanvasCell(x: Int(update.cursor.x), y: Int(update.cursor.y)),
                 strokeInProgress: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
                 inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,

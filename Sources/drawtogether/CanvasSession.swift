@@ -278,7 +278,7 @@ final class CanvasSession {
     /// Shows a line of feedback for a few seconds.
     func show(_ text: String) {
         // Notices carry peers' names and reasons: shown escaped, on one line.
-        message = EscapedText.line(text)
+        message = DisplayText.escaped(text)
         if let messageTimer { loop.cancel(messageTimer) }
         messageTimer = loop.schedule(at: loop.now + .seconds(4)) { [unowned self] in
             message = nil

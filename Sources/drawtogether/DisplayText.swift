@@ -1,10 +1,11 @@
-/// Text from outside (a drawing's name from a peer, a value from `.env`) made safe to print on
-/// one terminal line: control characters are shown as escapes (`\n`, `\t`, `\u{1B}`), so no
-/// text can start a forged line or send the terminal an escape sequence, and an excerpt keeps an
-/// enormous value from filling the screen.
+/// Text from outside (a peer's name or goodbye, a drawing's name, a value from `.env`) made safe
+/// to print on one terminal line, in logs, messages, `list` and the canvas: control characters
+/// are shown as escapes (`\n`, `\t`, `\u{1B}`), so no text can start a forged line, send the
+/// terminal an escape sequence or reorder what follows it, and an excerpt keeps an enormous value
+/// from filling the screen.
 enum DisplayText {
-    /// `text` with every control character (C0, DEL, C1 and the line and paragraph separators)
-    /// replaced by a visible escape.
+    /// `text` with every control character (C0, DEL, C1, the line and paragraph separators and
+    /// the bidirectional overrides and isolates) replaced by a visible escape.
     static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
@@ -29,7 +30,8 @@ enum DisplayText {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-            || scalar.value == 0x2029
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+            || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
     }
 }

@@ -5,7 +5,7 @@ import ReplicaSync
 /// connections (with the remote's address), refusals with their reason, strangers' failed
 /// handshakes (rate-limited by the node, with a count), unreachable peers (once until they
 /// answer), and "in sync" whenever every connected peer has caught up. Every line is escaped
-/// (`EscapedText`): names and reasons come from peers.
+/// (`DisplayText`): names and reasons come from peers.
 struct SyncEventLog {
     let prefix: String
     private var reportedUnreachable: Set<SocketEndpoint> = []
@@ -17,7 +17,7 @@ struct SyncEventLog {
 
     /// The line for an event, or nil when it is not worth a line.
     mutating func line(for event: SyncNodeEvent) -> String? {
-        text(for: event).map { EscapedText.line("\(prefix): \($0)") }
+        text(for: event).map { DisplayText.escaped("\(prefix): \($0)") }
     }
 
     private mutating func text(for event: SyncNodeEvent) -> String? {

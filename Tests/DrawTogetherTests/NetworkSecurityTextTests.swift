@@ -5,11 +5,11 @@ import Testing
 @Suite struct NetworkSecurityTextTests {
     @Test func peerTextIsShownOnOneLineWithControlsVisible() {
         let forged = "bob\ndrawtogether serve: connected to admin\u{1B}[2J\r\t\u{7F}\u{9B}\u{202E}x"
-        let shown = EscapedText.line(forged)
+        let shown = DisplayText.escaped(forged)
         #expect(
             shown == "bob\\ndrawtogether serve: connected to admin\\u{1B}[2J\\r\\t\\u{7F}\\u{9B}\\u{202E}x")
         #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
-        #expect(EscapedText.line("Zoë ⣿ 日本") == "Zoë ⣿ 日本")
+        #expect(DisplayText.escaped("Zoë ⣿ 日本") == "Zoë ⣿ 日本")
     }
 
     @Test func aFailedHandshakeLineNamesTheAddressAndIsEscaped() {
