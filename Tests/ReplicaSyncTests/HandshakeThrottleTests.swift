@@ -40,4 +40,24 @@ import Testing
         #expect(other.failures(of: "198.51.100.1") == 0)
         #expect(other.remainingDelay(for: "198.51.100.1", now: start) == nil)
     }
+
+    @Test func aBurstFollowedBySilenceIsReportedInFullOneIntervalOn() {
+        var throttle = HandshakeThrottle()
+        let start = SyncInstant(milliseconds: 0)
+        #expect(throttle.recordFailure(of: "203.0.113.9", now: start) == 1)
+        for step in 1...40 {
+            #expect(
+                throttle.recordFailure(of: "203.0.113.9", now: start + .milliseconds(Int64(step) * 100))
+                    == nil)
+        }
+        _ = throttle.recordRefusal(of: "198.51.100.1", now: start + .seconds(1))
+        // The second host's first refusal was its line; nothing of it is held back.
+        #expect(throttle.nextReportDue == start + .seconds(10))
+        #expect(throttle.dueReports(now: start + .milliseconds(9_999)).isEmpty)
+        let due = throttle.dueReports(now: start + .seconds(10))
+        #expect(due.map(\.host) == ["203.0.113.9"])
+        #expect(due.map(\.count) == [40])
+        #expect(throttle.nextReportDue == nil)
+        #expect(throttle.dueReports(now: start + .seconds(60)).isEmpty)
+    }
 }

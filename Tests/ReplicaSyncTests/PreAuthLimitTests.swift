@@ -107,6 +107,25 @@ import Testing
         node.shutdown()
     }
 
+    @Test func refusalsTheRateLimitHeldBackAreLoggedWithTheirCountWhenTheIntervalEnds() throws {
+        let (node, _, port, events) = try listeningNode { options in
+            options.maxPendingHandshakes = 2
+            options.maxPendingHandshakesPerHost = 100
+            options.throttle.logInterval = .milliseconds(300)
+        }
+        let idle = try (0..<2).map { _ in try RawTCPClient(port: port) }
+        try withExtendedLifetime(idle) {
+            #expect(waitFor { node.connections.count == 2 })
+            // Four more in a burst, then silence: the first is logged at once, the other three
+            // are held back by the rate limit and then told in one line with their count.
+            let burst = try (0..<4).map { _ in try RawTCPClient(port: port) }
+            #expect(waitFor { burst.allSatisfy { $0.pollClosed() } })
+            #expect(waitFor { events.handshakeFailures.count == 2 })
+            #expect(events.handshakeFailures.map(\.2) == [1, 3])
+        }
+        node.shutdown()
+    }
+
     @Test func oneHostGetsAtMostEightHandshakesAtOnce() throws {
         let (node, _, port, _) = try listeningNode()
         let idle = try (0..<8).map { _ in try RawTCPClient(port: port) }

@@ -75,6 +75,26 @@ public struct HandshakeThrottle: Sendable {
         return report
     }
 
+    /// When the next held-back count falls due: the earliest host with failures or refusals not
+    /// yet in a line, one `logInterval` after its last line. Nil when nothing is held back.
+    public var nextReportDue: SyncInstant? {
+        records.values.filter { $0.unlogged > 0 }.compactMap { $0.lastLogged.map { $0 + logInterval } }.min()
+    }
+
+    /// The counts held back whose interval has passed, each host's since its last line; they
+    /// count as logged now. A burst followed by silence is thus reported in full, one interval on.
+    public mutating func dueReports(now: SyncInstant) -> [(host: String, count: Int)] {
+        var due: [(host: String, count: Int)] = []
+        for (host, var record) in records where record.unlogged > 0 {
+            guard let logged = record.lastLogged, now.since(logged) >= logInterval else { continue }
+            due.append((host, record.unlogged))
+            record.unlogged = 0
+            record.lastLogged = now
+            records[host] = record
+        }
+        return due.sorted { $0.host < $1.host }
+    }
+
     /// A handshake from `host` succeeded.
     public mutating func recordSuccess(of host: String) {
         records[host] = nil

@@ -3,7 +3,8 @@ import EventRuntime
 /// What a node does before it gives an accepted connection a session: at most
 /// `maxPendingHandshakes` strangers (and `maxPendingHandshakesPerHost` from one host) in their
 /// handshake at once, and a host that failed too many handshakes lately waits (see
-/// `HandshakeThrottle`). Refusals are logged through `onEvent`, rate-limited per host.
+/// `HandshakeThrottle`). Refusals are logged through `onEvent`, rate-limited per host; what the
+/// rate limit held back is logged with its count once the host's interval has passed.
 extension SyncNode {
     /// Whether the accepted connection gets a session; one that does not is closed here.
     func admit(_ socket: any Connection) -> Bool {
@@ -39,8 +40,35 @@ extension SyncNode {
 
     private func refused(host: String?, address: SocketEndpoint?, _ reason: SyncCloseReason) {
         let host = host ?? "local"
-        guard let count = throttle.recordRefusal(of: host, now: loop.now) else { return }
-        onEvent(.handshakeFailed(address: address ?? .unix(path: host), reason: reason, count: count))
+        report(
+            throttle.recordRefusal(of: host, now: loop.now), host: host,
+            address: address ?? .unix(path: host), reason)
+    }
+
+    /// Logs a failure now when its host's line is due; otherwise keeps it for the line that
+    /// reports the held-back count one interval after the last, so a burst followed by silence
+    /// is still told in full.
+    private func report(_ count: Int?, host: String, address: SocketEndpoint, _ reason: SyncCloseReason) {
+        guard let count else {
+            heldBackFailures[host] = (address, reason)
+            scheduleHeldBackReport()
+            return
+        }
+        heldBackFailures[host] = nil
+        onEvent(.handshakeFailed(address: address, reason: reason, count: count))
+    }
+
+    private func scheduleHeldBackReport() {
+        guard heldBackReportTimer == nil, !isShutDown, let due = throttle.nextReportDue else { return }
+        heldBackReportTimer = loop.schedule(at: max(due, loop.now)) { [weak self] in
+            guard let self else { return }
+            heldBackReportTimer = nil
+            for (host, count) in throttle.dueReports(now: loop.now) {
+                guard let held = heldBackFailures.removeValue(forKey: host) else { continue }
+                onEvent(.handshakeFailed(address: held.address, reason: held.reason, count: count))
+            }
+            scheduleHeldBackReport()
+        }
     }
 
     /// An accepted connection ended before its handshake succeeded: logged, and one more failure
@@ -51,8 +79,7 @@ extension SyncNode {
             connection.session.answeredAGuess
             ? throttle.recordFailure(of: host, now: loop.now)
             : throttle.recordRefusal(of: host, now: loop.now)
-        guard let count else { return }
-        onEvent(.handshakeFailed(address: address, reason: reason, count: count))
+        report(count, host: host, address: address, reason)
     }
 
     func watchPauses(of listener: any Listener) {

@@ -36,6 +36,9 @@ public final class SyncNode {
     private(set) var isShutDown = false
     /// Failed handshakes per remote host (accepted TCP connections).
     var throttle: HandshakeThrottle
+    /// The last held-back failure of each host, for the line that reports its count later.
+    var heldBackFailures: [String: (address: SocketEndpoint, reason: SyncCloseReason)] = [:]
+    var heldBackReportTimer: EventLoopTimer?
     /// This peer's last published presence, sent to every connection when it is established.
     public private(set) var ownPresence: PresenceUpdate?
 
@@ -135,6 +138,8 @@ public final class SyncNode {
         listeners = []
         for target in dialTargets.values { if let timer = target.timer { loop.cancel(timer) } }
         dialTargets = [:]
+        if let timer = heldBackReportTimer { loop.cancel(timer) }
+        heldBackReportTimer = nil
     }
 
     public var status: SyncNodeStatus {
