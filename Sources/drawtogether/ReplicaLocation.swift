@@ -58,17 +58,11 @@ struct ReplicaLocation {
     }
 
     /// Says, once, that a store's permissions were tightened: the next open finds them private.
-    /// In the slot layout the folder of the database id, which holds every slot, is made private
-    /// too (the root `--store DIR` is the user's to set: it may be any folder).
     private func announcingTightened(_ replica: Replica) -> Replica {
-        var tightened = replica.tightenedPaths
-        if explicitReplica == nil, StorePath.makePrivate("\(storeDirectory)/\(databaseID)") {
-            tightened.insert("\(storeDirectory)/\(databaseID)", at: 0)
-        }
-        if !tightened.isEmpty {
+        if !replica.tightenedPaths.isEmpty {
             printError(
                 "drawtogether: warning: other users could read the store; made private (0700/0600): "
-                    + tightened.joined(separator: ", "))
+                    + replica.tightenedPaths.joined(separator: ", "))
         }
         return replica
     }

@@ -23,16 +23,6 @@ enum StorePath {
         return stat(file + "-wal", &info) != 0 || info.st_size == 0
     }
 
-    /// Takes group and other permissions away from a directory of this user's; true when it
-    /// changed anything. Someone else's directory, or one on a read-only file system, is left.
-    static func makePrivate(_ directory: String) -> Bool {
-        var info = stat()
-        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
-            info.st_mode & 0o077 != 0
-        else { return false }
-        return chmod(directory, info.st_mode & 0o700) == 0
-    }
-
     static func status(_ path: String) -> Status {
         var info = stat()
         guard stat(path, &info) == 0 else {
