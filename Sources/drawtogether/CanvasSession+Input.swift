@@ -273,6 +273,7 @@ extension CanvasSession {
         drawingName = drawings.find(id)?.name ?? id
         drawingDeleted = false
         layerCache = CanvasLayerCache()  // it follows one drawing
+        inkExtentCache = nil  // so does this
         handover.reset()
         onDrawingOpened?(id)
         attachCoordinator()

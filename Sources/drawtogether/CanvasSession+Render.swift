@@ -49,14 +49,24 @@ extension CanvasSession {
     }
 
     /// The smallest rectangle holding the drawing's ink, worked out again only when the drawing
-    /// or the glyph mode changed.
+    /// or the glyph mode changed: when strokes were only added since (a new stroke, a peer's
+    /// commit), from those alone, as the layer cache extends its layer; otherwise from them all.
     var inkExtent: CellRect? {
-        let revision = coordinator.drawing.revision
-        if let cached = inkExtentCache, cached.revision == revision, cached.mode == editor.glyphMode {
-            return cached.extent
+        let drawing = coordinator.drawing
+        let mode = editor.glyphMode
+        if let cached = inkExtentCache, cached.mode == mode,
+            let added = drawing.additions(since: cached.revision)
+        {
+            let extent =
+                switch (cached.extent, Raster.extent(of: added, mode: mode)) {
+                case (let old?, let new?): old.union(new)
+                case (let old, let new): old ?? new
+                }
+            inkExtentCache = (drawing.revision, mode, extent)
+            return extent
         }
-        let extent = Raster.extent(of: coordinator.drawing.groups, mode: editor.glyphMode)
-        inkExtentCache = (revision, editor.glyphMode, extent)
+        let extent = Raster.extent(of: drawing.groups, mode: mode)
+        inkExtentCache = (drawing.revision, mode, extent)
         return extent
     }
 
