@@ -99,6 +99,7 @@ extension CanvasSession {
     func handleCanvasMouse(_ mouse: MouseEvent) {
         switch (mouse.kind, mouse.button) {
         case (.scrollUp, _), (.scrollDown, _):
+            stopFollowing(saying: "stopped following")
             let forward = mouse.kind == .scrollDown
             let direction: CanvasViewport.PanDirection =
                 mouse.shift ? (forward ? .right : .left) : (forward ? .down : .up)
@@ -169,6 +170,13 @@ extension CanvasSession {
             return
         }
         switch key {
+        case .pan, .viewHome, .escape, .jumpToPeer:
+            // Moving the view oneself (or going to a peer) ends following.
+            stopFollowing(saying: "stopped following")
+        default:
+            break
+        }
+        switch key {
         case .quit:
             quit()
         case .toggleHelp:
@@ -183,6 +191,8 @@ extension CanvasSession {
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
         case .jumpToPeer:
             jumpToNextPeer()
+        case .followPeer:
+            toggleFollowing()
         case .openDrawings:
             helpFirstLine = nil
             menu = DrawingsMenu(items: menuItems(drawings.entries), currentID: coordinator.drawingID)
@@ -275,6 +285,7 @@ extension CanvasSession {
         layerCache = CanvasLayerCache()  // it follows one drawing
         inkExtentCache = nil  // so does this
         handover.reset()
+        followedPeer = nil  // the peer is on the drawing left behind
         onDrawingOpened?(id)
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)

@@ -15,9 +15,11 @@ extension CanvasSession {
             }
             peers[update.peerID] = update
             handOver(update)
+            followedPeerMoved(update)
             setNeedsRender()
         }
         node.onPresenceExpired = { [unowned self] peerID in
+            if peerID == followedPeer { stopFollowing(saying: "stopped following (left):") }
             if let gone = peers[peerID], !isConnectedDirectly(peerID) { show("\(gone.displayName) left") }
             peers[peerID] = nil
             handover.peerLeft(peerID, now: loop.now.milliseconds, isCommitted: isCommitted)

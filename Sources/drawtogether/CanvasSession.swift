@@ -22,6 +22,8 @@ final class CanvasSession {
     let keysHelp: String
     let palette: Palette
     let displayName: String
+    /// The cursor colour chosen with `--cursor-colour`, sent with the presence; nil: none chosen.
+    var chosenCursorColour: UInt8?
     let wallClock: () -> Int64
     /// A `--peer` or `--server` is configured: with nobody connected the status is "offline"
     /// rather than "alone".
@@ -53,6 +55,8 @@ final class CanvasSession {
     var handoverTimer: EventLoopTimer?
     /// The peer `f` last jumped to, so the next `f` goes to the one after it.
     var lastJumpedPeer: UInt64?
+    /// The peer whose cursor the view follows (`F`); nil: following nobody.
+    var followedPeer: UInt64?
     /// A press went to an overlay (and may have closed it): the rest of that button hold is
     /// swallowed, so it draws nothing on the canvas under the overlay.
     var swallowsPointerUntilRelease = false
