@@ -287,6 +287,7 @@ extension CanvasSession {
         handover.reset()
         followedPeer = nil  // the peer is on the drawing left behind
         onDrawingOpened?(id)
+        reportWhereabouts()
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)
         editor.resetUndo()

@@ -64,6 +64,11 @@ final class CanvasSession {
     var toolBeforeRightButton: ToolKind?
     /// Told the id of every drawing switched to (the store remembers the last one).
     var onDrawingOpened: ((String) -> Void)?
+    /// Told who is on which drawing whenever that changes (for `drawtogether list`).
+    var onWhereaboutsChanged: ((Whereabouts) -> Void)? {
+        didSet { lastWhereabouts = nil }
+    }
+    var lastWhereabouts: Whereabouts?
     /// The drawing's ink extent for a revision and glyph mode, for the edge markers.
     var inkExtentCache: (revision: UInt64, mode: GlyphMode, extent: CellRect?)?
     var flushTimer: EventLoopTimer?

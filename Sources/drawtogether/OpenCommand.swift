@@ -47,6 +47,9 @@ enum OpenCommand {
             wallClock: ReplicaConfiguration.systemWallClock)
         session.onDrawingOpened = { lastDrawing.write($0) }
         session.chosenCursorColour = cursorColour
+        let whereabouts = WhereaboutsFile(location: configuration.replicaLocation)
+        session.onWhereaboutsChanged = { whereabouts.write($0) }
+        defer { whereabouts.remove() }
         session.attach(sync: wiring.node)
         _ = try wiring.start(discovery: configuration.discovery)
         let code = session.run(signals: signals, resize: resize, suspend: suspend)
