@@ -267,7 +267,20 @@ extension CanvasSession {
                 try drawings.rename(id: id, toUniqueName: name)
                 if id == coordinator.drawingID { drawingName = name }
             case .delete(let id):
-                try drawings.delete(id: id)
+                let name = drawings.find(id)?.name ?? id
+                try drawings.delete(id: id, now: wallClock())
+                current.say("'\(name)' moved to the trash: u puts it back")
+                menu = current
+            case .restore(let id):
+                let name = drawings.findInTrash(id)?.name ?? id
+                try drawings.restore(id: id)
+                current.say("'\(name)' is back")
+                menu = current
+            case .deleteForever(let id):
+                let name = drawings.findInTrash(id)?.name ?? id
+                try drawings.deleteForever(id: id)
+                current.say("'\(name)' deleted for good")
+                menu = current
             }
         } catch {
             show(UserMessage.message(for: error))

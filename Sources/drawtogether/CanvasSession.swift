@@ -194,10 +194,19 @@ final class CanvasSession {
     func drawingsChanged(_ entries: [DrawingList.Entry]) {
         if let entry = entries.first(where: { $0.id == coordinator.drawingID }) {
             drawingName = entry.name
+            if drawingDeleted { show("'\(drawingName)' is back") }
             drawingDeleted = false
         } else if !drawingDeleted {
             drawingDeleted = true
-            show("'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back")
+            if drawings.findInTrash(coordinator.drawingID) != nil {
+                show(
+                    "'\(drawingName)' was moved to the trash on another peer: u in the menu (o) puts it back; "
+                        + "drawing here does too")
+            } else {
+                show(
+                    "'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back"
+                )
+            }
         }
         menu?.update(items: menuItems(entries))
         setNeedsRender()
@@ -214,7 +223,11 @@ final class CanvasSession {
     /// alone would bring back a document without one).
     private func restoreDeletedDrawing() {
         do {
-            try drawings.create(id: coordinator.drawingID, name: drawingName)
+            if drawings.findInTrash(coordinator.drawingID) != nil {
+                try drawings.restore(id: coordinator.drawingID)
+            } else {
+                try drawings.create(id: coordinator.drawingID, name: drawingName)
+            }
             show("'\(drawingName)' is back")
         } catch {
             show("could not bring '\(drawingName)' back: \(UserMessage.message(for: error))")
@@ -251,8 +264,8 @@ final class CanvasSession {
         let others = peers.values.filter { $0.peerID != replica.peerID.rawValue }.sorted {
             $0.peerID < $1.peerID
         }
-        return entries.map { entry in
-            var item = DrawingsMenu.Item(id: entry.id, name: entry.name)
+        return (entries + drawings.trash).map { entry in
+            var item = DrawingsMenu.Item(id: entry.id, name: entry.name, inTrash: entry.trashedAt != nil)
             item.strokeCount =
                 entry.id == coordinator.drawingID ? coordinator.drawing.count : counts[entry.id]
             item.people = others.filter { $0.drawingID == entry.id }.map {

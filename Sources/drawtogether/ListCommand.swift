@@ -22,7 +22,8 @@ enum ListCommand {
             // Names come from peers: a newline or an escape sequence in one is shown, not obeyed.
             let rawID = document["_id"]?.stringValue ?? "?"
             let id = DisplayText.escaped(rawID)
-            let name = DisplayText.escaped(document["name"]?.stringValue ?? "")
+            var name = DisplayText.escaped(document["name"]?.stringValue ?? "")
+            if case .number = document["trashed"] { name += " (in the trash)" }
             let strokes = document["strokes"]?.objectValue?.count ?? 0
             let people =
                 known.instances == 0

@@ -29,6 +29,8 @@ enum OpenCommand {
         if let given = configuration.displayName { savedName.write(given) }  // the store exists now
         if let given = configuration.cursorColour { savedColour.write(given.lowercased()) }
         let drawings = try DrawingList(replica: wiring.replica)
+        // Drawings kept in the trash long enough go for good.
+        try drawings.purgeTrash(now: ReplicaConfiguration.systemWallClock())
         let lastDrawing = LastDrawing(location: configuration.replicaLocation)
         // Unnamed: the last drawing this store had open, while it still exists (a deleted one is
         // not silently made again).
