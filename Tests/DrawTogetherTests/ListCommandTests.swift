@@ -66,18 +66,20 @@ import Testing
             ["_id": .string("drawing-1"), "name": .string("Notes"), "strokes": .object(["k": .string("x")])],
             ["_id": .string("sketch"), "name": .string("Sketch")],
             ["_id": .string("empty"), "name": .string("Empty")],
+            ["_id": .string("old"), "name": .string("Old"), "trashed": .number(1_000)],
         ]
         let rows = ListCommand.rows(documents, known: known)
         #expect(rows[0] == ["drawing-1", "Notes", "1", "ana"])
         // A peer's name is shown escaped, never obeyed.
         #expect(rows[1] == ["sketch", "Sketch", "0", "bob \\u{1B}[2J"])
         #expect(rows[2] == ["empty", "Empty", "0", ""])
+        #expect(rows[3] == ["old", "Old (in the trash)", "0", ""])
         #expect(
             ListCommand.table(header: ["ID", "NAME", "STROKES", "PEOPLE"], rows: [rows[2]])
                 == "ID     NAME   STROKES  PEOPLE\nempty  Empty  0")
         // With no instance running nobody's whereabouts are known.
         let unknown = ListCommand.rows(documents, known: .init(instances: 0, people: []))
-        #expect(unknown.map(\.last) == ["?", "?", "?"])
+        #expect(unknown.map(\.last) == ["?", "?", "?", "?"])
     }
 }
 
