@@ -15,7 +15,13 @@ extension CanvasSession {
             }
             peers[update.peerID] = update
             handOver(update)
-            followedPeerMoved(update)
+            // Following pans the view and so publishes this peer's presence: not from inside the
+            // node's own work (see `setNeedsRender`), but right after it.
+            if update.peerID == followedPeer {
+                loop.schedule(at: loop.now) { [unowned self] in
+                    if let latest = peers[update.peerID] { followedPeerMoved(latest) }
+                }
+            }
             reportWhereabouts()
             setNeedsRender()
         }

@@ -107,9 +107,10 @@ struct FollowAndCursorColourEndToEndTests {
 
         // Bob draws from column 130 to 250, all of it right of the follower's 120 columns.
         try bob.drag(stride(from: 130, through: 250, by: 10).map { ($0, 5) })
+        // Until the view holds bob's last cursor (column 250) off its outermost cells, it moves on.
         let panned = try follower.tmux.waitUntil { screen in
             screen.count > 5 && (0..<120).contains { follower.hasInk(x: $0, y: 5, in: screen) }
-                && screen.last.flatMap(Self.viewOrigin).map { $0 > 120 } == true
+                && screen.last.flatMap(Self.viewOrigin).map { (132...249).contains($0) } == true
         }
         let origin = try #require(panned.last.flatMap(Self.viewOrigin))
         #expect(panned.last?.contains("following bob") == true, "\(panned.last ?? "")")
