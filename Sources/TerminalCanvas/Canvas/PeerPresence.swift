@@ -17,6 +17,8 @@ public struct PeerPresence: Hashable, Sendable {
     /// The colour of the peer's cursor, name tag and edge arrow: one of its own, the same in
     /// every session, so a person is told apart by it whatever pen they hold. Nil: the pen's.
     public var cursorColour: UInt8?
+    /// Text the peer is typing, its first character in the first cell of `strokeInProgress`.
+    public var textInProgress: String = ""
 
     /// What the cursor, tag and arrow are drawn in.
     public var markColour: UInt8 { cursorColour ?? colour }

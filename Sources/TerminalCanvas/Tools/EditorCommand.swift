@@ -28,4 +28,13 @@ public enum EditorCommand: Hashable, Sendable {
     /// Ends the gesture in progress, keeping what it drew: the app is about to quit, suspend or
     /// open another drawing, and a stroke on screen must not be lost with it.
     case liftPen
+    /// A key typed with the text tool: text at the caret (a text starts at the cursor).
+    case type(TextInput)
+
+    /// What a key does to the text being typed.
+    public enum TextInput: Hashable, Sendable {
+        case character(Character)
+        case newLine
+        case backspace
+    }
 }
