@@ -85,7 +85,8 @@ public enum StrokeGroupCodec {
         else { throw .invalidKey(offset: keyOffset) }
 
         // The smallest piece: flags, tool, colour, width, createdAt, point count, one 3-byte point.
-        let count = try readCount("pieces", minimumBytes: 9, from: &reader)
+        // Version 2's smallest: kind, anchor x and y, and the length of an empty body.
+        let count = try readCount("pieces", minimumBytes: found == kindsVersion ? 4 : 9, from: &reader)
         var pieces: [Stroke] = []
         pieces.reserveCapacity(count)
         for index in 0..<count {

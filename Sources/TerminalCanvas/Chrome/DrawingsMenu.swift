@@ -36,6 +36,8 @@ public struct DrawingsMenu: Equatable, Sendable {
         case create(name: String)
         case rename(id: String, name: String)
         case delete(id: String)
+        /// Removes every stroke of the open drawing, for everyone (confirmed).
+        case clear
         case close
     }
 
@@ -43,6 +45,7 @@ public struct DrawingsMenu: Equatable, Sendable {
         case browsing
         case naming(renaming: String?, text: String)
         case confirmingDelete(id: String)
+        case confirmingClear
     }
 
     public private(set) var items: [Item]
@@ -88,6 +91,10 @@ public struct DrawingsMenu: Equatable, Sendable {
                 return .delete(id: id)
             }
             return nil
+        case .confirmingClear:
+            mode = .browsing
+            if case .character(let character) = event, character == "y" || character == "Y" { return .clear }
+            return nil
         }
     }
 
@@ -110,6 +117,8 @@ public struct DrawingsMenu: Equatable, Sendable {
                 break
             }
             mode = .confirmingDelete(id: items[selection].id)
+        case .character("c"):
+            mode = .confirmingClear
         default: break
         }
         return nil
@@ -146,7 +155,7 @@ public struct DrawingsMenu: Equatable, Sendable {
 
     /// The hints while browsing; the box is at least this wide, so it keeps its size from one
     /// prompt to the next.
-    static let browsingHint = "Enter open  n new  r rename  d delete  Esc close"
+    static let browsingHint = "Enter open  n new  r rename  d delete  c clear  Esc close"
 
     /// A mouse report while the menu is open: a click on a drawing opens it, the wheel moves the
     /// selection, a click outside the box closes the menu; everything else is swallowed, so
@@ -203,6 +212,9 @@ public struct DrawingsMenu: Equatable, Sendable {
         case .confirmingDelete(let id):
             let name = items.first { $0.id == id }?.name ?? id
             lines.append("delete '\(name)' for everyone? y / n")
+        case .confirmingClear:
+            let name = items.first { $0.id == currentID }?.name ?? currentID
+            lines.append("clear every stroke of '\(name)' for everyone? y / n")
         }
         var view = HelpOverlayView(
             text: lines.joined(separator: "\n"), title: "drawings", footer: "", glyphs: glyphs)

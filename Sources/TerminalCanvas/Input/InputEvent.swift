@@ -43,6 +43,8 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case escape
     /// `f`: move the cursor (and the view) to the next peer's cursor on this drawing.
     case jumpToPeer
+    /// `E`: export the drawing to a file (a prompt asks where).
+    case exportDrawing
 }
 
 /// A direction on the cell grid; `up` is towards row 0.

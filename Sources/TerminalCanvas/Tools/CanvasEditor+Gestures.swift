@@ -52,6 +52,33 @@ extension CanvasEditor {
         followCaret(of: entry)
     }
 
+    /// Removes every group but those of kinds this build does not know (kept untouched), as one
+    /// undo entry.
+    mutating func clear(_ drawing: inout Drawing, finished: Bool) -> EditorFeedback {
+        var recording = EditRecording()
+        var kept = 0
+        for group in drawing.groups {
+            guard !group.base.contains(where: \.kind.isUnknown) else {
+                kept += 1
+                continue
+            }
+            recording.noteBefore(group.key, in: drawing)
+            drawing.removeGroup(for: group.key)
+        }
+        let entry = recording.entry(in: drawing)
+        if let entry { undoStack.record(entry) }
+        let count = entry?.changes.count ?? 0
+        var message =
+            count == 0
+            ? "nothing to clear"
+            : "cleared \(count == 1 ? "1 stroke" : "\(count) strokes") for everyone; u undoes it"
+        if kept > 0 {
+            message +=
+                "; kept \(kept) of a kind this version cannot show (shown as \(Raster.placeholderGlyph(mode: glyphMode)))"
+        }
+        return EditorFeedback(documentChanged: finished || count > 0, message: message)
+    }
+
     /// An arrow while text is typed: the caret moves within it.
     mutating func moveCaret(dx: Int, dy: Int) {
         guard case .typing(var entry) = active?.gesture else { return }

@@ -65,6 +65,13 @@ public struct CanvasEditor: Sendable {
         }
     }
 
+    /// The text being typed (lines split by line feeds) and its first cell, for presence; nil
+    /// when none is, or nothing is typed yet.
+    public var inProgressText: (origin: CanvasCell, text: String)? {
+        guard case .typing(let entry) = active?.gesture, let text = entry.stroke?.text else { return nil }
+        return (entry.origin, text.joined)
+    }
+
     /// The cells of the pen stroke being drawn (empty when none), for presence.
     public var inProgressCells: [CanvasCell] {
         if case .drawing(let pen) = active?.gesture { return pen.cells }
@@ -88,6 +95,9 @@ public struct CanvasEditor: Sendable {
         case .type(let input):
             type(input, now: nowMilliseconds)
             return .none
+        case .clearDrawing:
+            let finished = finishGesture(in: &drawing)
+            return clear(&drawing, finished: finished)
         case .moveCursor(let dx, let dy):
             return EditorFeedback(
                 documentChanged: moveCursor(
