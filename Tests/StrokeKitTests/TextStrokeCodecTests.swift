@@ -1,4 +1,5 @@
 import ByteCoding
+import Foundation
 import StrokeKit
 import StrokeKitTestSupport
 import Testing
@@ -135,6 +136,28 @@ import Testing
         let bytes = StrokeGroupCodec.encode(Fixtures.group([Fixtures.text("ab\ncd", at: (1, 1))]))
         for length in 0..<bytes.count {
             #expect(throws: (any Error).self) { try StrokeGroupCodec.decode(Array(bytes.prefix(length))) }
+        }
+    }
+
+    /// The fuzz target's version-2 seeds are what their names say.
+    @Test func theVersionTwoFuzzSeedsDecodeOrFailAsNamed() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("fuzz/corpus/FuzzStrokeCodec")
+        let names = [
+            "valid-text-one-line", "valid-text-wide-two-lines", "valid-text-masked-moved",
+            "valid-unknown-kind",
+            "valid-unknown-kind-empty-body", "error-text-escape", "error-text-empty-last-line",
+            "error-paths-in-version-2", "error-piece-length",
+        ]
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
+            if name.hasPrefix("valid-") {
+                let group = try StrokeGroupCodec.decode(bytes)
+                #expect(StrokeGroupCodec.encode(group) == bytes, "\(name)")
+            } else {
+                #expect(throws: StrokeCodecError.self, "\(name)") { try StrokeGroupCodec.decode(bytes) }
+            }
         }
     }
 
