@@ -74,6 +74,23 @@ import Testing
         #expect(session.ink[3] == "      b")
     }
 
+    @Test func aClickOnTheTextMovesItsCaret() {
+        var session = CanvasSession(cursor: CanvasCell(x: 1, y: 1))
+        session.run(.selectTool(.text))
+        type("ac\n世x", in: &session)
+        session.press(2, 1)  // on the "c"
+        session.release(2, 1)
+        #expect(session.editor.isTyping)
+        type("b", in: &session)
+        #expect(session.editor.inProgressText?.text == "abc\n世x")
+        session.press(2, 2)  // the right half of 世: before it
+        type("y", in: &session)
+        #expect(session.editor.inProgressText?.text == "abc\ny世x")
+        session.press(9, 1)  // past the end: the text ends
+        #expect(!session.editor.isTyping)
+        #expect(session.document.count == 1)
+    }
+
     @Test func nothingTypedLeavesNothing() {
         var session = CanvasSession()
         session.run(.selectTool(.text), .type(.newLine), .type(.backspace), .liftPen)

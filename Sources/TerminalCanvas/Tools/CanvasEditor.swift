@@ -189,8 +189,17 @@ public struct CanvasEditor: Sendable {
             case .press, .release, .hover: pointerHeldOffCanvas = false
             }
         }
+        // While text is typed, only a press acts (on the text, or ending it): a drag or a release
+        // must not carry the cursor off the caret, nor a release end the text.
+        if isTyping, event != .press(event.cell) { return false }
         switch event {
         case .press:
+            // A click on the text being typed moves its caret; anywhere else it ends the text.
+            if case .typing(var entry) = active?.gesture, entry.placeCaret(at: cell) {
+                active = (.typing(entry), .keyboard)
+                followCaret(of: entry)
+                return false
+            }
             let finished = finishGesture(in: &drawing)
             cursor = cell
             return beginGesture(.pointer, at: cell, in: &drawing, now: nowMilliseconds) || finished

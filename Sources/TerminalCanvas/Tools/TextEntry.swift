@@ -88,6 +88,27 @@ struct TextEntry: Sendable {
         return caret != before
     }
 
+    /// Puts the caret before the character in `cell` (after the last one when the cell is just
+    /// past the end of its line); false when the cell is not on the text, which leaves the caret.
+    mutating func placeCaret(at cell: CanvasCell) -> Bool {
+        let line = cell.y - origin.y
+        guard lines.indices.contains(line) else { return false }
+        let column = cell.x - origin.x
+        guard column >= 0 else { return false }
+        var start = 0
+        for (index, scalar) in lines[line].enumerated() {
+            let end = start + scalar.terminalColumns
+            if column < end {
+                caret = (line, index)
+                return true
+            }
+            start = end
+        }
+        guard column == start else { return false }
+        caret = (line, lines[line].count)
+        return true
+    }
+
     /// The cell the caret is in on the canvas.
     var caretCell: CanvasCell {
         origin.offset(dx: columns(of: lines[caret.line].prefix(caret.index)), dy: caret.line)
