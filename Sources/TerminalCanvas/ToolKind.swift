@@ -10,6 +10,8 @@ public enum ToolKind: Equatable, Hashable, Sendable, CaseIterable {
     case maskEraser
     /// Removes every stroke the brush touches, whole.
     case strokeEraser
+    /// Types text where the cursor is (letters are text while it is chosen).
+    case text
 
     /// The name the status bar shows when there is room.
     public var name: String {
@@ -18,6 +20,7 @@ public enum ToolKind: Equatable, Hashable, Sendable, CaseIterable {
         case .marker: "marker"
         case .maskEraser: "mask eraser"
         case .strokeEraser: "stroke eraser"
+        case .text: "text"
         }
     }
 
@@ -28,6 +31,7 @@ public enum ToolKind: Equatable, Hashable, Sendable, CaseIterable {
         case .marker: "marker"
         case .maskEraser: "mask"
         case .strokeEraser: "erase"
+        case .text: "text"
         }
     }
 }
@@ -36,7 +40,7 @@ extension ToolKind {
     /// The ink tool of the strokes this tool draws; nil for the erasers.
     public var inkTool: InkTool? {
         switch self {
-        case .pen: .pen
+        case .pen, .text: .pen
         case .marker: .marker
         case .maskEraser, .strokeEraser: nil
         }

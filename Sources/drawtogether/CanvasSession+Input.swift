@@ -20,18 +20,23 @@ extension CanvasSession {
             return
         }
         emptyReads = 0
-        if menu != nil {
-            // A name prompt switches the decoder to text, so decode one input at a time.
-            for input in inputs {
-                // Too small to see the prompt: keys stay commands, so q still quits.
-                decoder.mode = menu?.takesText == true && !screenIsTooSmall ? .text : .commands
-                for event in decoder.decode([input]) { handle(event) }
-            }
-            decoder.mode = .commands
-        } else {
-            for event in decoder.decode(inputs) { handle(event) }
+        // A prompt or the text tool switches the decoder to text, so decode one input at a time.
+        for input in inputs {
+            decoder.mode = takesText ? .text : .commands
+            for event in decoder.decode(input) { handle(event) }
         }
+        for event in decoder.endOfBatch() { handle(event) }
+        decoder.mode = .commands
         render()
+    }
+
+    /// Whether printable keys are text now: a name prompt, the export prompt, or the text tool
+    /// on the canvas. Too small to see any of them, keys stay commands, so q still quits.
+    var takesText: Bool {
+        guard !screenIsTooSmall else { return false }
+        if let menu { return menu.takesText }
+        if exportPrompt != nil { return true }
+        return helpFirstLine == nil && editor.tool == .text
     }
 
     /// Whether the screen shows the too-small message instead of the canvas.
@@ -58,6 +63,10 @@ extension CanvasSession {
             handleMenu(event)
             return
         }
+        if exportPrompt != nil {
+            handleExportPrompt(event)
+            return
+        }
         switch event {
         case .command(let key):
             handle(key)
@@ -74,8 +83,12 @@ extension CanvasSession {
             handleCanvasMouse(mouse)
         case .resize:
             break  // handled above, menu or not
-        case .character, .enter, .backspace:
-            break
+        case .character(let character):
+            if editor.tool == .text, helpFirstLine == nil { apply(.type(.character(character))) }
+        case .enter:
+            if editor.tool == .text, helpFirstLine == nil { apply(.type(.newLine)) }
+        case .backspace:
+            if editor.tool == .text, helpFirstLine == nil { apply(.type(.backspace)) }
         }
     }
 
@@ -182,7 +195,15 @@ extension CanvasSession {
         case .toggleHelp:
             helpFirstLine = helpFirstLine == nil ? 0 : nil
         case .escape:
-            helpFirstLine = nil
+            // Esc ends the text being typed; with none, it leaves the text tool.
+            if editor.isTyping {
+                apply(.liftPen)
+            } else if editor.tool == .text {
+                apply(.selectTool(editor.toolBeforeText))
+            }
+        case .exportDrawing:
+            apply(.liftPen)
+            exportPrompt = ExportPrompt(path: ExportPrompt.defaultFileName(forDrawing: drawingName))
         case .toggleGlyphs:
             guard screen.supportsUnicode else {
                 show("braille needs a UTF-8 terminal")
@@ -281,6 +302,9 @@ extension CanvasSession {
                 try drawings.deleteForever(id: id)
                 current.say("'\(name)' deleted for good")
                 menu = current
+            case .clear:
+                menu = nil
+                apply(.clearDrawing)
             }
         } catch {
             show(UserMessage.message(for: error))

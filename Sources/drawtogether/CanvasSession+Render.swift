@@ -29,7 +29,9 @@ extension CanvasSession {
             EdgeMarkersView(glyphs: glyphs).paint(
                 into: &grid, viewport: editor.viewport, peers: here, inkExtent: inkExtent)
             statusBar(node: node, sync: syncStatus).paint(into: &grid, row: size.height - 1)
-            if let message {
+            if let exportPrompt {
+                exportPrompt.paint(into: &grid, row: size.height - 2, glyphs: glyphs)
+            } else if let message {
                 // Above the status bar, on up to three lines: the end often says what to do.
                 MessageLineView(message: message, glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             } else if showsHint {
@@ -157,7 +159,8 @@ extension CanvasSession {
                 inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
                 width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil,
                 cursorColour: update.cursorColour.flatMap { $0 == Ink.defaultInkColour ? nil : $0 }
-                    ?? Self.cursorColour(peerID: update.peerID, palette: palette.colours))
+                    ?? Self.cursorColour(peerID: update.peerID, palette: palette.colours),
+                textInProgress: update.textInProgress)
         }
     }
 
@@ -184,12 +187,14 @@ extension CanvasSession {
                 peerID: replica.peerID.rawValue, displayName: displayName, drawingID: coordinator.drawingID,
                 cursor: .init(x: Int32(clamping: editor.cursor.x), y: Int32(clamping: editor.cursor.y)),
                 tool: editor.tool.name, colour: editor.settings.colour,
-                strokeInProgress: editor.inProgressCells.map {
+                // Text in progress is sent as its origin, with its characters below.
+                strokeInProgress: (editor.inProgressText.map { [$0.origin] } ?? editor.inProgressCells).map {
                     .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y))
                 },
                 widthSixteenths: UInt16(
                     clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded())),
-                strokeKey: editor.inProgressStroke?.key.rawValue ?? "")
+                strokeKey: editor.inProgressStroke?.key.rawValue ?? "",
+                textInProgress: editor.inProgressText?.text ?? "")
         presence.cursorColour = chosenCursorColour
         sync.publish(presence: presence)
     }

@@ -74,7 +74,8 @@ extension CanvasSession {
         let stroke = PeerStroke(
             cells: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
             colour: update.colour, inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
-            width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil)
+            width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil,
+            text: update.textInProgress)
         handover.peerUpdated(
             update.peerID, key: StrokeKey(rawValue: update.strokeKey), stroke: stroke, now: now,
             isCommitted: isCommitted)

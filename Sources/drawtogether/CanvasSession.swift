@@ -45,6 +45,8 @@ final class CanvasSession {
     /// The help's first line shown (it scrolls when taller than the terminal); nil: help closed.
     var helpFirstLine: Int?
     var menu: DrawingsMenu?
+    /// The `E` prompt, while it asks where to export the drawing.
+    var exportPrompt: ExportPrompt?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?
     var messageTimer: EventLoopTimer?

@@ -18,6 +18,8 @@ struct CommandLineOptions: Equatable, Sendable {
     var cursorColour: String?
     /// `--theme dark|light` (export only): the SVG's background; nil is dark.
     var theme: ExportTheme?
+    /// `--glyphs block|braille` (export only): the glyphs of text and ANSI; nil is block.
+    var glyphs: ExportGlyphs?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -60,6 +62,10 @@ struct CommandLineArguments: Equatable, Sendable {
         if let theme = scan.value("--theme") {
             guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
             options.theme = known
+        }
+        if let glyphs = scan.value("--glyphs") {
+            guard let known = ExportGlyphs(rawValue: glyphs) else { throw .badGlyphs(glyphs) }
+            options.glyphs = known
         }
         options.discovery = !scan.has("--no-discovery")
         if let listen = scan.value("--listen") {

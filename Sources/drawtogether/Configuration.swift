@@ -23,6 +23,8 @@ struct Configuration: Equatable, Sendable {
     var cursorColour: String? = nil
     /// `export --theme`: the SVG background, and so the colour of default ink.
     var exportTheme: ExportTheme = .dark
+    /// `export --glyphs`: the glyphs of text and ANSI exports.
+    var exportGlyphs: ExportGlyphs = .block
 
     static let defaultDatabaseID = "default"
 
@@ -125,7 +127,7 @@ struct Configuration: Equatable, Sendable {
             discovery: options.discovery,
             displayName: options.name ?? settings[Variable.name]?.value,
             cursorColour: options.cursorColour ?? settings[Variable.cursorColour]?.value,
-            exportTheme: options.theme ?? .dark)
+            exportTheme: options.theme ?? .dark, exportGlyphs: options.glyphs ?? .block)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
         if let token = configuration.token, configuration.listen != nil,
             token.count < SharedToken.recommendedLength

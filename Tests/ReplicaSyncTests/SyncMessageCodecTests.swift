@@ -113,10 +113,26 @@ import Testing
         let frame = SyncMessage.presence(update).frame()
         #expect(try SyncMessage(frame: frame) == .presence(update))
         let keyLength = 2 + update.strokeKey.utf8.count
-        #expect(Array(frame.payload.suffix(keyLength - 2)) == Array(update.strokeKey.utf8))
+        // The key, then the (empty) text in progress.
+        #expect(Array(frame.payload.suffix(keyLength).dropLast(2)) == Array(update.strokeKey.utf8))
         // A frame that ends after the points (version 2's layout) is cut short.
         let older = Frame(
-            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(keyLength)))
+            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(keyLength + 2)))
+        #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: older) }
+    }
+
+    @Test func presenceCarriesTheTextBeingTypedLast() throws {
+        let update = PresenceUpdate(
+            peerID: 5, displayName: "", drawingID: "", cursor: .init(x: 3, y: 4), tool: "text", colour: 9,
+            strokeInProgress: [.init(x: 3, y: 4)], strokeKey: "2026-03-25T16:20:14.127Z~3fa2c1",
+            textInProgress: "hello 世界\nbye")
+        let frame = SyncMessage.presence(update).frame()
+        #expect(try SyncMessage(frame: frame) == .presence(update))
+        let text = Array(update.textInProgress.utf8)
+        #expect(Array(frame.payload.suffix(text.count)) == text)
+        // Version 3's layout, which ends after the stroke key, is cut short.
+        let older = Frame(
+            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(2 + text.count)))
         #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: older) }
     }
 

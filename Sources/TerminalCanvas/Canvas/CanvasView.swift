@@ -41,7 +41,8 @@ public struct CanvasView: Sendable {
             finishedStrokes
             + peers.map {
                 PeerStroke(
-                    cells: $0.strokeInProgress, colour: $0.colour, inkTool: $0.inkTool, width: $0.width)
+                    cells: $0.strokeInProgress, colour: $0.colour, inkTool: $0.inkTool, width: $0.width,
+                    text: $0.textInProgress)
             }
         layer.add(overlay + Self.overlayGroups(for: peerStrokes))
         let canvas = layer.grid
@@ -129,8 +130,19 @@ public struct CanvasView: Sendable {
             let suffix =
                 String(repeating: "z", count: StrokeKey.maximumPeerSuffixLength - 4)
                 + String(repeating: "0", count: 4 - digits.count) + digits
+            guard let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix)
+            else { return nil }
+            if !peer.text.isEmpty {
+                // A peer's text is shown as it will be once committed (escaped: only what a
+                // cell can show gets into a text).
+                guard let text = StrokeText(peer.text) else { return nil }
+                let origin = peer.cells[0]
+                let stroke = Stroke(
+                    key: key, text: text, colour: peer.colour,
+                    origin: CanvasPoint(x: Double(origin.x), y: Double(origin.y)), createdAtMilliseconds: 0)
+                return StrokeGroup(key: key, pieces: [stroke])
+            }
             guard
-                let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix),
                 let stroke = Stroke(
                     key: key,
                     ink: Ink(

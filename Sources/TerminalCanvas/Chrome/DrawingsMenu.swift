@@ -48,6 +48,8 @@ public struct DrawingsMenu: Equatable, Sendable {
         case restore(id: String)
         /// Delete it for good (it is in the trash).
         case deleteForever(id: String)
+        /// Removes every stroke of the open drawing, for everyone (confirmed).
+        case clear
         case close
     }
 
@@ -55,6 +57,7 @@ public struct DrawingsMenu: Equatable, Sendable {
         case browsing
         case naming(renaming: String?, text: String)
         case confirmingDelete(id: String)
+        case confirmingClear
     }
 
     public private(set) var items: [Item]
@@ -112,6 +115,10 @@ public struct DrawingsMenu: Equatable, Sendable {
                 return inTrash ? .deleteForever(id: id) : .delete(id: id)
             }
             return nil
+        case .confirmingClear:
+            mode = .browsing
+            if case .character(let character) = event, character == "y" || character == "Y" { return .clear }
+            return nil
         }
     }
 
@@ -144,6 +151,8 @@ public struct DrawingsMenu: Equatable, Sendable {
                 break
             }
             mode = .confirmingDelete(id: items[selection].id)
+        case .character("c"):
+            mode = .confirmingClear
         default: break
         }
         return nil
@@ -180,7 +189,7 @@ public struct DrawingsMenu: Equatable, Sendable {
 
     /// The hints while browsing; the box is at least this wide, so it keeps its size from one
     /// prompt to the next.
-    static let browsingHint = "Enter open  n new  r rename  d delete  Esc close"
+    static let browsingHint = "Enter open  n new  r rename  d delete  c clear  Esc close"
     /// The hints on a drawing in the trash (never wider than `browsingHint`).
     static let trashHint = "Enter/u put back  d delete for good  Esc close"
 
@@ -245,6 +254,9 @@ public struct DrawingsMenu: Equatable, Sendable {
                 item?.inTrash == true
                     ? "delete '\(name)' for good, for everyone? y / n"
                     : "move '\(name)' to the trash for everyone? y / n")
+        case .confirmingClear:
+            let name = items.first { $0.id == currentID }?.name ?? currentID
+            lines.append("clear every stroke of '\(name)' for everyone? y / n")
         }
         var view = HelpOverlayView(
             text: lines.joined(separator: "\n"), title: "drawings", footer: "", glyphs: glyphs)

@@ -46,14 +46,20 @@ public struct InputDecoder: Sendable {
     public mutating func decode(_ batch: [RawInput]) -> [InputEvent] {
         var events: [InputEvent] = []
         for input in batch { events += decode(input) }
-        if case .escape = sequence {
-            sequence = .none
-            events.append(.command(.escape))
-        }
-        return events
+        return events + endOfBatch()
     }
 
-    private mutating func decode(_ input: RawInput) -> [InputEvent] {
+    /// The end of a read: an ESC still pending is the Esc key. With `decode(_:)` for each input
+    /// of the read, this decodes a read one input at a time, so the mode can change between two
+    /// inputs (a key that picks the text tool, then text) without splitting an escape sequence.
+    public mutating func endOfBatch() -> [InputEvent] {
+        guard case .escape = sequence else { return [] }
+        sequence = .none
+        return [.command(.escape)]
+    }
+
+    /// One input of a read (see `endOfBatch()`).
+    public mutating func decode(_ input: RawInput) -> [InputEvent] {
         switch input {
         case .character(let code):
             return feed(code)
@@ -181,6 +187,7 @@ public struct InputDecoder: Sendable {
         case "m": .selectTool(.marker)
         case "e": .selectTool(.maskEraser)
         case "x": .selectTool(.strokeEraser)
+        case "t": .selectTool(.text)
         case "[": .shrinkBrush
         case "]": .growBrush
         case "u": .undo
@@ -191,6 +198,7 @@ public struct InputDecoder: Sendable {
         case "o": .openDrawings
         case "f": .jumpToPeer
         case "F": .followPeer
+        case "E": .exportDrawing
         case "0": .viewHome
         default:
             if let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII {

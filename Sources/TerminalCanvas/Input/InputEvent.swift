@@ -45,6 +45,8 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case jumpToPeer
     /// `F`: keep a peer's cursor in view as it moves, until a pan, Esc or `F` again.
     case followPeer
+    /// `E`: export the drawing to a file (a prompt asks where).
+    case exportDrawing
 }
 
 /// A direction on the cell grid; `up` is towards row 0.

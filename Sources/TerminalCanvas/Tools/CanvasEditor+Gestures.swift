@@ -24,7 +24,67 @@ extension CanvasEditor {
             let changed = pass.start(in: &drawing)
             active = (.removing(pass), source)
             return changed
+        case .text:
+            // A click places the cursor; the text starts with the first key typed there.
+            return false
         }
+    }
+
+    /// A key typed with the text tool: starts a text at the cursor when none is being typed,
+    /// and the cursor follows the caret.
+    mutating func type(_ input: EditorCommand.TextInput, now: Int64) {
+        guard tool == .text else { return }
+        var entry: TextEntry
+        if case .typing(let current) = active?.gesture {
+            entry = current
+        } else {
+            guard case .character = input else { return }  // Enter or Backspace before any text
+            entry = TextEntry(
+                key: keyClock.nextKey(nowMilliseconds: now), origin: cursor, colour: settings.colour,
+                createdAtMilliseconds: now)
+        }
+        switch input {
+        case .character(let character): entry.insert(character)
+        case .newLine: entry.newLine()
+        case .backspace: entry.backspace()
+        }
+        active = (.typing(entry), .keyboard)
+        followCaret(of: entry)
+    }
+
+    /// Removes every group but those of kinds this build does not know (kept untouched), as one
+    /// undo entry.
+    mutating func clear(_ drawing: inout Drawing, finished: Bool) -> EditorFeedback {
+        var recording = EditRecording()
+        var kept = 0
+        for group in drawing.groups {
+            guard !group.base.contains(where: \.kind.isUnknown) else {
+                kept += 1
+                continue
+            }
+            recording.noteBefore(group.key, in: drawing)
+            drawing.removeGroup(for: group.key)
+        }
+        let entry = recording.entry(in: drawing)
+        if let entry { undoStack.record(entry) }
+        let count = entry?.changes.count ?? 0
+        var message =
+            count == 0
+            ? "nothing to clear"
+            : "cleared \(count == 1 ? "1 stroke" : "\(count) strokes") for everyone; u undoes it"
+        if kept > 0 {
+            message +=
+                "; kept \(kept) of a kind this version cannot show (shown as \(Raster.placeholderGlyph(mode: glyphMode)))"
+        }
+        return EditorFeedback(documentChanged: finished || count > 0, message: message)
+    }
+
+    /// An arrow while text is typed: the caret moves within it.
+    mutating func moveCaret(dx: Int, dy: Int) {
+        guard case .typing(var entry) = active?.gesture else { return }
+        entry.moveCaret(dx: dx, dy: dy)
+        active = (.typing(entry), .keyboard)
+        followCaret(of: entry)
     }
 
     /// Carries the running gesture to `cell`, if there is one; true when the drawing changed.
@@ -34,6 +94,8 @@ extension CanvasEditor {
         case .drawing(var pen):
             pen.extend(to: cell, nowMilliseconds: now)
             active = (.drawing(pen), source)
+            return false
+        case .typing:
             return false
         case .erasing(var pass):
             let changed = pass.sweep(to: cell, in: &drawing)
@@ -53,8 +115,14 @@ extension CanvasEditor {
         guard let (gesture, _) = active else { return false }
         active = nil
         switch gesture {
-        case .drawing(let pen):
-            guard let group = pen.group else { return false }
+        case .drawing, .typing:
+            let made: StrokeGroup?
+            switch gesture {
+            case .drawing(let pen): made = pen.group
+            case .typing(let entry): made = entry.group
+            default: made = nil
+            }
+            guard let group = made else { return false }
             let before = drawing[group.key]
             guard drawing.insert(group) else { return false }
             if let entry = UndoEntry(changes: [.init(key: group.key, before: before, after: group)]) {

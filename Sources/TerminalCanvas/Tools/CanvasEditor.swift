@@ -25,6 +25,8 @@ public struct CanvasEditor: Sendable {
     /// The button went down off the canvas (on the status bar): its drags draw nothing, so a
     /// press there never starts a stroke, not even when the drag then moves onto the canvas.
     var pointerHeldOffCanvas = false
+    /// The tool chosen before the text tool: Esc with no text being typed goes back to it.
+    public private(set) var toolBeforeText: ToolKind = .pen
 
     /// An editor with the pen selected and the cursor at `cursor` (the middle of the screen when
     /// nil).
@@ -43,12 +45,31 @@ public struct CanvasEditor: Sendable {
     }
 
     /// Whether the keyboard pen is down (space pressed once).
-    public var isPenDown: Bool { active?.source == .keyboard }
+    public var isPenDown: Bool {
+        if case .typing = active?.gesture { return false }
+        return active?.source == .keyboard
+    }
 
-    /// The pen stroke being drawn, not yet in the drawing: drawn on top, sent as presence.
+    /// Whether text is being typed (the text tool's text has not ended yet).
+    public var isTyping: Bool {
+        if case .typing = active?.gesture { return true }
+        return false
+    }
+
+    /// The pen stroke (or text) being made, not yet in the drawing: drawn on top, sent as presence.
     public var inProgressStroke: Stroke? {
-        if case .drawing(let pen) = active?.gesture { return pen.stroke }
-        return nil
+        switch active?.gesture {
+        case .drawing(let pen): return pen.stroke
+        case .typing(let entry): return entry.stroke
+        default: return nil
+        }
+    }
+
+    /// The text being typed (lines split by line feeds) and its first cell, for presence; nil
+    /// when none is, or nothing is typed yet.
+    public var inProgressText: (origin: CanvasCell, text: String)? {
+        guard case .typing(let entry) = active?.gesture, let text = entry.stroke?.text else { return nil }
+        return (entry.origin, text.joined)
     }
 
     /// The cells of the pen stroke being drawn (empty when none), for presence.
@@ -68,6 +89,15 @@ public struct CanvasEditor: Sendable {
         case .pressOffCanvas:
             pointerHeldOffCanvas = true
             return EditorFeedback(documentChanged: finishGesture(in: &drawing))
+        case .moveCursor(let dx, let dy) where isTyping:
+            moveCaret(dx: dx, dy: dy)
+            return .none
+        case .type(let input):
+            type(input, now: nowMilliseconds)
+            return .none
+        case .clearDrawing:
+            let finished = finishGesture(in: &drawing)
+            return clear(&drawing, finished: finished)
         case .moveCursor(let dx, let dy):
             return EditorFeedback(
                 documentChanged: moveCursor(
@@ -80,6 +110,7 @@ public struct CanvasEditor: Sendable {
                 documentChanged: beginGesture(.keyboard, at: cursor, in: &drawing, now: nowMilliseconds))
         case .selectTool(let next):
             let changed = finishGesture(in: &drawing)
+            if next == .text && tool != .text { toolBeforeText = tool }
             tool = next
             return EditorFeedback(documentChanged: changed)
         case .selectColour(let slot):
@@ -123,7 +154,9 @@ public struct CanvasEditor: Sendable {
     /// Why `[` or `]` changed nothing, so the key press is not met with silence.
     private func sizeLimitMessage(growing: Bool) -> String {
         guard let size = settings.size(for: tool) else {
-            return "the stroke eraser removes whole strokes: it has no size"
+            return tool == .text
+                ? "text takes one cell a character: it has no size"
+                : "the stroke eraser removes whole strokes: it has no size"
         }
         let label = StatusBarView.sizeLabel(size, ascii: true)
         return growing
@@ -158,8 +191,17 @@ public struct CanvasEditor: Sendable {
             case .press, .release, .hover: pointerHeldOffCanvas = false
             }
         }
+        // While text is typed, only a press acts (on the text, or ending it): a drag or a release
+        // must not carry the cursor off the caret, nor a release end the text.
+        if isTyping, event != .press(event.cell) { return false }
         switch event {
         case .press:
+            // A click on the text being typed moves its caret; anywhere else it ends the text.
+            if case .typing(var entry) = active?.gesture, entry.placeCaret(at: cell) {
+                active = (.typing(entry), .keyboard)
+                followCaret(of: entry)
+                return false
+            }
             let finished = finishGesture(in: &drawing)
             cursor = cell
             return beginGesture(.pointer, at: cell, in: &drawing, now: nowMilliseconds) || finished
@@ -188,6 +230,12 @@ public struct CanvasEditor: Sendable {
                 return false
             }
         }
+    }
+
+    /// The cursor goes where the caret of the text being typed is.
+    mutating func followCaret(of entry: TextEntry) {
+        cursor = CanvasViewport.clamped(entry.caretCell)
+        viewport.keepVisible(cursor)
     }
 
     /// Moves the cursor (keeping it on screen, and off negative coordinates, which the view never

@@ -31,4 +31,16 @@ public enum EditorCommand: Hashable, Sendable {
     /// Ends the gesture in progress, keeping what it drew: the app is about to quit, suspend or
     /// open another drawing, and a stroke on screen must not be lost with it.
     case liftPen
+    /// Removes every stroke of the drawing (the drawings menu's clear, after its confirmation),
+    /// as one undo step. Strokes of a kind this build does not know are left as they are.
+    case clearDrawing
+    /// A key typed with the text tool: text at the caret (a text starts at the cursor).
+    case type(TextInput)
+
+    /// What a key does to the text being typed.
+    public enum TextInput: Hashable, Sendable {
+        case character(Character)
+        case newLine
+        case backspace
+    }
 }

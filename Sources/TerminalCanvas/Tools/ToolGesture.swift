@@ -3,6 +3,7 @@ enum ToolGesture: Sendable {
     case drawing(PenStroke)
     case erasing(MaskErasePass)
     case removing(StrokeRemovalPass)
+    case typing(TextEntry)
 
     /// What put the pen down: it decides which events may end the gesture.
     enum Source: Hashable, Sendable {

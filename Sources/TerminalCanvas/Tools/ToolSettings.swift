@@ -63,7 +63,7 @@ public struct ToolSettings: Hashable, Sendable {
         case .pen: return step(&penWidthLevel, count: Self.penWidths.count)
         case .marker: return step(&markerWidthLevel, count: Self.markerWidths.count)
         case .maskEraser: return step(&eraserSizeLevel, count: Self.eraserSizes.count)
-        case .strokeEraser: return false
+        case .strokeEraser, .text: return false
         }
     }
 
@@ -73,7 +73,7 @@ public struct ToolSettings: Hashable, Sendable {
         case .pen: penWidth
         case .marker: markerWidth
         case .maskEraser: eraserSize
-        case .strokeEraser: nil
+        case .strokeEraser, .text: nil
         }
     }
 }
