@@ -158,6 +158,17 @@ import Testing
         }
     }
 
+    /// Text in progress and a chosen cursor colour together: the text, then the colour last.
+    @Test func presenceCarriesTextInProgressAndACursorColourTogether() throws {
+        var update = PresenceUpdate(
+            peerID: 8, displayName: "Di", drawingID: "d", cursor: .init(x: 3, y: 4), tool: "text", colour: 2,
+            strokeInProgress: [.init(x: 3, y: 4)], textInProgress: "hi\nthere")
+        update.cursorColour = 33
+        let frame = SyncMessage.presence(update).frame()
+        #expect(frame.payload.last == 33)
+        #expect(try SyncMessage(frame: frame) == .presence(update))
+    }
+
     @Test func refusesADrawingIDOverTheTextLimit() {
         // peer id, an empty name, then a drawing id claiming 1025 bytes (and carrying them).
         let payload =
