@@ -58,6 +58,10 @@ extension CanvasSession {
             handleMenu(event)
             return
         }
+        if paletteOverlay != nil {
+            handlePalette(event)
+            return
+        }
         switch event {
         case .command(let key):
             handle(key)
@@ -103,7 +107,10 @@ extension CanvasSession {
             let direction: CanvasViewport.PanDirection =
                 mouse.shift ? (forward ? .right : .left) : (forward ? .down : .up)
             apply(.pan(direction))
+        case (.press, .left) where editor.tool == .eyedropper:
+            pickWithEyedropper(atScreenX: mouse.x, y: mouse.y)
         case (_, .left):
+            editor.pointerShiftHeld = mouse.shift
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case (_, .right):
             if mouse.kind == .press, toolBeforeRightButton == nil {
@@ -123,25 +130,12 @@ extension CanvasSession {
         }
     }
 
-    /// The middle button: the colour of the topmost ink in the cell becomes the current colour,
-    /// when the palette has it.
-    func pickColour(atScreenX x: Int, y: Int) {
-        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return }
-        let drawing = coordinator.drawing
-        guard
-            let key = Raster.topmostKey(
-                in: drawing.groups, atCellX: cell.x, y: cell.y, mode: editor.glyphMode),
-            let ink = drawing[key]?.pieces.last?.ink
-        else {
-            show("no ink there to pick a colour from")
-            return
-        }
-        guard let index = palette.colours.firstIndex(of: ink.colour) else {
-            show("that ink's colour (\(ink.colour)) is not in the palette")
-            return
-        }
-        apply(.selectColour(slot: index + 1))
-        show("picked \(palette.name(slot: index + 1) ?? "colour \(index + 1)")")
+    /// The middle button (and the eyedropper): the colour of the topmost ink in the cell becomes
+    /// the current colour; false when there is no ink there.
+    @discardableResult
+    func pickColour(atScreenX x: Int, y: Int) -> Bool {
+        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return false }
+        return pickColour(at: cell)
     }
 
     /// The mouse while the help is open: the wheel scrolls it, a click outside the box closes it,
@@ -175,6 +169,7 @@ extension CanvasSession {
             helpFirstLine = helpFirstLine == nil ? 0 : nil
         case .escape:
             helpFirstLine = nil
+            if !editor.selection(in: coordinator.drawing).isEmpty { apply(.clearSelection) }
         case .toggleGlyphs:
             guard screen.supportsUnicode else {
                 show("braille needs a UTF-8 terminal")
@@ -183,6 +178,10 @@ extension CanvasSession {
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
         case .jumpToPeer:
             jumpToNextPeer()
+        case .openPalette:
+            openPalette()
+        case .togglePen where editor.tool == .eyedropper:
+            pickWithEyedropper(at: editor.cursor)
         case .openDrawings:
             helpFirstLine = nil
             menu = DrawingsMenu(items: menuItems(drawings.entries), currentID: coordinator.drawingID)
@@ -205,7 +204,7 @@ extension CanvasSession {
         lastJumpedPeer = next.peerID
         if editor.isPenDown { apply(.liftPen) }
         let target = CanvasCell(x: Int(next.cursor.x), y: Int(next.cursor.y))
-        apply(.moveCursor(dx: target.x - editor.cursor.x, dy: target.y - editor.cursor.y))
+        apply(.placeCursor(target))
         show("at \(PeerPresence(name: next.displayName, colour: next.colour, cursor: target).tag)'s cursor")
     }
 

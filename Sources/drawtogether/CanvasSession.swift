@@ -43,6 +43,8 @@ final class CanvasSession {
     /// The help's first line shown (it scrolls when taller than the terminal); nil: help closed.
     var helpFirstLine: Int?
     var menu: DrawingsMenu?
+    /// The palette overlay (`C`), while it is open.
+    var paletteOverlay: PaletteOverlay?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?
     var messageTimer: EventLoopTimer?

@@ -87,6 +87,8 @@ public struct DrawingsMenu: Equatable, Sendable {
             if case .character(let character) = event, character == "y" || character == "Y" {
                 return .delete(id: id)
             }
+            // `y` is also the canvas's duplicate key, so it may arrive as that command.
+            if event == .command(.duplicateSelection) { return .delete(id: id) }
             return nil
         }
     }

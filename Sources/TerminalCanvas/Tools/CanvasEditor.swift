@@ -11,6 +11,8 @@ import StrokeKit
 /// Unix milliseconds with each command.
 public struct CanvasEditor: Sendable {
     public private(set) var tool: ToolKind = .pen
+    /// The tool before the last change of tool: the eyedropper gives it back after a pick.
+    public private(set) var previousTool: ToolKind = .pen
     public private(set) var settings: ToolSettings
     /// The keyboard cursor; pointer reports move it too, so it is also "where this peer is".
     public private(set) var cursor: CanvasCell
@@ -25,6 +27,13 @@ public struct CanvasEditor: Sendable {
     /// The button went down off the canvas (on the status bar): its drags draw nothing, so a
     /// press there never starts a stroke, not even when the drag then moves onto the canvas.
     var pointerHeldOffCanvas = false
+    /// The selected groups, in key order (some may have gone since: see `selection(in:)`).
+    var selectedKeys: [StrokeKey] = []
+    /// `=` turned the shape constraint on: lines at 45° steps, squares, circles.
+    public private(set) var constrainsShapes = false
+    /// Shift was held in the latest mouse report (the app sets it before each pointer command):
+    /// it constrains a shape drawn with the mouse, where the terminal reports it.
+    public var pointerShiftHeld = false
 
     /// An editor with the pen selected and the cursor at `cursor` (the middle of the screen when
     /// nil).
@@ -45,16 +54,29 @@ public struct CanvasEditor: Sendable {
     /// Whether the keyboard pen is down (space pressed once).
     public var isPenDown: Bool { active?.source == .keyboard }
 
-    /// The pen stroke being drawn, not yet in the drawing: drawn on top, sent as presence.
+    /// The pen stroke or shape being drawn, not yet in the drawing: drawn on top, sent as
+    /// presence.
     public var inProgressStroke: Stroke? {
-        if case .drawing(let pen) = active?.gesture { return pen.stroke }
-        return nil
+        switch active?.gesture {
+        case .drawing(let pen): pen.stroke
+        case .shaping(let shape): shape.stroke
+        default: nil
+        }
     }
 
-    /// The cells of the pen stroke being drawn (empty when none), for presence.
+    /// The cells of the pen stroke or shape being drawn (empty when none), for presence.
     public var inProgressCells: [CanvasCell] {
-        if case .drawing(let pen) = active?.gesture { return pen.cells }
-        return []
+        switch active?.gesture {
+        case .drawing(let pen): pen.cells
+        case .shaping(let shape): shape.cells
+        default: []
+        }
+    }
+
+    /// The selection band being dragged (select tool), for the screen to outline.
+    public var selectionBand: CellRect? {
+        if case .selecting(let band) = active?.gesture { return band.rect }
+        return nil
     }
 
     /// Handles one command at time `nowMilliseconds`.
@@ -68,6 +90,28 @@ public struct CanvasEditor: Sendable {
         case .pressOffCanvas:
             pointerHeldOffCanvas = true
             return EditorFeedback(documentChanged: finishGesture(in: &drawing))
+        case .moveCursor(let dx, let dy) where tool == .select && active == nil:
+            return moveSelection(dx: dx, dy: dy, in: &drawing, now: nowMilliseconds)
+        case .placeCursor(let cell):
+            return EditorFeedback(
+                documentChanged: moveCursor(to: cell, in: &drawing, now: nowMilliseconds))
+        case .selectColourValue(let value):
+            settings.selectColour(value: value)
+            return .none
+        case .toggleConstraint:
+            constrainsShapes.toggle()
+            updateShapeConstraint()
+            return EditorFeedback(
+                message: constrainsShapes
+                    ? "shapes constrained: 45° lines, squares, circles (= again to free)"
+                    : "shapes free (= constrains them)")
+        case .deleteSelection:
+            return deleteSelection(in: &drawing)
+        case .duplicateSelection:
+            return duplicateSelection(in: &drawing, now: nowMilliseconds)
+        case .clearSelection:
+            selectedKeys = []
+            return .none
         case .moveCursor(let dx, let dy):
             return EditorFeedback(
                 documentChanged: moveCursor(
@@ -80,6 +124,8 @@ public struct CanvasEditor: Sendable {
                 documentChanged: beginGesture(.keyboard, at: cursor, in: &drawing, now: nowMilliseconds))
         case .selectTool(let next):
             let changed = finishGesture(in: &drawing)
+            if next != .select { selectedKeys = [] }
+            if next != tool { previousTool = tool }
             tool = next
             return EditorFeedback(documentChanged: changed)
         case .selectColour(let slot):
@@ -121,7 +167,8 @@ public struct CanvasEditor: Sendable {
     /// Why `[` or `]` changed nothing, so the key press is not met with silence.
     private func sizeLimitMessage(growing: Bool) -> String {
         guard let size = settings.size(for: tool) else {
-            return "the stroke eraser removes whole strokes: it has no size"
+            if tool == .strokeEraser { return "the stroke eraser removes whole strokes: it has no size" }
+            return "the \(tool.name) tool has no size"
         }
         let label = StatusBarView.sizeLabel(size, ascii: true)
         return growing
@@ -156,6 +203,7 @@ public struct CanvasEditor: Sendable {
             case .press, .release, .hover: pointerHeldOffCanvas = false
             }
         }
+        updateShapeConstraint()
         switch event {
         case .press:
             let finished = finishGesture(in: &drawing)
@@ -190,7 +238,7 @@ public struct CanvasEditor: Sendable {
 
     /// Moves the cursor (keeping it on screen, and off negative coordinates, which the view never
     /// shows) and carries a running gesture along.
-    private mutating func moveCursor(to target: CanvasCell, in drawing: inout Drawing, now: Int64)
+    mutating func moveCursor(to target: CanvasCell, in drawing: inout Drawing, now: Int64)
         -> Bool
     {
         let cell = CanvasViewport.clamped(target)

@@ -3,6 +3,9 @@ enum ToolGesture: Sendable {
     case drawing(PenStroke)
     case erasing(MaskErasePass)
     case removing(StrokeRemovalPass)
+    case shaping(ShapeGesture)
+    case selecting(SelectionBand)
+    case movingSelection(SelectionMove)
 
     /// What put the pen down: it decides which events may end the gesture.
     enum Source: Hashable, Sendable {

@@ -45,14 +45,22 @@ public struct UndoStack: Equatable, Sendable {
                     .init(key: change.key, before: change.before, after: drawing[change.key]), at: 0)
                 _ = drawing.setGroup(change.before, for: change.key)
             }
-            if let done = UndoEntry(changes: changes) { redoEntries.append(done) }
-            return .applied(.undo, restored: forced.changes.map(\.key), skipped: [])
+            var moves: [UndoEntry.MoveChange] = []
+            for move in forced.moves {
+                guard let group = drawing[move.key] else { continue }
+                moves.append(.init(key: move.key, before: move.before, after: group.baseTransforms))
+                drawing.setGroup(group.settingBaseTransforms(move.before), for: move.key)
+            }
+            if let done = UndoEntry(changes: changes, moves: moves) { redoEntries.append(done) }
+            return .applied(.undo, restored: forced.changes.map(\.key) + moves.map(\.key), skipped: [])
         }
         guard let entry = undoEntries.popLast() else { return .nothingToDo(.undo) }
         let (done, restored, skipped) = Self.apply(entry, reversed: true, to: &drawing)
         if let done { redoEntries.append(done) }
         if !skipped.isEmpty {
-            leftAloneByLastUndo = UndoEntry(changes: entry.changes.filter { skipped.contains($0.key) })
+            leftAloneByLastUndo = UndoEntry(
+                changes: entry.changes.filter { skipped.contains($0.key) },
+                moves: entry.moves.filter { skipped.contains($0.key) })
         }
         return .applied(.undo, restored: restored, skipped: skipped)
     }
@@ -97,10 +105,20 @@ public struct UndoStack: Equatable, Sendable {
                 group.settingSweep(reversed ? nil : sweep.mask, for: sweep.sweepKey), for: sweep.key)
             movedSweeps.append(sweep)
         }
+        var movedPlaces: [UndoEntry.MoveChange] = []
+        for move in entry.moves {
+            guard let group = drawing[move.key], group.baseTransforms == (reversed ? move.after : move.before)
+            else {
+                skipped.append(move.key)
+                continue
+            }
+            drawing.setGroup(group.settingBaseTransforms(reversed ? move.before : move.after), for: move.key)
+            movedPlaces.append(move)
+        }
         let ordered = reversed ? Array(moved.reversed()) : moved
         return (
-            UndoEntry(changes: ordered, sweeps: movedSweeps), moved.map(\.key) + movedSweeps.map(\.key),
-            skipped
+            UndoEntry(changes: ordered, sweeps: movedSweeps, moves: movedPlaces),
+            moved.map(\.key) + movedSweeps.map(\.key) + movedPlaces.map(\.key), skipped
         )
     }
 }
