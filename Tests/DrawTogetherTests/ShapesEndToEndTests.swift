@@ -51,6 +51,40 @@ struct ShapesEndToEndTests {
         #expect(try b.quit() == 0)
     }
 
+    /// The keyboard alone: `c`, space, move, space draws an ellipse; `=` makes the next box a
+    /// square.
+    @Test func theKeyboardDrawsAnEllipseAndASquareTheOtherPeerGets() throws {
+        let (a, b, replicaB) = try twoPeers()
+        try a.tmux.sendKeys("c")
+        try a.tmux.waitUntil { $0.last?.contains("ellipse") == true }
+        // The cursor starts in the middle (40, 11): 10 right and 4 down from there.
+        try a.tmux.sendKeys("Space")
+        for _ in 0..<10 { try a.tmux.sendKeys("l") }
+        for _ in 0..<4 { try a.tmux.sendKeys("j") }
+        try a.tmux.waitUntil { $0.last?.contains("50,15") == true }
+        try a.tmux.sendKeys("Space")
+        try b.tmux.waitUntil { _ in
+            let text = try a.exportText(replica: replicaB)
+            // Its left and right ends on the middle row, its top and bottom in the middle column.
+            return [(40, 13), (50, 13), (45, 11), (45, 15)].allSatisfy {
+                ErasureMergeEndToEndTests.exportHasInk(text, x: $0.0, y: $0.1)
+            } && !ErasureMergeEndToEndTests.exportHasInk(text, x: 45, y: 13)
+        }
+        // = then a box dragged from (10, 3) to (11, 5): two rows high on screen is four columns,
+        // so the square's far corner is (14, 5).
+        try a.tmux.sendKeys("b", "=")
+        try a.tmux.waitUntil { $0.joined().contains("shapes constrained") }
+        try a.drag([(10, 3), (11, 5)])
+        try b.tmux.waitUntil { _ in
+            let text = try a.exportText(replica: replicaB)
+            return [(10, 3), (14, 3), (14, 5), (12, 5)].allSatisfy {
+                ErasureMergeEndToEndTests.exportHasInk(text, x: $0.0, y: $0.1)
+            } && !ErasureMergeEndToEndTests.exportHasInk(text, x: 15, y: 3)
+        }
+        #expect(try a.quit() == 0)
+        #expect(try b.quit() == 0)
+    }
+
     @Test func aSelectionMovedInBMovesInAAndUndoPutsItBack() throws {
         let (a, b, replicaB) = try twoPeers()
         // A draws a line on row 4; B has it (not only shows it: a stroke on its way shows first).
