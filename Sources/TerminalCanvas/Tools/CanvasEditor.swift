@@ -103,7 +103,7 @@ public struct CanvasEditor: Sendable {
             updateShapeConstraint()
             return EditorFeedback(
                 message: constrainsShapes
-                    ? "shapes constrained: 45° lines, squares, circles (= again to free)"
+                    ? "shapes constrained: squares, circles, 45-degree lines (= again to free)"
                     : "shapes free (= constrains them)")
         case .deleteSelection:
             return deleteSelection(in: &drawing)
