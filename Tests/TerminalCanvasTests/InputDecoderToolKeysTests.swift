@@ -32,6 +32,17 @@ import Testing
         #expect(decoder.decode(characters("by")) == [.character("b"), .character("y")])
     }
 
+    /// `y` is the duplicate key on the canvas and still the drawings menu's yes.
+    @Test func yStillConfirmsADeleteInTheDrawingsMenu() throws {
+        var decoder = InputDecoder()
+        let items = [DrawingsMenu.Item(id: "a", name: "A"), DrawingsMenu.Item(id: "b", name: "B")]
+        var menu = DrawingsMenu(items: items, currentID: "a")
+        for event in decoder.decode(characters("jd")) { _ = menu.handle(event) }
+        let yes = try #require(decoder.decode(characters("y")).first)
+        #expect(yes == .command(.duplicateSelection))
+        #expect(menu.handle(yes) == .delete(id: "b"))
+    }
+
     @Test func shiftIsToldForLeftButtonReports() {
         var decoder = InputDecoder()
         // SGR: 4 is Shift; 32 motion.
