@@ -191,6 +191,7 @@ public struct InputDecoder: Sendable {
         case "g": .toggleGlyphs
         case "o": .openDrawings
         case "f": .jumpToPeer
+        case "F": .followPeer
         case "0": .viewHome
         case "/": .selectTool(.shape(.line))
         case "b": .selectTool(.shape(.box))

@@ -16,7 +16,9 @@ extension EditorCommand {
         case .toggleConstraint: self = .toggleConstraint
         case .deleteSelection: self = .deleteSelection
         case .duplicateSelection: self = .duplicateSelection
-        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer, .openPalette: return nil
+        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer, .followPeer,
+            .openPalette:
+            return nil
         }
     }
 
