@@ -112,6 +112,20 @@ import Testing
         #expect(session.ink.prefix(4) == ["", " ▄ ▄", "", "        ▄▄▄"])
     }
 
+    @Test func aMoveAnotherPeerMovedOnIsLeftAloneThenASecondUndoPutsItBack() throws {
+        var session = session()
+        session.mouseStroke([(0, 0), (4, 2)])
+        session.mouseStroke([(2, 1), (2, 3)])
+        let moved = try #require(session.document[Self.left.key])
+        // Another peer moves it further.
+        session.receiveFromReplica([moved.translated(dx: 5, dy: 0), Self.right])
+        session.run(.undo)
+        #expect(session.document[Self.left.key]?.baseTransforms == [StrokeTransform(dx: 5, dy: 2)])
+        #expect(session.lastFeedback.message?.contains("u again") == true)
+        session.run(.undo)
+        #expect(session.document[Self.left.key]?.baseTransforms == [.identity])
+    }
+
     @Test func deleteRemovesTheSelectionAsOneUndoStep() {
         var session = session()
         session.mouseStroke([(0, 0), (12, 5)])
