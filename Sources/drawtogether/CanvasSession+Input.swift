@@ -67,6 +67,10 @@ extension CanvasSession {
             handleExportPrompt(event)
             return
         }
+        if paletteOverlay != nil {
+            handlePalette(event)
+            return
+        }
         switch event {
         case .command(let key):
             handle(key)
@@ -117,7 +121,10 @@ extension CanvasSession {
             let direction: CanvasViewport.PanDirection =
                 mouse.shift ? (forward ? .right : .left) : (forward ? .down : .up)
             apply(.pan(direction))
+        case (.press, .left) where editor.tool == .eyedropper:
+            pickWithEyedropper(atScreenX: mouse.x, y: mouse.y)
         case (_, .left):
+            editor.pointerShiftHeld = mouse.shift
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case (_, .right):
             if mouse.kind == .press, toolBeforeRightButton == nil {
@@ -137,25 +144,12 @@ extension CanvasSession {
         }
     }
 
-    /// The middle button: the colour of the topmost ink in the cell becomes the current colour,
-    /// when the palette has it.
-    func pickColour(atScreenX x: Int, y: Int) {
-        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return }
-        let drawing = coordinator.drawing
-        guard
-            let key = Raster.topmostKey(
-                in: drawing.groups, atCellX: cell.x, y: cell.y, mode: editor.glyphMode),
-            let ink = drawing[key]?.pieces.last?.ink
-        else {
-            show("no ink there to pick a colour from")
-            return
-        }
-        guard let index = palette.colours.firstIndex(of: ink.colour) else {
-            show("that ink's colour (\(ink.colour)) is not in the palette")
-            return
-        }
-        apply(.selectColour(slot: index + 1))
-        show("picked \(palette.name(slot: index + 1) ?? "colour \(index + 1)")")
+    /// The middle button (and the eyedropper): the colour of the topmost ink in the cell becomes
+    /// the current colour; false when there is no ink there.
+    @discardableResult
+    func pickColour(atScreenX x: Int, y: Int) -> Bool {
+        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return false }
+        return pickColour(at: cell)
     }
 
     /// The mouse while the help is open: the wheel scrolls it, a click outside the box closes it,
@@ -195,11 +189,14 @@ extension CanvasSession {
         case .toggleHelp:
             helpFirstLine = helpFirstLine == nil ? 0 : nil
         case .escape:
-            // Esc ends the text being typed; with none, it leaves the text tool.
+            helpFirstLine = nil
+            // Esc ends the text being typed; with none, it leaves the text tool, or selects nothing.
             if editor.isTyping {
                 apply(.liftPen)
             } else if editor.tool == .text {
                 apply(.selectTool(editor.toolBeforeText))
+            } else if !editor.selection(in: coordinator.drawing).isEmpty {
+                apply(.clearSelection)
             }
         case .exportDrawing:
             apply(.liftPen)
@@ -214,6 +211,10 @@ extension CanvasSession {
             jumpToNextPeer()
         case .followPeer:
             toggleFollowing()
+        case .openPalette:
+            openPalette()
+        case .togglePen where editor.tool == .eyedropper:
+            pickWithEyedropper(at: editor.cursor)
         case .openDrawings:
             helpFirstLine = nil
             menu = DrawingsMenu(items: menuItems(drawings.entries), currentID: coordinator.drawingID)
@@ -236,7 +237,7 @@ extension CanvasSession {
         lastJumpedPeer = next.peerID
         if editor.isPenDown { apply(.liftPen) }
         let target = CanvasCell(x: Int(next.cursor.x), y: Int(next.cursor.y))
-        apply(.moveCursor(dx: target.x - editor.cursor.x, dy: target.y - editor.cursor.y))
+        apply(.placeCursor(target))
         show("at \(PeerPresence(name: next.displayName, colour: next.colour, cursor: target).tag)'s cursor")
     }
 

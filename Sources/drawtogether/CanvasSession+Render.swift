@@ -38,6 +38,7 @@ extension CanvasSession {
                 FirstScreenHint(glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             }
             if let helpFirstLine { helpOverlay(firstLine: helpFirstLine).paint(into: &grid) }
+            paletteOverlay?.paint(into: &grid)
             menu?.paint(into: &grid, glyphs: glyphs)
         }
         screen.draw(grid)
@@ -75,7 +76,7 @@ extension CanvasSession {
     /// The first-screen hint: on an empty drawing nobody has drawn on yet, with nothing open over it.
     var showsHint: Bool {
         if !coordinator.drawing.isEmpty { hintDismissed = true }
-        return !hintDismissed && helpFirstLine == nil && menu == nil
+        return !hintDismissed && helpFirstLine == nil && menu == nil && paletteOverlay == nil
     }
 
     func helpOverlay(firstLine: Int) -> HelpOverlayView {
@@ -97,10 +98,11 @@ extension CanvasSession {
         }
         var bar = StatusBarView(
             drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool,
-            colorNumber: editor.settings.colourSlot,
+            colorNumber: editor.settings.colourOutsidePalette == nil ? editor.settings.colourSlot : 0,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
             peersOnline: online.count - elsewhere.count, sync: sync, glyphs: glyphs,
-            colorName: palette.name(slot: editor.settings.colourSlot),
+            colorName: editor.settings.colourOutsidePalette == nil
+                ? palette.name(slot: editor.settings.colourSlot) : nil,
             cursor: editor.cursor,
             viewOrigin: editor.viewport.origin == CanvasCell(x: 0, y: 0) ? nil : editor.viewport.origin)
         bar.peersElsewhere = elsewhere.count

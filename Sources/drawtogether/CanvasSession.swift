@@ -47,6 +47,8 @@ final class CanvasSession {
     var menu: DrawingsMenu?
     /// The `E` prompt, while it asks where to export the drawing.
     var exportPrompt: ExportPrompt?
+    /// The palette overlay (`C`), while it is open.
+    var paletteOverlay: PaletteOverlay?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?
     var messageTimer: EventLoopTimer?

@@ -110,16 +110,18 @@ public struct DrawingsMenu: Equatable, Sendable {
         case .naming(let renaming, let text): return name(event, renaming: renaming, text: text)
         case .confirmingDelete(let id):
             mode = .browsing
-            if case .character(let character) = event, character == "y" || character == "Y" {
-                let inTrash = items.first { $0.id == id }?.inTrash == true
-                return inTrash ? .deleteForever(id: id) : .delete(id: id)
-            }
-            return nil
+            guard Self.isYes(event) else { return nil }
+            let inTrash = items.first { $0.id == id }?.inTrash == true
+            return inTrash ? .deleteForever(id: id) : .delete(id: id)
         case .confirmingClear:
             mode = .browsing
-            if case .character(let character) = event, character == "y" || character == "Y" { return .clear }
-            return nil
+            return Self.isYes(event) ? .clear : nil
         }
+    }
+
+    /// A yes to a confirmation: `y` (which may arrive as the duplicate command, its canvas meaning).
+    private static func isYes(_ event: InputEvent) -> Bool {
+        event == .character("y") || event == .character("Y") || event == .command(.duplicateSelection)
     }
 
     private mutating func browse(_ event: InputEvent) -> Action? {
@@ -151,7 +153,8 @@ public struct DrawingsMenu: Equatable, Sendable {
                 break
             }
             mode = .confirmingDelete(id: items[selection].id)
-        case .character("c"):
+        case .character("c"), .command(.selectTool(.shape(.ellipse))):
+            // `c` is also the ellipse tool's key, so it may arrive as that command.
             mode = .confirmingClear
         default: break
         }

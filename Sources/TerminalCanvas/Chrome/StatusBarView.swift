@@ -117,10 +117,14 @@ public struct StatusBarView: Equatable, Sendable {
             left.append(Field(text: isPenDown ? name + (compact ? " \(glyphs.moreBelow)" : " down") : name))
         }
         // An eraser has no colour: its size is what matters.
-        if !dropped.contains(.color), tool == .pen || tool == .marker {
-            let label =
+        if !dropped.contains(.color), tool.inkTool != nil {
+            var label =
                 compact
                 ? "\(colorNumber)" : colorName.map { "\(colorNumber) \($0)" } ?? "colour \(colorNumber)"
+            // A colour no key holds (from the palette overlay or the eyedropper): its index.
+            if colorNumber < 1, let colorValue {
+                label = compact ? "#\(colorValue)" : "colour #\(colorValue)"
+            }
             left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
         }
         if !dropped.contains(.brush), let brushSize {

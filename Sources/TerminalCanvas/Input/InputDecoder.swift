@@ -127,6 +127,7 @@ public struct InputDecoder: Sendable {
                     return [.command(.move(direction))]
                 }
                 if Self.isHomeKey(parameters: parameters, final: code) { return [.command(.viewHome)] }
+                if code == 0x7E, parameters == [0x33] { return [.command(.deleteSelection)] }  // ESC [ 3 ~
                 return []  // a sequence we do not use, or a malformed one: swallowed whole
             default:
                 // Not part of any sequence: drop what was collected and read this one afresh.
@@ -200,6 +201,14 @@ public struct InputDecoder: Sendable {
         case "F": .followPeer
         case "E": .exportDrawing
         case "0": .viewHome
+        case "/": .selectTool(.shape(.line))
+        case "b": .selectTool(.shape(.box))
+        case "c": .selectTool(.shape(.ellipse))
+        case "s": .selectTool(.select)
+        case "i": .selectTool(.eyedropper)
+        case "C": .openPalette
+        case "=": .toggleConstraint
+        case "y": .duplicateSelection
         default:
             if let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII {
                 .selectColor(digit)
@@ -220,7 +229,8 @@ public struct InputDecoder: Sendable {
         case .resize: [.resize]
         case .function(1): [.command(.toggleHelp)]
         case .home: [.command(.viewHome)]
-        case .delete, .end, .pageUp, .pageDown, .function, .other: []
+        case .delete: [.command(.deleteSelection)]
+        case .end, .pageUp, .pageDown, .function, .other: []
         }
     }
 }

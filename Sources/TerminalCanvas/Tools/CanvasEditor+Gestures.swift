@@ -27,6 +27,23 @@ extension CanvasEditor {
         case .text:
             // A click places the cursor; the text starts with the first key typed there.
             return false
+        case .shape(let kind):
+            let key = keyClock.nextKey(nowMilliseconds: now)
+            var shape = ShapeGesture(kind: kind, key: key, ink: settings.ink, at: cell, nowMilliseconds: now)
+            shape.isConstrained = constrainsShapes || (source == .pointer && pointerShiftHeld)
+            active = (.shaping(shape), source)
+            return false
+        case .select:
+            // A press on the selection drags it; anywhere else (and space) starts a band.
+            let keys = selection(in: drawing)
+            if source == .pointer, let outline = selectionOutline(in: drawing), outline.contains(cell) {
+                active = (.movingSelection(SelectionMove(keys: keys, at: cell, in: drawing)), source)
+            } else {
+                active = (.selecting(SelectionBand(anchor: cell, end: cell)), source)
+            }
+            return false
+        case .eyedropper:
+            return false  // the app picks the colour (it knows the palette's names)
         }
     }
 
@@ -105,6 +122,18 @@ extension CanvasEditor {
             let changed = pass.move(to: cell, in: &drawing)
             active = (.removing(pass), source)
             return changed
+        case .shaping(var shape):
+            shape.extend(to: cell)
+            active = (.shaping(shape), source)
+            return false
+        case .selecting(var band):
+            band.end = cell
+            active = (.selecting(band), source)
+            return false
+        case .movingSelection(var move):
+            let changed = move.move(to: cell, in: &drawing)
+            active = (.movingSelection(move), source)
+            return changed
         }
     }
 
@@ -135,6 +164,28 @@ extension CanvasEditor {
         case .removing(let pass):
             if let entry = pass.recording.entry(in: drawing) { undoStack.record(entry) }
             return false
+        case .shaping(let shape):
+            guard let group = shape.group else { return false }
+            let before = drawing[group.key]
+            guard drawing.insert(group) else { return false }
+            if let entry = UndoEntry(changes: [.init(key: group.key, before: before, after: group)]) {
+                undoStack.record(entry)
+            }
+            return true
+        case .selecting(let band):
+            selectedKeys = keys(in: band, of: drawing)
+            return false
+        case .movingSelection(let move):
+            if let entry = move.entry(in: drawing) { undoStack.record(entry) }
+            return false
         }
+    }
+
+    /// The shape being drawn follows the constraint as it is now (`=` or Shift, which may
+    /// change while dragging).
+    mutating func updateShapeConstraint() {
+        guard case .shaping(var shape) = active?.gesture, let source = active?.source else { return }
+        shape.isConstrained = constrainsShapes || (source == .pointer && pointerShiftHeld)
+        active = (.shaping(shape), source)
     }
 }

@@ -13,8 +13,11 @@ extension EditorCommand {
         case .undo: self = .undo
         case .redo: self = .redo
         case .viewHome: self = .viewHome
+        case .toggleConstraint: self = .toggleConstraint
+        case .deleteSelection: self = .deleteSelection
+        case .duplicateSelection: self = .duplicateSelection
         case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer, .followPeer,
-            .exportDrawing:
+            .exportDrawing, .openPalette:
             return nil
         }
     }

@@ -43,4 +43,18 @@ public enum EditorCommand: Hashable, Sendable {
         case newLine
         case backspace
     }
+    /// Puts the cursor on a cell (`f`, to a peer's cursor) without moving a selection along.
+    case placeCursor(CanvasCell)
+    /// Selects an xterm-256 colour (the palette overlay, the eyedropper).
+    case selectColourValue(UInt8)
+    /// `=`: the shape tools' constraint (45° lines, squares, circles) on or off; it applies to
+    /// the shape being drawn at once. Shift held with the mouse constrains too.
+    case toggleConstraint
+    /// `Delete`: removes the selected strokes (one undo step).
+    case deleteSelection
+    /// `y`: copies the selected strokes a little right of and below themselves, and selects the
+    /// copies (one undo step).
+    case duplicateSelection
+    /// Esc with a selection: selects nothing.
+    case clearSelection
 }

@@ -49,7 +49,14 @@ public struct UndoStack: Equatable, Sendable {
                 _ = drawing.setGroup(target, for: change.key)
                 restored.append(change.key)
             }
-            if let done = UndoEntry(changes: changes) { redoEntries.append(done) }
+            var moves: [UndoEntry.MoveChange] = []
+            for move in forced.moves {
+                guard let group = drawing[move.key], group.baseTransforms != move.before else { continue }
+                moves.append(.init(key: move.key, before: move.before, after: group.baseTransforms))
+                drawing.setGroup(group.settingBaseTransforms(move.before), for: move.key)
+                restored.append(move.key)
+            }
+            if let done = UndoEntry(changes: changes, moves: moves) { redoEntries.append(done) }
             return .applied(.undo, restored: restored, skipped: [])
         }
         guard let entry = undoEntries.popLast() else { return .nothingToDo(.undo) }
@@ -59,6 +66,12 @@ public struct UndoStack: Equatable, Sendable {
         leftAloneByLastUndo = UndoEntry(
             changes: entry.changes.filter {
                 skipped.contains($0.key) && Self.forcedValue(of: $0, over: drawing[$0.key]) != drawing[$0.key]
+            },
+            // A move someone else changed since: a second undo puts the old place back (while the
+            // stroke is there), with the sweeps it has now.
+            moves: entry.moves.filter { move in
+                skipped.contains(move.key)
+                    && drawing[move.key].map { $0.baseTransforms != move.before } == true
             })
         return .applied(
             .undo, restored: restored, skipped: skipped, offersForce: leftAloneByLastUndo != nil)
@@ -117,10 +130,20 @@ public struct UndoStack: Equatable, Sendable {
                 group.settingSweep(reversed ? nil : sweep.mask, for: sweep.sweepKey), for: sweep.key)
             movedSweeps.append(sweep)
         }
+        var movedPlaces: [UndoEntry.MoveChange] = []
+        for move in entry.moves {
+            guard let group = drawing[move.key], group.baseTransforms == (reversed ? move.after : move.before)
+            else {
+                skipped.append(move.key)
+                continue
+            }
+            drawing.setGroup(group.settingBaseTransforms(reversed ? move.before : move.after), for: move.key)
+            movedPlaces.append(move)
+        }
         let ordered = reversed ? Array(moved.reversed()) : moved
         return (
-            UndoEntry(changes: ordered, sweeps: movedSweeps), moved.map(\.key) + movedSweeps.map(\.key),
-            skipped
+            UndoEntry(changes: ordered, sweeps: movedSweeps, moves: movedPlaces),
+            moved.map(\.key) + movedSweeps.map(\.key) + movedPlaces.map(\.key), skipped
         )
     }
 }
