@@ -54,7 +54,7 @@ struct CompletionModel: Equatable {
             let spec = FlagScan.specs[name]!
             return Option(
                 name: name, value: spec.takesValue ? Self.value(ofFlag: name) : .none, owner: spec.owner,
-                summary: optionSummaries[name], isRepeatable: name == "--peer")
+                summary: optionSummaries[name], isRepeatable: name == "--peer" || name == "--server")
         }
     }
 
