@@ -1,4 +1,5 @@
-// drawtogether-bench: measures the replica, live sync, end-to-end sync, flush, render and open.
+// drawtogether-bench: measures the replica, live sync, end-to-end sync, flush, render, open and
+// the relay's capacity.
 // See PERFORMANCE.md for the figures of a release run and what each one means.
 import Glibc
 

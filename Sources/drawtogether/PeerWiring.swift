@@ -48,6 +48,7 @@ final class PeerWiring {
             token: configuration.token ?? "", encrypts: false, subscriptions: adapter.subscriptions)
         var options = SyncNode.Options()
         options.forwardsPresence = role == .relay
+        options.servesOnlyRemoteSubscriptions = role == .relay
         node = SyncNode(
             loop: loop, transport: SocketTransport(loop: loop), replica: adapter, configuration: session,
             options: options)

@@ -14,6 +14,8 @@ final class PeerConnection {
     var isDialled: Bool { dialTarget != nil }
     /// Whether the handshake succeeded at some point (for the event when it ends).
     var wasEstablished = false
+    /// How many of the session's subscriptions the node's forwarding index holds.
+    var indexedSubscriptionCount = 0
     private var timer: EventLoopTimer?
     private var isPerforming = false
     private var pending: [(inout SyncSession, SyncInstant) -> [SyncAction]] = []
@@ -47,6 +49,9 @@ final class PeerConnection {
             node.perform(next(&session, node.loop.now), from: self)
         }
         isPerforming = false
+        if session.replicatedSubscriptions.count != indexedSubscriptionCount {
+            node.indexSubscriptions(of: self)
+        }
         rearmTimer()
     }
 

@@ -18,6 +18,11 @@ public final class SyncNode {
         public var maxPendingHandshakesPerHost = 8
         /// The timings of the per-host slowdown after failed handshakes.
         public var throttle = HandshakeThrottle()
+        /// On connections it accepted, replicate only what the remote subscribes to, without
+        /// announcing this node's own subscriptions (a relay: a client that asked for one
+        /// drawing is sent that drawing, not every document the relay holds). Connections this
+        /// node dials still replicate its own subscriptions.
+        public var servesOnlyRemoteSubscriptions = false
         public init() {}
     }
 
@@ -29,6 +34,8 @@ public final class SyncNode {
     private let makeSecrets: () -> HandshakeSecrets
     private var random: AnyRandomNumberGenerator
     var connections: [ObjectIdentifier: PeerConnection] = [:]
+    /// The connections by what they replicate (`SyncNode+Forwarding`).
+    var replicating: [SyncSubscription: [ObjectIdentifier: PeerConnection]] = [:]
     private var listeners: [any Listener] = []
     /// What this node dials, by the first endpoint of each (`connect(toFirstOf:)`).
     private var dialTargets: [SocketEndpoint: DialTarget] = [:]
@@ -223,6 +230,9 @@ public final class SyncNode {
         guard role == .initiator || admit(socket) else { return }
         var sessionConfiguration = configuration
         sessionConfiguration.encrypts = endpoint.transport == .tcp
+        if role == .acceptor, options.servesOnlyRemoteSubscriptions {
+            sessionConfiguration.subscriptions = []
+        }
         let session = SyncSession(
             configuration: sessionConfiguration, role: role, replica: replica, secrets: makeSecrets(),
             now: loop.now)
@@ -248,8 +258,12 @@ public final class SyncNode {
                 let peer = connection.peer(hello)
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
                 announcePresence(to: connection)
-            case .replicaChanged:
-                driveAll(except: connection) { $0.localCommitted(now: $1) }
+            case .replicaChanged(let subscription):
+                // Only the sessions that replicate what changed: on a relay of many clients on
+                // many drawings, a stroke is pushed to its drawing's few, not offered to all.
+                for other in connections(overlapping: subscription) where other !== connection {
+                    other.drive { $0.localCommitted(now: $1) }
+                }
                 onReplicaChanged()
             case .deliverPresence(let update):
                 onPresence(update)
@@ -310,6 +324,7 @@ public final class SyncNode {
         connection.socket.closeAfterFlushing()
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
+        unindexSubscriptions(of: connection)
         lastSyncOfEnded = [lastSyncOfEnded, connection.session.lastSyncAt].compactMap { $0 }.max()
         // A connection this node accepted is named with where it came from, for the logs.
         let address = connection.isDialled ? nil : connection.socket.remoteAddress
