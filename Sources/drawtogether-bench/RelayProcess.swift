@@ -26,9 +26,13 @@ final class RelayProcess {
             .path
     }
 
+    static var isBuilt: Bool {
+        FileManager.default.isExecutableFile(atPath: binary)
+    }
+
     init(_ options: Options, log: String) throws {
         let binary = Self.binary
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
+        guard Self.isBuilt else {
             throw BenchError.setup(
                 "no relay binary at \(binary): build it too (swift build -c release --product drawtogether)")
         }
