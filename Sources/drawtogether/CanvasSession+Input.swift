@@ -99,6 +99,7 @@ extension CanvasSession {
     func handleCanvasMouse(_ mouse: MouseEvent) {
         switch (mouse.kind, mouse.button) {
         case (.scrollUp, _), (.scrollDown, _):
+            stopFollowing(saying: "stopped following")
             let forward = mouse.kind == .scrollDown
             let direction: CanvasViewport.PanDirection =
                 mouse.shift ? (forward ? .right : .left) : (forward ? .down : .up)
@@ -169,6 +170,13 @@ extension CanvasSession {
             return
         }
         switch key {
+        case .pan, .viewHome, .escape, .jumpToPeer:
+            // Moving the view oneself (or going to a peer) ends following.
+            stopFollowing(saying: "stopped following")
+        default:
+            break
+        }
+        switch key {
         case .quit:
             quit()
         case .toggleHelp:
@@ -183,6 +191,8 @@ extension CanvasSession {
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
         case .jumpToPeer:
             jumpToNextPeer()
+        case .followPeer:
+            toggleFollowing()
         case .openDrawings:
             helpFirstLine = nil
             menu = DrawingsMenu(items: menuItems(drawings.entries), currentID: coordinator.drawingID)
@@ -257,7 +267,20 @@ extension CanvasSession {
                 try drawings.rename(id: id, toUniqueName: name)
                 if id == coordinator.drawingID { drawingName = name }
             case .delete(let id):
-                try drawings.delete(id: id)
+                let name = drawings.find(id)?.name ?? id
+                try drawings.delete(id: id, now: wallClock())
+                current.say("'\(name)' moved to the trash: u puts it back")
+                menu = current
+            case .restore(let id):
+                let name = drawings.findInTrash(id)?.name ?? id
+                try drawings.restore(id: id)
+                current.say("'\(name)' is back")
+                menu = current
+            case .deleteForever(let id):
+                let name = drawings.findInTrash(id)?.name ?? id
+                try drawings.deleteForever(id: id)
+                current.say("'\(name)' deleted for good")
+                menu = current
             }
         } catch {
             show(UserMessage.message(for: error))
@@ -275,7 +298,9 @@ extension CanvasSession {
         layerCache = CanvasLayerCache()  // it follows one drawing
         inkExtentCache = nil  // so does this
         handover.reset()
+        followedPeer = nil  // the peer is on the drawing left behind
         onDrawingOpened?(id)
+        reportWhereabouts()
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)
         editor.resetUndo()

@@ -104,6 +104,11 @@ extension CanvasSession {
             viewOrigin: editor.viewport.origin == CanvasCell(x: 0, y: 0) ? nil : editor.viewport.origin)
         bar.peersElsewhere = elsewhere.count
         bar.isPenDown = editor.isPenDown
+        bar.following = followedPeerName
+        // Pen sizes finer than the glyphs can show draw alike: the bar says as what.
+        if tool == .pen || tool == .marker, let size = bar.brushSize, size < editor.glyphMode.thinnestLine {
+            bar.brushDrawnAs = editor.glyphMode.thinnestLine
+        }
         // Blocks are the default and need no word (ASCII is the terminal's, not a choice).
         bar.glyphMode = editor.glyphMode == .braille ? "braille" : nil
         bar.relay = Self.relayName(status: status, relays: relays)
@@ -160,7 +165,8 @@ extension CanvasSession {
                 strokeInProgress: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
                 inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
                 width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil,
-                cursorColour: Self.cursorColour(peerID: update.peerID, palette: palette.colours))
+                cursorColour: update.cursorColour.flatMap { $0 == Ink.defaultInkColour ? nil : $0 }
+                    ?? Self.cursorColour(peerID: update.peerID, palette: palette.colours))
         }
     }
 
@@ -182,8 +188,8 @@ extension CanvasSession {
     /// Tells the other peers where this one's cursor is and what it is drawing.
     func publishPresence() {
         guard let sync else { return }
-        sync.publish(
-            presence: PresenceUpdate(
+        var presence =
+            PresenceUpdate(
                 peerID: replica.peerID.rawValue, displayName: displayName, drawingID: coordinator.drawingID,
                 cursor: .init(x: Int32(clamping: editor.cursor.x), y: Int32(clamping: editor.cursor.y)),
                 tool: editor.tool.name, colour: editor.settings.colour,
@@ -192,6 +198,8 @@ extension CanvasSession {
                 },
                 widthSixteenths: UInt16(
                     clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded())),
-                strokeKey: editor.inProgressStroke?.key.rawValue ?? ""))
+                strokeKey: editor.inProgressStroke?.key.rawValue ?? "")
+        presence.cursorColour = chosenCursorColour
+        sync.publish(presence: presence)
     }
 }

@@ -16,6 +16,8 @@ struct CommandLineOptions: Equatable, Sendable {
     var envFile: String?
     /// `--name NAME` (open only): the name other peers see.
     var name: String?
+    /// `--cursor-colour NAME` (open only): the colour peers see one's cursor in.
+    var cursorColour: String?
     /// `--theme dark|light` (export only): the SVG's background; nil is dark.
     var theme: ExportTheme?
 }
@@ -56,6 +58,7 @@ struct CommandLineArguments: Equatable, Sendable {
         options.tokenFile = scan.value("--token-file")
         options.envFile = scan.value("--env-file")
         options.name = scan.value("--name")
+        options.cursorColour = scan.value("--cursor-colour")
         if let theme = scan.value("--theme") {
             guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
             options.theme = known

@@ -69,6 +69,7 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
         case "--server": return "tcp://HOST:PORT"
         case "--env-file", "--token-file", "-o", "--output": return "FILE"
         case "--format": return "text"
+        case "--cursor-colour": return "blue"
         case "--args": return "'{\"id\": \"drawing-1\"}'"
         default: return "VALUE"
         }

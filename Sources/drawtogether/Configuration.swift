@@ -20,6 +20,9 @@ struct Configuration: Equatable, Sendable {
     var discovery: Bool
     /// The display name asked for (`--name`, `DRAWTOGETHER_NAME`); nil keeps the saved one.
     var displayName: String? = nil
+    /// The cursor colour asked for (`--cursor-colour`, `DRAWTOGETHER_CURSOR_COLOUR`), a palette
+    /// name or `auto`; nil keeps the saved one.
+    var cursorColour: String? = nil
     /// `export --theme`: the SVG background, and so the colour of default ink.
     var exportTheme: ExportTheme = .dark
 
@@ -38,8 +41,10 @@ struct Configuration: Equatable, Sendable {
         static let token = "DRAWTOGETHER_TOKEN"
         /// The name other peers see next to this cursor (`--name`).
         static let name = "DRAWTOGETHER_NAME"
+        /// The colour other peers see this cursor in (`--cursor-colour`).
+        static let cursorColour = "DRAWTOGETHER_CURSOR_COLOUR"
         /// The settings above, which the environment and `.env` both give.
-        static let settings = [store, databaseID, serverURL, token, name]
+        static let settings = [store, databaseID, serverURL, token, name, cursorColour]
         /// Read from the environment only (by `sync` and by the resource lookup).
         static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
         static let prefix = "DRAWTOGETHER_"
@@ -121,6 +126,7 @@ struct Configuration: Equatable, Sendable {
             servers: servers,
             discovery: options.discovery,
             displayName: options.name ?? settings[Variable.name]?.value,
+            cursorColour: options.cursorColour ?? settings[Variable.cursorColour]?.value,
             exportTheme: options.theme ?? .dark)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: !options.servers.isEmpty)
         if let token = configuration.token, configuration.listen != nil,

@@ -120,6 +120,28 @@ import Testing
         #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: older) }
     }
 
+    /// A chosen cursor colour is one byte after the key; without one the payload ends at the key,
+    /// as before, and two bytes more are still refused.
+    @Test func presenceCarriesAChosenCursorColourAfterTheKey() throws {
+        var update = PresenceUpdate(
+            peerID: 5, displayName: "Cy", drawingID: "d", cursor: .init(x: 0, y: 0), tool: "pen", colour: 9,
+            strokeKey: "2026-03-25T16:20:14.127Z~3fa2c1")
+        let plain = SyncMessage.presence(update).frame()
+        update.cursorColour = 196
+        let chosen = SyncMessage.presence(update).frame()
+        #expect(chosen.payload == plain.payload + [196])
+        #expect(try SyncMessage(frame: chosen) == .presence(update))
+        guard case .presence(let decoded) = try SyncMessage(frame: plain) else {
+            Issue.record("not a presence")
+            return
+        }
+        #expect(decoded.cursorColour == nil)
+        let longer = Frame(version: chosen.version, type: chosen.type, payload: chosen.payload + [0])
+        #expect(throws: SyncProtocolError.trailingBytes(messageType: "presence", count: 2)) {
+            try SyncMessage(frame: longer)
+        }
+    }
+
     @Test func refusesADrawingIDOverTheTextLimit() {
         // peer id, an empty name, then a drawing id claiming 1025 bytes (and carrying them).
         let payload =

@@ -61,6 +61,7 @@ extension SyncMessage {
             writer.writeFixed(UInt32(clamping: presence.strokeInProgress.count), .bigEndian)
             for point in presence.strokeInProgress { writer.write(point) }
             writer.write(text: presence.strokeKey)
+            if let cursorColour = presence.cursorColour { writer.writeByte(cursorColour) }
         case .presenceLeft(let peerID):
             writer.writeFixed(peerID, .bigEndian)
         case .keepalive:
@@ -204,10 +205,14 @@ extension ByteReader where Failure == SyncProtocolError {
         points.reserveCapacity(count)
         for _ in 0..<count { points.append(try readPoint()) }
         let strokeKey = try readText("presence.strokeKey")
-        return PresenceUpdate(
+        var presence = PresenceUpdate(
             peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool,
             colour: colour,
             strokeInProgress: points, widthSixteenths: width, strokeKey: strokeKey)
+        // A chosen cursor colour is one byte more; without one the payload ends at the key (more
+        // than one byte left is still refused as trailing bytes).
+        if remaining == 1 { presence.cursorColour = try readByte("presence.cursorColour") }
+        return presence
     }
 
     mutating func readPoint() throws(SyncProtocolError) -> PresenceUpdate.Point {

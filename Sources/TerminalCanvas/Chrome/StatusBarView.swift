@@ -25,9 +25,14 @@ public struct StatusBarView: Equatable, Sendable {
     public var glyphMode: String?
     /// The keyboard pen is down: moving draws. Shown with the tool, so it is never missed.
     public var isPenDown = false
+    /// The peer whose cursor the view follows (`F`), shown as `following NAME`.
+    public var following: String?
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
+    /// The width the brush draws as in this glyph mode when that is more than its own (a ¼ pen
+    /// draws as ½ in blocks), shown after the size as `¼→½`; nil when it draws as it is.
+    public var brushDrawnAs: Double?
     /// Peers online on this drawing (or on none in particular, such as a relay).
     public var peersOnline: Int
     /// Peers online but on another drawing: counted apart, as they are not on this canvas.
@@ -80,7 +85,7 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private enum DroppableField: CaseIterable {
-        case glyphs, position, relay, brush, color, peers, tool
+        case glyphs, position, following, relay, brush, color, peers, tool
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
@@ -122,8 +127,14 @@ public struct StatusBarView: Equatable, Sendable {
             left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
         }
         if !dropped.contains(.brush), let brushSize {
-            let size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
+            var size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
+            if let brushDrawnAs {
+                size += (glyphs.isASCII ? "->" : "→") + Self.sizeLabel(brushDrawnAs, ascii: glyphs.isASCII)
+            }
             left.append(Field(text: compact ? "b\(size)" : "brush \(size)"))
+        }
+        if !dropped.contains(.following), let following {
+            left.append(Field(text: (compact ? "follow " : "following ") + following))
         }
         if !dropped.contains(.glyphs), let glyphMode, !compact { left.append(Field(text: glyphMode)) }
         if !dropped.contains(.position), let cursor {

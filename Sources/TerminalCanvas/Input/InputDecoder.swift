@@ -190,6 +190,7 @@ public struct InputDecoder: Sendable {
         case "g": .toggleGlyphs
         case "o": .openDrawings
         case "f": .jumpToPeer
+        case "F": .followPeer
         case "0": .viewHome
         default:
             if let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII {

@@ -43,6 +43,8 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case escape
     /// `f`: move the cursor (and the view) to the next peer's cursor on this drawing.
     case jumpToPeer
+    /// `F`: keep a peer's cursor in view as it moves, until a pan, Esc or `F` again.
+    case followPeer
 }
 
 /// A direction on the cell grid; `up` is towards row 0.

@@ -99,13 +99,15 @@ public struct CanvasEditor: Sendable {
             let outcome =
                 command == .undo ? undoStack.undo(in: &drawing) : undoStack.redo(in: &drawing)
             var restored = false
-            if case .applied(_, let keys, _) = outcome { restored = !keys.isEmpty }
+            if case .applied(_, let keys, _, _) = outcome { restored = !keys.isEmpty }
             return EditorFeedback(documentChanged: finished || restored, message: outcome.message)
         case .pan(let direction):
             let step = viewport.panStep(direction)
             return pan(dx: step.dx, dy: step.dy, in: &drawing, now: nowMilliseconds)
         case .viewHome:
             return pan(dx: -viewport.origin.x, dy: -viewport.origin.y, in: &drawing, now: nowMilliseconds)
+        case .panBy(let dx, let dy):
+            return pan(dx: dx, dy: dy, in: &drawing, now: nowMilliseconds)
         }
     }
 

@@ -13,7 +13,8 @@ extension EditorCommand {
         case .undo: self = .undo
         case .redo: self = .redo
         case .viewHome: self = .viewHome
-        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer: return nil
+        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer, .followPeer:
+            return nil
         }
     }
 

@@ -25,6 +25,9 @@ public enum EditorCommand: Hashable, Sendable {
     /// `0` or Home: back to the canvas origin, the top-left corner of what export shows; the
     /// cursor moves along, as with `pan`.
     case viewHome
+    /// Moves the view by a number of cells (never past the canvas origin), the cursor along as
+    /// with `pan`: following a peer's cursor.
+    case panBy(dx: Int, dy: Int)
     /// Ends the gesture in progress, keeping what it drew: the app is about to quit, suspend or
     /// open another drawing, and a stroke on screen must not be lost with it.
     case liftPen
