@@ -1,3 +1,4 @@
+import EventRuntime
 import MonotonicTime
 import ReplicaSync
 import StrokeKit
@@ -114,7 +115,15 @@ extension CanvasSession {
         }
         // Blocks are the default and need no word (ASCII is the terminal's, not a choice).
         bar.glyphMode = editor.glyphMode == .braille ? "braille" : nil
+        bar.relay = Self.relayName(status: status, relays: relays)
         return bar
+    }
+
+    /// The relay of the `--server` list this peer is connected to, as the user wrote it
+    /// (`relay-b:7420`); nil when there is no list or none of it is connected.
+    static func relayName(status: SyncNodeStatus?, relays: [SocketEndpoint]) -> String? {
+        guard let peers = status?.peers else { return nil }
+        return peers.lazy.compactMap(\.dialled).first { relays.contains($0) }?.description
     }
 
     /// In sync, syncing, alone, offline, or the last refusal with its reason.

@@ -28,6 +28,8 @@ final class CanvasSession {
     /// A `--peer` or `--server` is configured: with nobody connected the status is "offline"
     /// rather than "alone".
     let dialsRemote: Bool
+    /// The `--server` relays: the status bar names the one this peer is on.
+    let relays: [SocketEndpoint]
     /// The first-screen hint is shown until the first stroke (or a drawing that has one).
     var hintDismissed = false
 
@@ -86,9 +88,10 @@ final class CanvasSession {
     init(
         loop: PollEventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
         drawing: DrawingList.Entry, palette: Palette, keysHelp: String, displayName: String,
-        dialsRemote: Bool = false, wallClock: @escaping () -> Int64
+        dialsRemote: Bool = false, relays: [SocketEndpoint] = [], wallClock: @escaping () -> Int64
     ) throws {
         self.dialsRemote = dialsRemote
+        self.relays = relays
         self.loop = loop
         self.replica = replica
         self.screen = screen

@@ -8,7 +8,9 @@ struct CommandLineOptions: Equatable, Sendable {
     var tokenFile: String?
     var listen: HostPort?
     var peers: [HostPort] = []
-    var server: HostPort?
+    /// Every `--server` (repeatable; each may also be a comma-separated list), in order: the
+    /// relays tried in turn.
+    var servers: [HostPort] = []
     /// False with `--no-discovery`.
     var discovery = true
     var envFile: String?
@@ -79,10 +81,11 @@ struct CommandLineArguments: Equatable, Sendable {
                     try HostPort.parse(text)
                 })
         }
-        if let server = scan.value("--server") {
-            options.server = try address(server, flag: "--server") { text throws(HostPort.Problem) in
-                try HostPort.parse(serverURL: text)
+        for list in scan.values("--server") {
+            let servers = try addresses(list, flag: "--server") { text throws(HostPort.Problem) in
+                try HostPort.parse(serverURLs: text)
             }
+            options.servers += servers.filter { !options.servers.contains($0) }
         }
         return options
     }
@@ -90,6 +93,16 @@ struct CommandLineArguments: Equatable, Sendable {
     private static func address(
         _ text: String, flag: String, _ parse: (String) throws(HostPort.Problem) -> HostPort
     ) throws(CommandLineError) -> HostPort {
+        do {
+            return try parse(text)
+        } catch {
+            throw .badHostPort(flag: flag, value: text, problem: error)
+        }
+    }
+
+    private static func addresses(
+        _ text: String, flag: String, _ parse: (String) throws(HostPort.Problem) -> [HostPort]
+    ) throws(CommandLineError) -> [HostPort] {
         do {
             return try parse(text)
         } catch {

@@ -45,7 +45,8 @@ enum OpenCommand {
         let session = try CanvasSession(
             loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
             palette: palette, keysHelp: keysHelp, displayName: name,
-            dialsRemote: !configuration.peers.isEmpty || configuration.server != nil,
+            dialsRemote: !configuration.peers.isEmpty || !configuration.servers.isEmpty,
+            relays: wiring.relayTargets,
             wallClock: ReplicaConfiguration.systemWallClock)
         session.onDrawingOpened = { lastDrawing.write($0) }
         session.chosenCursorColour = cursorColour

@@ -53,6 +53,22 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
         #expect(paint(bar(), width: 20) == " Design…   syncing…")
     }
 
+    @Test func theRelayIsNamedAndShortenedThenDroppedBeforeTheBrush() {
+        var view = bar(sync: .inSync)
+        view.relay = "relay-b.example.com:7420"
+        #expect(
+            paint(view, width: 110)
+                == " Design notes │ pen │ █ colour 3 │ brush 2           1 peer online │ relay relay-b.example.com:7420 │ in sync"
+        )
+        #expect(
+            paint(view, width: 72)
+                == " Design notes │ pen │ █ 3 │ b2          1 peer │ relay-b:7420 │ in sync")
+        #expect(paint(view, width: 56) == " Design notes │ pen │ █ 3 │ b2         1 peer │ in sync")
+        #expect(StatusBarView.shortRelayName("10.0.0.7:7420") == "10.0.0.7:7420")
+        #expect(StatusBarView.shortRelayName("[::1]:7420") == "[::1]:7420")
+        #expect(StatusBarView.shortRelayName("relay-a:7420") == "relay-a:7420")
+    }
+
     @Test func theSyncStateIsShownInEveryWidthTheAppUses() {
         for width in TooSmallView.minimumWidth...120 {
             for sync in [

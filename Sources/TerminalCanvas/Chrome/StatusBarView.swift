@@ -4,8 +4,8 @@ import StrokeKit
 ///
 /// In a narrow terminal it gives up detail in a fixed order, so the most useful facts stay:
 /// labels get short first (the view offset goes with them), then the drawing name and an error's
-/// reason are cut, then the cursor position, the brush, the colour, the peer count and the tool
-/// go. The sync state is never dropped.
+/// reason are cut, then the cursor position, the relay, the brush, the colour, the peer count and
+/// the tool go. The sync state is never dropped.
 public struct StatusBarView: Equatable, Sendable {
     public var drawingName: String
     public var tool: ToolKind
@@ -37,6 +37,9 @@ public struct StatusBarView: Equatable, Sendable {
     public var peersOnline: Int
     /// Peers online but on another drawing: counted apart, as they are not on this canvas.
     public var peersElsewhere = 0
+    /// The relay this peer is connected to, `HOST:PORT` as configured (one of a `--server`
+    /// list); nil leaves the field out. Short labels keep only the host's first name.
+    public var relay: String?
     public var sync: SyncStatus
     public var glyphs: ChromeGlyphs
 
@@ -82,7 +85,7 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private enum DroppableField: CaseIterable {
-        case glyphs, position, following, brush, color, peers, tool
+        case glyphs, position, following, relay, brush, color, peers, tool
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
@@ -145,6 +148,9 @@ public struct StatusBarView: Equatable, Sendable {
         }
         var right: [Field] = []
         if !dropped.contains(.peers) { right.append(Field(text: peersText(compact: compact))) }
+        if !dropped.contains(.relay), let relay {
+            right.append(Field(text: compact ? Self.shortRelayName(relay) : "relay \(relay)"))
+        }
         right.append(syncField(compact: compactSync, reason: reasonText))
         guard let width else { return (left, right) }
 
@@ -183,6 +189,15 @@ public struct StatusBarView: Equatable, Sendable {
             }
         guard !ascii, let glyph, let cells = Int(exactly: whole) else { return "\(size)" }
         return cells == 0 ? glyph : "\(cells)\(glyph)"
+    }
+
+    /// `relay-a.example.com:7420` as `relay-a:7420`; an IP address (or anything without a
+    /// letter in its host) stays whole.
+    static func shortRelayName(_ relay: String) -> String {
+        guard let colon = relay.lastIndex(of: ":"), !relay.hasPrefix("[") else { return relay }
+        let host = relay[..<colon]
+        guard host.contains(where: \.isLetter), let dot = host.firstIndex(of: ".") else { return relay }
+        return String(host[..<dot]) + relay[colon...]
     }
 
     private var reasonText: String {
