@@ -79,18 +79,32 @@ extension Replica {
         return true
     }
 
+    /// Whether a document's log has grown enough for a new snapshot.
+    func isCheckpointDue(_ stored: ReplicaDatabase.StoredDocument) -> Bool {
+        stored.logEvents > 0
+            && stored.logEvents >= max(1, configuration.checkpointMinimumLogEvents, stored.snapshotEvents)
+    }
+
+    /// The next snapshot to write: among the documents a commit made due (so a commit looks at
+    /// the documents it wrote, not at every document), or among all with log rows; the one with
+    /// the most log first.
     private func startCheckpoint(onlyDue: Bool) -> CheckpointJob? {
-        let minimum = max(1, configuration.checkpointMinimumLogEvents)
-        let candidates = storedDocuments.filter { _, stored in
-            stored.logEvents > 0 && (!onlyDue || stored.logEvents >= max(minimum, stored.snapshotEvents))
-        }
+        let keys = onlyDue ? Array(dueDocuments) : Array(storedDocuments.keys)
+        dueDocuments = []
+        let candidates = keys.compactMap { key in
+            storedDocuments[key].map { (key: key, stored: $0) }
+        }.filter { $0.stored.logEvents > 0 && (!onlyDue || isCheckpointDue($0.stored)) }
         guard
             let (key, stored) = candidates.max(by: {
-                ($0.value.logEvents, $1.key.collection, $1.key.id) < (
-                    $1.value.logEvents, $0.key.collection, $0.key.id
+                ($0.stored.logEvents, $1.key.collection, $1.key.id) < (
+                    $1.stored.logEvents, $0.key.collection, $0.key.id
                 )
             })
         else { return nil }
+        // The others stay due for the steps after this snapshot.
+        for other in candidates where other.key != key && isCheckpointDue(other.stored) {
+            dueDocuments.insert(other.key)
+        }
         let dots = state.document(key).map { $0.events.keys.sorted() } ?? []
         return CheckpointJob(
             key: key, generation: stored.generation + 1, through: database.nextSequence - 1,

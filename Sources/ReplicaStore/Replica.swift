@@ -28,6 +28,8 @@ public final class Replica {
     /// Per document, its snapshot and how much log follows it: what the checkpoint works from.
     var storedDocuments: [DocumentKey: ReplicaDatabase.StoredDocument] = [:]
     var checkpointJob: CheckpointJob?
+    /// Documents whose log a commit has grown past the checkpoint threshold.
+    var dueDocuments: Set<DocumentKey> = []
 
     /// Opens (creating if needed) the store in `directory` for writing; takes the writer's lock.
     public convenience init(directory: String, configuration: ReplicaConfiguration = .init()) throws {
@@ -70,6 +72,7 @@ public final class Replica {
         (state, storedDocuments) = try Self.loadCommittedState(
             database, peerID: peerID, configuration: configuration)
         subscriptions = try database.loadSubscriptions()
+        dueDocuments = Set(storedDocuments.filter { isCheckpointDue($0.value) }.keys)
     }
 
     /// Creates the directory and any missing parents (`mkdir -p`). Nil when it exists now, or the
@@ -117,6 +120,7 @@ public final class Replica {
             (state, storedDocuments) = try Self.loadCommittedState(
                 database, peerID: peerID, configuration: configuration)
             checkpointJob = nil
+            dueDocuments = Set(storedDocuments.filter { isCheckpointDue($0.value) }.keys)
         } catch {
             // A damaged file fails the reload too; that says more than the failed transaction.
             if case .damaged? = error as? ReplicaError { throw error }
@@ -175,6 +179,7 @@ public final class Replica {
         for (key, events) in changes {
             paths[key, default: []].formUnion(events.map(\.path))
             storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += events.count
+            if let stored = storedDocuments[key], isCheckpointDue(stored) { dueDocuments.insert(key) }
         }
         return paths
     }
