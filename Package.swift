@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Pure libraries. ByteCoding (the one byte reader and writer), JSONText (the one JSON reader,
         // quoter and text position) and MonotonicTime (the instant sync is timed by; no clock is
@@ -35,6 +37,10 @@ let package = Package(
         // observers.
         .target(name: "EventRuntime", dependencies: ["MonotonicTime"]),
         .target(name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"]),
+        // RelayStore: the relay tier's PostgreSQL event store (libpq on the event loop).
+        .target(
+            name: "RelayStore",
+            dependencies: ["ByteCoding", "ReplicaCore", "CLibPQ", "EventRuntime", "MonotonicTime"]),
         .target(
             name: "ReplicaSync",
             dependencies: [
@@ -87,6 +93,12 @@ let package = Package(
             dependencies: [
                 "ReplicaCore", "ReplicaCoreTestSupport", "ReplicaStore", "TestSupport",
                 "replica-crash-writer",
+            ]),
+        .testTarget(
+            name: "RelayStoreTests",
+            dependencies: [
+                "RelayStore", "ReplicaCore", "ReplicaCoreTestSupport", "EventRuntime", "MonotonicTime",
+                "TestSupport",
             ]),
         .testTarget(
             name: "ReplicaSyncTests",
