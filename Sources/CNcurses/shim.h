@@ -27,10 +27,13 @@ static inline mmask_t cn_report_mouse_position(void) { return REPORT_MOUSE_POSIT
 static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t cn_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t cn_button2_pressed(void) { return BUTTON2_PRESSED; }
+static inline mmask_t cn_button2_released(void) { return BUTTON2_RELEASED; }
 static inline mmask_t cn_button3_pressed(void) { return BUTTON3_PRESSED; }
 static inline mmask_t cn_button3_released(void) { return BUTTON3_RELEASED; }
 static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t cn_button5_pressed(void) { return BUTTON5_PRESSED; }
+static inline mmask_t cn_button_shift(void) { return BUTTON_SHIFT; }
 static inline chtype cn_color_pair(int n) { return (chtype)COLOR_PAIR(n); }
 static inline int cn_key_f(int n) { return KEY_F(n); }
 static inline attr_t cn_a_bold(void) { return A_BOLD; }

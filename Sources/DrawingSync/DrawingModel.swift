@@ -1,23 +1,37 @@
 import ReplicaCore
 import StrokeKit
 
-/// What the coordinator last synchronized for one drawing: per stroke key, the group, its stored
-/// value and its fingerprint.
+/// What the coordinator last synchronized for one drawing: per stroke key, the group and its
+/// stored form (the value of the stroke as drawn, its fingerprint, and the value of each sweep).
 ///
 /// From the canvas it computes the entries to write, the keys to remove and the keys that are
 /// new; it records a flush optimistically and rolls it back when the transaction fails, so the
-/// next flush finds the same changes again; and it takes in the replica's `strokes` map.
+/// next flush finds the same changes again; and it takes in the replica's `strokes` and `sweeps`
+/// maps (see `update(_:)`).
 public struct DrawingModel: Sendable {
     /// The result of comparing the canvas with the synchronized state.
     public struct Changes: Equatable, Sendable {
-        /// Entries to write (new or changed groups), with their encodings.
+        /// New or changed groups, with their stored forms.
         public var upserts: [StrokeKey: EncodedGroup] = [:]
         /// Keys whose groups are gone from the canvas.
         public var removals: Set<StrokeKey> = []
         /// The keys among `upserts` that were never synchronized.
         public var newKeys: Set<StrokeKey> = []
+        /// The upserts whose stroke as drawn is written (new groups, or a base that changed).
+        public var baseWrites: Set<StrokeKey> = []
+        /// Per upsert, the sweeps written (new ones, or ones whose value changed).
+        public var sweepWrites: [StrokeKey: Set<SweepKey>] = [:]
+        /// Per upsert, the sweeps removed (an undone erase).
+        public var sweepRemovals: [StrokeKey: Set<SweepKey>] = [:]
 
         public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty }
+
+        /// How many map entries the flush sets or unsets: one per base written, per sweep
+        /// written or removed, and per group removed.
+        public var entryCount: Int {
+            baseWrites.count + sweepWrites.values.reduce(0) { $0 + $1.count }
+                + sweepRemovals.values.reduce(0) { $0 + $1.count } + removals.count
+        }
     }
 
     /// What `persistPending` replaced, so `rollback` can put it back.
@@ -25,19 +39,27 @@ public struct DrawingModel: Sendable {
         fileprivate var previous: [StrokeKey: EncodedGroup?]
     }
 
-    /// What the replica's map changed in the model: per key the new group, or nil when removed.
+    /// What the replica's maps changed in the model: per key the new group, or nil when removed.
     public struct StoreUpdate: Sendable {
         public var changed: [StrokeKey: StrokeGroup?] = [:]
+        /// The synchronized group each changed key held before, where it held one.
+        public var previous: [StrokeKey: StrokeGroup] = [:]
         /// Entries that could not be read; they are left out of the drawing.
         public var problems: [StoredGroupProblem] = []
     }
 
-    public private(set) var synced: [StrokeKey: EncodedGroup] = [:]
-    /// How many groups `changes` has encoded so far (unchanged groups are never re-encoded).
-    public private(set) var encodeCount = 0
+    public internal(set) var synced: [StrokeKey: EncodedGroup] = [:]
+    /// The replica's entries as last read, per raw stroke key: what `update(_:)` rebuilds a
+    /// group from when only one of its entries changes (a sweep, or the base).
+    var stored: [String: StoredEntry] = [:]
+    /// How many times `changes` encoded a stroke as drawn (unchanged ones are never re-encoded,
+    /// and an erase encodes only its sweep).
+    public internal(set) var encodeCount = 0
+    /// How many sweeps `changes` encoded.
+    public internal(set) var sweepEncodeCount = 0
     /// How many stored entries the updates have read so far: a change of one entry should cost
     /// one read, not one per stroke of the drawing.
-    public private(set) var readCount = 0
+    public internal(set) var readCount = 0
 
     public init() {}
 
@@ -53,11 +75,21 @@ public struct DrawingModel: Sendable {
                 continue
             }
             if let known, known.group == group { continue }
-            let encoded = EncodedGroup(group)
-            encodeCount += 1
-            if let known, known.fingerprint == encoded.fingerprint { continue }
+            let encoded = EncodedGroup(group, reusing: known)
+            if known?.group.base != group.base { encodeCount += 1 }
+            let writesBase = known?.fingerprint != encoded.fingerprint
+            var sweepWrites: Set<SweepKey> = []
+            for (sweepKey, value) in encoded.sweepValues where known?.sweepValues[sweepKey] != value {
+                sweepWrites.insert(sweepKey)
+                if known?.group.sweeps[sweepKey] != group.sweeps[sweepKey] { sweepEncodeCount += 1 }
+            }
+            let sweepRemovals = Set(known?.sweepValues.keys.filter { encoded.sweepValues[$0] == nil } ?? [])
+            guard writesBase || !sweepWrites.isEmpty || !sweepRemovals.isEmpty else { continue }
             changes.upserts[key] = encoded
             if known == nil { changes.newKeys.insert(key) }
+            if writesBase { changes.baseWrites.insert(key) }
+            if !sweepWrites.isEmpty { changes.sweepWrites[key] = sweepWrites }
+            if !sweepRemovals.isEmpty { changes.sweepRemovals[key] = sweepRemovals }
         }
         return changes
     }
@@ -96,48 +128,6 @@ public struct DrawingModel: Sendable {
     /// Forgets keys whose removal has committed.
     public mutating func applyRemoves(_ keys: some Sequence<StrokeKey>) {
         for key in keys { synced[key] = nil }
-    }
-
-    /// Takes in the replica's `strokes` map as a whole: keys absent from it are removed.
-    public mutating func update(fromStrokesMap map: [String: DocumentValue]) -> StoreUpdate {
-        update(entries: map.mapValues { Optional($0) }, replacingAll: true)
-    }
-
-    /// Takes in some entries of the replica's `strokes` map: per key its value now, or nil when
-    /// the entry is gone; with `replacingAll`, the entries are the whole map and known keys
-    /// absent from them are gone too. Values equal to what is known are not decoded again. An
-    /// entry that cannot be read keeps showing the last good version of its group (if any)
-    /// rather than dropping a stroke nobody can read, and is reported.
-    public mutating func update(entries: [String: DocumentValue?], replacingAll: Bool = false) -> StoreUpdate
-    {
-        var entries = entries
-        if replacingAll {
-            for key in synced.keys where entries[key.rawValue] == nil { entries[key.rawValue] = .some(nil) }
-        }
-        var update = StoreUpdate()
-        for (rawKey, value) in entries {
-            readCount += 1
-            guard let value else {
-                if let key = StrokeKey(rawValue: rawKey), synced.removeValue(forKey: key) != nil {
-                    update.changed[key] = .some(nil)
-                }
-                continue
-            }
-            guard case .string(let text) = value else {
-                update.problems.append(.notAString(key: rawKey))
-                continue
-            }
-            if let key = StrokeKey(rawValue: rawKey), synced[key]?.value == text { continue }
-            do {
-                let encoded = try EncodedGroup(storedValue: text, under: rawKey)
-                synced[encoded.key] = encoded
-                update.changed[encoded.key] = .some(encoded.group)
-            } catch {
-                update.problems.append(error)
-            }
-        }
-        update.problems.sort { $0.description < $1.description }
-        return update
     }
 
     /// The synchronized drawing, groups in key order (z-order).

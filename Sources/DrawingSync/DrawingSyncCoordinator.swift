@@ -8,11 +8,12 @@ import StrokeKit
 /// Local edits change `drawing` inside `edit(now:_:)`, which learns from the drawing's journal
 /// which keys they touched and restarts a 100 ms quiet period; when it is over, `tick(now:)`
 /// flushes the keys edited since the last flush as one transaction (an
-/// `INSERT ... ON ID CONFLICT DO UPDATE_LOCAL_DIFF` of the changed groups and an `UNSET` of the
-/// removed ones). An observer of the drawing's document brings every change — local or from a
+/// `INSERT ... ON ID CONFLICT DO UPDATE_LOCAL_DIFF` of the strokes as drawn and the sweeps that
+/// are new, and an `UNSET` of removed groups and undone sweeps). An observer of the drawing's document brings every change — local or from a
 /// peer — back as patches and puts them straight into `drawing`, except for keys with unflushed
 /// local edits, so a remote change arriving inside the quiet period cannot undo a local erase or
-/// delete; it never writes anything itself, so nothing echoes.
+/// delete (a remote sweep is still added beside local sweeps, see `rebase`); it never writes
+/// anything itself, so nothing echoes.
 public final class DrawingSyncCoordinator {
     /// What a change from the replica did to the drawing.
     public struct RemoteChange: Sendable {
@@ -96,22 +97,7 @@ public final class DrawingSyncCoordinator {
         guard !changes.isEmpty else { return }
         let pending = model.persistPending(changes)
         do {
-            try replica.write { transaction in
-                if !changes.upserts.isEmpty {
-                    var strokes: [String: DocumentValue] = [:]
-                    for (key, encoded) in changes.upserts { strokes[key.rawValue] = .string(encoded.value) }
-                    try transaction.execute(
-                        Self.upsert,
-                        arguments: ["doc": .object(["_id": .string(drawingID), "strokes": .object(strokes)])])
-                }
-                if !changes.removals.isEmpty {
-                    let unset = DQLUpdate(
-                        collection: Self.collection,
-                        actions: changes.removals.sorted().map { .unset(DQLPath(["strokes", $0.rawValue])) },
-                        filter: Self.idFilter)
-                    try transaction.execute(.update(unset), arguments: ["id": .string(drawingID)])
-                }
-            }
+            try replica.write { transaction in try Self.write(changes, of: drawingID, in: transaction) }
         } catch {
             model.rollback(pending)
             unflushedKeys.formUnion(keys)
@@ -129,55 +115,125 @@ public final class DrawingSyncCoordinator {
         observation = nil
     }
 
-    /// Takes in the observed document: all of it at first, then the stroke entries each commit
-    /// changed, so a one-stroke change costs the same in a drawing of ten strokes and of ten
-    /// thousand.
+    /// Takes in the observed document: all of it at first, then the stroke and sweep entries each
+    /// commit changed, so a one-stroke change costs the same in a drawing of ten strokes and of
+    /// ten thousand.
     private func receive(_ observation: DocumentObservation) {
         let update: DrawingModel.StoreUpdate
         switch observation {
         case .initial(let fields):
-            update = model.update(fromStrokesMap: fields?["strokes"]?.objectValue ?? [:])
+            update = model.update(fromDocument: fields)
             // The whole drawing at once: one sort, not one insertion into the key order per stroke.
             drawing = Drawing(groups: update.changed.values.compactMap { $0 })
             return
         case .changed(let patches):
-            let (entries, isWholeMap) = Self.strokeEntries(in: patches)
-            update = model.update(entries: entries, replacingAll: isWholeMap)
+            update = model.update(Self.storedEntries(in: patches))
         }
         var change = RemoteChange(groups: [:], problems: update.problems)
-        for (key, group) in update.changed where !unflushedKeys.contains(key) {
+        for (key, remote) in update.changed {
+            var group = remote
+            if unflushedKeys.contains(key) {
+                guard let rebased = Self.rebase(drawing[key], onto: remote, from: update.previous[key]) else {
+                    continue
+                }
+                group = rebased
+            }
             if drawing.setGroup(group, for: key) { change.groups[key] = .some(group) }
         }
         if !change.groups.isEmpty || !change.problems.isEmpty { onRemoteChange?(change) }
     }
 
-    /// The `strokes` entries the patches set, per key its value now or nil, and whether they are
-    /// the whole map (a patch of the document or of the map itself), so that keys absent from
-    /// them are gone.
-    static func strokeEntries(in patches: [DocumentPatch]) -> (
-        entries: [String: DocumentValue?], isWholeMap: Bool
-    ) {
-        var entries: [String: DocumentValue?] = [:]
-        var isWholeMap = false
+    /// A remote change of a group with unflushed local edits: nil keeps the local group as it
+    /// is (a local removal, a new or rewritten stroke: the flush writes them over the remote
+    /// change). When the local edits only added or took out sweeps, they are carried over onto
+    /// the remote group, so a peer's sweep arriving inside the quiet period is kept (the flush
+    /// must not unset what it never took out), and a remote removal of the stroke wins.
+    static func rebase(_ local: StrokeGroup?, onto remote: StrokeGroup?, from old: StrokeGroup?)
+        -> StrokeGroup??
+    {
+        guard let local, let old, local.base == old.base else { return nil }
+        guard let remote else { return .some(nil) }
+        var sweeps = remote.sweeps
+        for (sweepKey, mask) in local.sweeps where old.sweeps[sweepKey] != mask { sweeps[sweepKey] = mask }
+        for sweepKey in old.sweeps.keys where local.sweeps[sweepKey] == nil { sweeps[sweepKey] = nil }
+        return .some(StrokeGroup(key: remote.key, base: remote.base, sweeps: sweeps))
+    }
+
+    /// The `strokes` and `sweeps` entries the patches set, each with its value now or nil; a
+    /// patch of the document or of a whole map stands for every entry of that map.
+    static func storedEntries(in patches: [DocumentPatch]) -> DrawingModel.StoredEntries {
+        var entries = DrawingModel.StoredEntries()
         for patch in patches {
-            switch patch.path.count {
-            case 0:
-                let map = patch.value?.objectValue?["strokes"]?.objectValue ?? [:]
-                entries = map.mapValues { Optional($0) }
-                isWholeMap = true
-            case 1 where patch.path[0] == "strokes":
-                entries = (patch.value?.objectValue ?? [:]).mapValues { Optional($0) }
-                isWholeMap = true
-            case 2 where patch.path[0] == "strokes":
-                entries[patch.path[1]] = .some(patch.value)
-            case 3... where patch.path[0] == "strokes":
+            let path = patch.path
+            switch (path.first, path.count) {
+            case (nil, _):
+                let fields = patch.value?.objectValue
+                entries = DrawingModel.StoredEntries(
+                    strokes: fields?["strokes"]?.objectValue ?? [:],
+                    sweeps: fields?["sweeps"]?.objectValue ?? [:])
+            case ("strokes", 1):
+                entries.bases = (patch.value?.objectValue ?? [:]).mapValues { Optional($0) }
+                entries.replacesAllBases = true
+            case ("strokes", 2):
+                entries.bases[path[1]] = .some(patch.value)
+            case ("strokes", _):
                 // Something written inside an entry: the entry is a map, not an encoded group.
-                entries[patch.path[1]] = .some(.object([:]))
+                entries.bases[path[1]] = .some(.object([:]))
+            case ("sweeps", 1):
+                entries.sweepMaps = (patch.value?.objectValue ?? [:]).mapValues { Optional($0) }
+                entries.sweeps = [:]
+                entries.replacesAllSweeps = true
+            case ("sweeps", 2):
+                entries.sweepMaps[path[1]] = .some(patch.value)
+                entries.sweeps[path[1]] = nil
+            case ("sweeps", 3):
+                entries.sweeps[path[1], default: [:]][path[2]] = .some(patch.value)
+            case ("sweeps", _):
+                // Something written inside a sweep: it is a map, not an encoded sweep.
+                entries.sweeps[path[1], default: [:]][path[2]] = .some(.object([:]))
             default:
                 continue  // the name and other fields
             }
         }
-        return (entries, isWholeMap)
+        return entries
+    }
+
+    /// One flush's statements: an upsert of the strokes as drawn and the sweeps that are new or
+    /// changed, then an UNSET of removed groups (their stroke and their sweeps) and removed sweeps.
+    private static func write(
+        _ changes: DrawingModel.Changes, of drawingID: String, in transaction: ReplicaTransaction
+    ) throws {
+        var strokes: [String: DocumentValue] = [:]
+        for key in changes.baseWrites {
+            if let encoded = changes.upserts[key] { strokes[key.rawValue] = .string(encoded.value) }
+        }
+        var sweeps: [String: DocumentValue] = [:]
+        for (key, sweepKeys) in changes.sweepWrites {
+            guard let values = changes.upserts[key]?.sweepValues else { continue }
+            var entries: [String: DocumentValue] = [:]
+            for sweepKey in sweepKeys {
+                if let value = values[sweepKey] { entries[sweepKey.rawValue] = .string(value) }
+            }
+            sweeps[key.rawValue] = .object(entries)
+        }
+        if !strokes.isEmpty || !sweeps.isEmpty {
+            var document: [String: DocumentValue] = ["_id": .string(drawingID)]
+            if !strokes.isEmpty { document["strokes"] = .object(strokes) }
+            if !sweeps.isEmpty { document["sweeps"] = .object(sweeps) }
+            try transaction.execute(upsert, arguments: ["doc": .object(document)])
+        }
+        var unset: [DQLPath] = []
+        for key in changes.removals.sorted() {
+            unset += [DQLPath(["strokes", key.rawValue]), DQLPath(["sweeps", key.rawValue])]
+        }
+        for key in changes.sweepRemovals.keys.sorted() {
+            for sweepKey in (changes.sweepRemovals[key] ?? []).sorted() {
+                unset.append(DQLPath(["sweeps", key.rawValue, sweepKey.rawValue]))
+            }
+        }
+        guard !unset.isEmpty else { return }
+        let update = DQLUpdate(collection: collection, actions: unset.map { .unset($0) }, filter: idFilter)
+        try transaction.execute(.update(update), arguments: ["id": .string(drawingID)])
     }
 
     private static let idFilter = DQLFilter(

@@ -7,6 +7,10 @@ public protocol Connection: AnyObject {
     /// close this side asked for.
     var onClosed: (SocketError?) -> Void { get set }
 
+    /// Where the other end is: a TCP peer's address and port, nil for a Unix socket (or a test's
+    /// in-memory end that was given none).
+    var remoteAddress: SocketEndpoint? { get }
+
     /// Queues bytes for the peer; ignored once closing.
     func write(_ bytes: [UInt8])
     /// Stops reading, sends what is queued, then closes.

@@ -55,14 +55,43 @@ enum Socket {
         return code
     }
 
-    /// Accepts one pending connection, nil when none is waiting.
-    static func accept(_ listener: Int32) -> Int32? {
-        let descriptor = Glibc.accept(listener, nil, nil)
-        guard descriptor >= 0 else { return nil }
+    /// What one `accept` gave.
+    enum Accepted {
+        case connection(Int32, remote: SocketEndpoint?)
+        /// Nothing is waiting (or the waiting peer went away before it was accepted).
+        case none
+        /// The process or the system is out of descriptors (`EMFILE`, `ENFILE`, or no memory for
+        /// one): the pending connection stays queued until a descriptor is free.
+        case outOfDescriptors(SocketError)
+    }
+
+    /// Accepts one pending connection.
+    static func accept(_ listener: Int32) -> Accepted {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let descriptor = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+        }
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
+                return .outOfDescriptors(SocketError(operation: "accepting a connection", code: code))
+            }
+            // EAGAIN, or a connection reset or aborted while queued: nothing to accept now.
+            return code == EINTR || code == ECONNABORTED || code == EPROTO ? accept(listener) : .none
+        }
         configure(descriptor)
-        // Fails harmlessly on a Unix socket.
-        enable(TCP_NODELAY, level: Int32(IPPROTO_TCP), on: descriptor)
-        return descriptor
+        var remote: SocketEndpoint?
+        if address.sin_family == sa_family_t(AF_INET) {
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            if inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count)) != nil {
+                let host = String(
+                    decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                remote = .tcp(host: host, port: UInt16(bigEndian: address.sin_port))
+            }
+            enable(TCP_NODELAY, level: Int32(IPPROTO_TCP), on: descriptor)
+        }
+        return .connection(descriptor, remote: remote)
     }
 
     /// The port a TCP listener was given (for port 0).

@@ -5,6 +5,7 @@ import MonotonicTime
 /// cannot be written yet, and closes once the buffer is flushed when asked to.
 final class SocketConnection: Connection {
     let descriptor: Int32
+    let remoteAddress: SocketEndpoint?
     /// Weak: a connect in progress is held only by the loop's write callback, so a loop torn down
     /// then takes the connection with it, and the connection's `deinit` must not call into it.
     private weak let loop: (any EventLoop)?
@@ -21,9 +22,13 @@ final class SocketConnection: Connection {
     /// The peer closed or the socket failed (nil error: an orderly end of stream).
     var onClosed: (SocketError?) -> Void = { _ in }
 
-    init(descriptor: Int32, loop: any EventLoop) {
+    /// Called once the descriptor is closed (the transport resumes listeners that ran out).
+    var onDescriptorReleased: () -> Void = {}
+
+    init(descriptor: Int32, loop: any EventLoop, remoteAddress: SocketEndpoint? = nil) {
         self.descriptor = descriptor
         self.loop = loop
+        self.remoteAddress = remoteAddress
         loop.register(descriptor) { [unowned self] in readAvailable() }
     }
 
@@ -55,6 +60,7 @@ final class SocketConnection: Connection {
         loop?.unregister(descriptor)
         Glibc.close(descriptor)
         selfWhileClosing = nil
+        onDescriptorReleased()
     }
 
     private func readAvailable() {

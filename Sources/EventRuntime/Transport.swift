@@ -17,6 +17,10 @@ public protocol Transport: AnyObject {
 public protocol Listener: AnyObject {
     /// The bound address (a TCP port 0 resolved to the real port).
     var endpoint: SocketEndpoint { get }
+    /// Called with the error when accepting stops because the process is out of descriptors (the
+    /// listener is taken off the loop instead of spinning on it), and with nil when a connection
+    /// is accepted again; once per pause.
+    var onAcceptingPaused: (SocketError?) -> Void { get set }
     /// Stops accepting and releases the address (a Unix socket's file is removed).
     func close()
 }

@@ -1,17 +1,19 @@
 import FuzzSupport
 import StrokeKit
 
-/// Fuzzes `StrokeGroupCodec.decode(_:)` with raw bytes, and the base64 form (`Base64.decode`,
-/// `EncodedGroup`) with the same bytes read as text.
+/// Fuzzes `StrokeGroupCodec.decode(_:)` and `decodeSweep(_:)` with raw bytes, and the base64 form
+/// (`Base64.decode`, `EncodedGroup`) with the same bytes read as text.
 ///
 /// Properties: any bytes either decode or throw a `StrokeCodecError` whose message can be built;
 /// what decodes re-encodes to exactly the input bytes (one group, one encoding: the coordinator
 /// relies on it to skip unchanged groups); the decoded group survives a base64 round trip and
 /// equals itself decoded again; its fingerprint is the digest of those bytes (the encoding). Text
-/// that decodes as base64 re-encodes to the same text.
+/// that decodes as base64 re-encodes to the same text. A sweep that decodes re-encodes to the input
+/// too (one sweep, one stored value).
 enum FuzzStrokeCodec: FuzzTarget {
     static func check(_ input: [UInt8]) {
         checkBinary(input)
+        checkSweep(input)
         checkText(String(decoding: input, as: UTF8.self))
     }
 
@@ -31,6 +33,18 @@ enum FuzzStrokeCodec: FuzzTarget {
             "the base64 form \(text) does not decode to the same group")
         expect(
             group.fingerprint == StrokeFingerprint(of: input), "the fingerprint is not the encoding's digest")
+    }
+
+    private static func checkSweep(_ input: [UInt8]) {
+        let sweep: StrokeMask
+        do {
+            sweep = try StrokeGroupCodec.decodeSweep(input)
+        } catch {
+            expect(!error.message.isEmpty, "an error without a message: \(error)")
+            return
+        }
+        let encoded = StrokeGroupCodec.encodeSweep(sweep)
+        expect(encoded == input, "a sweep decoded then re-encoded to different bytes: \(input) -> \(encoded)")
     }
 
     private static func checkText(_ text: String) {

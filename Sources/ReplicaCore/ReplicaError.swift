@@ -8,6 +8,9 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
     case damaged(path: String, detail: String)
     /// The database was written by a newer version of the program.
     case unsupportedSchemaVersion(path: String, found: Int32, supported: Int32)
+    /// The disk refused a write to the replica file (full, a file size limit, an I/O error, a
+    /// read-only file or directory); the transaction was rolled back.
+    case cannotWrite(path: String, reason: String)
     /// The store directory or its lock file could not be created or opened.
     case cannotOpenStore(directory: String, reason: String)
     /// A write on a replica opened read-only.
@@ -36,6 +39,8 @@ public enum ReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the replica file \(path) is damaged (\(detail))"
         case .unsupportedSchemaVersion(let path, let found, let supported):
             return "\(path) has schema version \(found), but this program knows versions up to \(supported)"
+        case .cannotWrite(let path, let reason):
+            return "cannot write the replica file \(path): \(reason)"
         case .cannotOpenStore(let directory, let reason):
             return "cannot open the store directory \(directory): \(reason)"
         case .readOnly(let directory):

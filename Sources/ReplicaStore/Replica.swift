@@ -10,6 +10,10 @@ public final class Replica {
     public let directory: String
     public let peerID: PeerID
     public let isReadOnly: Bool
+    /// The directory and files this open took group and other permissions from (see
+    /// `StoreFiles`); empty when they were private already. The program says so once: the next
+    /// open finds nothing to change.
+    public let tightenedPaths: [String]
     let configuration: ReplicaConfiguration
     let database: ReplicaDatabase
     private let lock: StoreLock?
@@ -45,6 +49,7 @@ public final class Replica {
         self.configuration = configuration
         self.lock = lock
         isReadOnly = lock == nil
+        tightenedPaths = StoreFiles.tighten(directory: directory)
         database = try ReplicaDatabase(
             directory: directory, readOnly: lock == nil,
             busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
@@ -71,7 +76,7 @@ public final class Replica {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, 0o777) != 0 {
+            if mkdir(prefix, StoreFiles.directoryMode) != 0 {
                 let failure = errno
                 var status = stat()
                 guard failure == EEXIST, stat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {

@@ -99,6 +99,11 @@ public final class TmuxSession: @unchecked Sendable {
         return rows
     }
 
+    /// The visible screen with colours and attributes (`capture-pane -e`).
+    public func captureStyled() throws -> StyledScreen {
+        StyledScreen(capture: try tmux(["capture-pane", "-e", "-p", "-t", target]))
+    }
+
     /// A tmux format about the pane, e.g. `#{mouse_any_flag}` to see which mouse mode the
     /// program turned on.
     public func display(_ format: String) throws -> String {

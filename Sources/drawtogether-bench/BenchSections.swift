@@ -1,12 +1,18 @@
 /// Which figures each section measures, and running one in this process.
 enum BenchSections {
     /// The child processes a section is split into (one per map scenario, for clean RSS figures).
-    static func scenarios(of section: BenchOptions.Section) -> [String?] {
+    /// The drawing section runs at its scale (`--strokes`, 10,000 by default) and, unless
+    /// `--strokes` or `--quick` chose one, again at `largeDrawing` strokes.
+    static func scenarios(of section: BenchOptions.Section, options: BenchOptions) -> [String?] {
         switch section {
         case .replica: MapWorkload.Scenario.allCases.map(\.rawValue)
-        case .live, .drawing, .e2e: [nil]
+        case .drawing:
+            options.strokes == nil && !options.quick ? [nil, "strokes:\(largeDrawing)"] : [nil]
+        case .live, .e2e: [nil]
         }
     }
+
+    static let largeDrawing = 100_000
 
     static func runInProcess(
         _ section: BenchOptions.Section, scenario: String?, options: BenchOptions, report: FigureReport
@@ -22,8 +28,18 @@ enum BenchSections {
             try LiveSyncBench(updates: options.keyCount, report: report).run()
         case .drawing:
             if let scenario, scenario.hasPrefix("cold-open:") {
+                // cold-open:SUFFIX:PATH (a suffix never holds a colon; a path may).
+                let rest = scenario.dropFirst("cold-open:".count)
+                let suffix = rest.prefix { $0 != ":" }
                 try DrawingBench.coldOpen(
-                    path: String(scenario.dropFirst("cold-open:".count)), report: report)
+                    path: String(rest.dropFirst(suffix.count + 1)), suffix: String(suffix), report: report)
+            } else if let scenario, scenario.hasPrefix("strokes:"),
+                let count = Int(scenario.dropFirst("strokes:".count))
+            {
+                try DrawingBench(
+                    strokes: count, repetitions: options.quick ? 5 : 20, report: report,
+                    suffix: ".\(count / 1_000)k"
+                ).run()
             } else {
                 try DrawingBench(
                     strokes: options.strokeCount, repetitions: options.quick ? 5 : 20, report: report

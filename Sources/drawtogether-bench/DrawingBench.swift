@@ -13,6 +13,14 @@ struct DrawingBench {
     let strokes: Int
     let repetitions: Int
     let report: FigureReport
+    /// Added to every figure's name: empty at the first scale, `.100k` and the like at others.
+    var suffix = ""
+
+    private func add(
+        _ name: String, _ value: Double, _ unit: String, _ details: [(key: String, value: Figure.Detail)] = []
+    ) {
+        report.add(name + suffix, value, unit, details)
+    }
 
     func run() throws {
         let stores = try TemporaryStores("drawing")
@@ -27,7 +35,7 @@ struct DrawingBench {
             }
             let initial = try BenchClock.measure { try coordinator.flush() }.seconds
             let valueBytes = coordinator.model.synced.values.reduce(0) { $0 + $1.value.utf8.count }
-            report.add(
+            add(
                 "drawing.initial_flush", initial, "s",
                 [
                     ("strokes", .number(Double(groups.count))), ("value_bytes", .number(Double(valueBytes))),
@@ -37,10 +45,11 @@ struct DrawingBench {
             measureRenders(coordinator.drawing)
             coordinator.close()
         }
-        report.add("drawing.disk", Double(TemporaryStores.bytes(under: path)) / 1e6, "MB")
-        report.add("drawing.rss", BenchClock.residentMegabytes() ?? 0, "MB")
+        add("drawing.disk", Double(TemporaryStores.bytes(under: path)) / 1e6, "MB")
+        add("drawing.rss", BenchClock.residentMegabytes() ?? 0, "MB")
         // The cold open runs in a fresh process: nothing of this drawing is in its heap.
-        try WorkerProcess.run(section: .drawing, scenario: "cold-open:" + path, arguments: [], report: report)
+        try WorkerProcess.run(
+            section: .drawing, scenario: "cold-open:" + suffix + ":" + path, arguments: [], report: report)
     }
 
     private func measureFlushes(
@@ -64,15 +73,48 @@ struct DrawingBench {
             coordinator.edit(now: Int64(round) * 1_000) { $0.insert(group) }
             added.add(try BenchClock.measure { try coordinator.flush() }.seconds)
         }
+        var swept = DurationSample()
+        var sweepBytes: [Double] = []
+        let eraser = MaskEraser(brush: EraserBrush(radius: 0.5))
+        for round in 0..<repetitions {
+            let original = groups[Int.random(in: 0..<groups.count, using: &random)]
+            guard let current = coordinator.drawing[original.key], let piece = current.pieces.first,
+                let sweepKey = StrokeKey(creationMilliseconds: Int64(round) + 1, peerSuffix: "benchb")
+            else { continue }
+            // A short pass across the middle of the stroke's first piece.
+            let middle = piece.path[piece.path.count / 2].point
+            let path = [
+                CanvasPoint(x: middle.x - 1, y: middle.y - 1), CanvasPoint(x: middle.x + 1, y: middle.y + 1),
+            ]
+            let erased = current.addingPasses(eraser.sweep(along: path, near: current), toSweep: sweepKey)
+            guard erased.pieces != current.pieces else { continue }
+            coordinator.edit(now: Int64(round) * 1_000) { $0.insert(erased) }
+            swept.add(try BenchClock.measure { try coordinator.flush() }.seconds)
+            let value = coordinator.model.synced[current.key]?.sweepValues[sweepKey]
+            sweepBytes.append(Double(value?.utf8.count ?? 0))
+        }
         let note = "edit, diff, one transaction, the coordinator's observer patched with the entry it wrote"
-        report.add(
+        add(
             "drawing.flush.one_changed", changed.median * 1e3, "ms",
             [
                 ("of_strokes", .number(Double(groups.count))),
                 ("p90_ms", .number(changed.percentile(90) * 1e3)),
                 ("runs", .number(Double(changed.count))), ("note", .text(note)),
             ])
-        report.add(
+        add(
+            "drawing.flush.one_swept", swept.median * 1e3, "ms",
+            [
+                ("p90_ms", .number(swept.percentile(90) * 1e3)), ("runs", .number(Double(swept.count))),
+                (
+                    "sweep_value_bytes",
+                    .number(sweepBytes.isEmpty ? 0 : sweepBytes.sorted()[sweepBytes.count / 2])
+                ),
+                (
+                    "note",
+                    .text("a mask-eraser pass across one stroke: one sweep entry written, the stroke not")
+                ),
+            ])
+        add(
             "drawing.flush.one_added", added.median * 1e3, "ms",
             [("p90_ms", .number(added.percentile(90) * 1e3)), ("runs", .number(Double(added.count)))])
     }
@@ -94,18 +136,106 @@ struct DrawingBench {
                 raster.add(seconds)
                 inked = grid.cells.filter { $0 != .blank }.count
             }
-            report.add(
+            add(
                 "render.canvas_view.\(mode.rawValue)", canvasView.median * 1e3, "ms",
                 [
                     ("strokes", .number(Double(document.count))), ("cells", .number(200 * 60)),
                     ("inked_cells", .number(Double(inked))),
                     ("note", .text("CanvasView.render, 200x60 canvas + status row")),
                 ])
-            report.add(
+            add(
                 "render.raster.\(mode.rawValue)", raster.median * 1e3, "ms",
                 [("note", .text("StrokeKit Raster.render of the 200x60 viewport"))])
         }
         measurePresenceFrames(document, viewport: viewport)
+        for mode in [GlyphMode.block, .braille] {
+            measureEraseFrames(document, viewport: viewport, mode: mode)
+        }
+        measureRemoteChangeFrames(document, viewport: viewport)
+        measurePanFrames(document, viewport: viewport)
+    }
+
+    /// The first frame after a mask erase: a dab of the eraser's default size at a random inked
+    /// place on screen, applied to every group under it (as a drag of the mask eraser does), with
+    /// the layer cached from the frame before.
+    private func measureEraseFrames(_ document: Drawing, viewport: CanvasViewport, mode: GlyphMode) {
+        var drawing = document
+        let cache = CanvasLayerCache()
+        let view = CanvasView(mode: mode)
+        let eraser = MaskEraser(brush: EraserBrush(radius: 0.5))
+        var random = BenchRandom(seed: 0xE2A5E)
+        var frames = DurationSample()
+        var erased: [Double] = []
+        _ = view.render(drawing, viewport: viewport, cache: cache)
+        for _ in 0..<max(repetitions, 20) {
+            let centre = CanvasPoint(
+                x: Double.random(in: 20..<180, using: &random), y: Double.random(in: 10..<50, using: &random))
+            let reach = CellRect(x: Int(centre.x) - 2, y: Int(centre.y) - 2, width: 5, height: 5)
+            var changed = 0
+            for group in drawing.groups(in: reach) {
+                let result = eraser.erase([group], along: [centre]).first
+                if result != group, drawing.setGroup(result, for: group.key) { changed += 1 }
+            }
+            erased.append(Double(changed))
+            frames.add(BenchClock.measure { view.render(drawing, viewport: viewport, cache: cache) }.seconds)
+        }
+        erased.sort()
+        add(
+            "render.after_erase_frame.\(mode.rawValue)", frames.median * 1e3, "ms",
+            [
+                ("p90_ms", .number(frames.percentile(90) * 1e3)),
+                ("strokes_erased_median", .number(erased[erased.count / 2])),
+                ("cells_redrawn", .number(Double(cache.redrawnCells))),
+                ("note", .text("the frame after a mask-eraser dab, layer cached, dirty tiles redrawn")),
+            ])
+    }
+
+    /// The first frame after a peer changed a stroke drawn long ago (one of the first tenth of
+    /// the keys) that lies on screen: one more sample at its end.
+    private func measureRemoteChangeFrames(_ document: Drawing, viewport: CanvasViewport) {
+        var drawing = document
+        let cache = CanvasLayerCache()
+        let view = CanvasView(mode: .block)
+        let old = Set(drawing.keys.prefix(max(1, drawing.count / 10)))
+        var candidates = drawing.groups(in: viewport.visible).filter { old.contains($0.key) }
+        var random = BenchRandom(seed: 0x2E307E)
+        candidates.shuffle(using: &random)
+        var frames = DurationSample()
+        _ = view.render(drawing, viewport: viewport, cache: cache)
+        for group in candidates.prefix(max(repetitions, 20)) {
+            guard let current = drawing[group.key], let changed = SampleDrawing.extended(current) else {
+                continue
+            }
+            drawing.insert(changed)
+            frames.add(BenchClock.measure { view.render(drawing, viewport: viewport, cache: cache) }.seconds)
+        }
+        add(
+            "render.after_remote_change_frame.block", frames.median * 1e3, "ms",
+            [
+                ("p90_ms", .number(frames.percentile(90) * 1e3)),
+                ("runs", .number(Double(frames.count))),
+                ("note", .text("the frame after a peer changed an old stroke on screen, layer cached")),
+            ])
+    }
+
+    /// A frame after panning by 10 columns (right, then back left), layer cached.
+    private func measurePanFrames(_ document: Drawing, viewport start: CanvasViewport) {
+        let cache = CanvasLayerCache()
+        let view = CanvasView(mode: .block)
+        var viewport = start
+        var frames = DurationSample()
+        _ = view.render(document, viewport: viewport, cache: cache)
+        for step in 0..<max(repetitions, 20) {
+            viewport.pan(dx: step % 10 < 5 ? 10 : -10, dy: 0)
+            frames.add(BenchClock.measure { view.render(document, viewport: viewport, cache: cache) }.seconds)
+        }
+        add(
+            "render.pan_frame.block", frames.median * 1e3, "ms",
+            [
+                ("p90_ms", .number(frames.percentile(90) * 1e3)),
+                ("layer_rasterised", .number(Double(cache.misses))),
+                ("note", .text("the frame after a pan by 10 columns: cells moved, the new strip drawn")),
+            ])
     }
 
     /// What a frame costs while a peer draws (presence arrives many times a second): the drawing
@@ -122,7 +252,7 @@ struct DrawingBench {
                 BenchClock.measure { view.render(document, viewport: viewport, peers: [peer], cache: cache) }
                     .seconds)
         }
-        report.add(
+        add(
             "render.presence_frame.block", frames.median * 1e3, "ms",
             [
                 ("p90_ms", .number(frames.percentile(90) * 1e3)),
@@ -141,7 +271,7 @@ struct DrawingBench {
             strokeFrames.add(
                 BenchClock.measure { view.render(drawing, viewport: viewport, cache: cache) }.seconds)
         }
-        report.add(
+        add(
             "render.new_stroke_frame.block", strokeFrames.median * 1e3, "ms",
             [
                 ("p90_ms", .number(strokeFrames.percentile(90) * 1e3)),
@@ -152,7 +282,7 @@ struct DrawingBench {
 
     /// In a fresh process: open the replica, start the coordinator (which reads the drawing),
     /// and render the first 200x60 frame of its drawing.
-    static func coldOpen(path: String, report: FigureReport) throws {
+    static func coldOpen(path: String, suffix: String, report: FigureReport) throws {
         let start = BenchClock.now()
         let replica = try Replica(directory: path)
         let opened = BenchClock.now()
@@ -167,7 +297,7 @@ struct DrawingBench {
         }
         func seconds(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e9 }
         report.add(
-            "drawing.cold_open", seconds(start, rendered), "s",
+            "drawing.cold_open" + suffix, seconds(start, rendered), "s",
             [
                 ("strokes", .number(Double(document.count))),
                 ("open_s", .number(seconds(start, opened))),
@@ -175,6 +305,6 @@ struct DrawingBench {
                 ("first_frame_s", .number(seconds(observed, rendered))),
                 ("note", .text("fresh process, files in the page cache")),
             ])
-        report.add("drawing.cold_open.rss", BenchClock.residentMegabytes() ?? 0, "MB")
+        report.add("drawing.cold_open.rss" + suffix, BenchClock.residentMegabytes() ?? 0, "MB")
     }
 }

@@ -27,7 +27,7 @@ do {
         #endif
         let handoff = try TemporaryStores("handoff")
         for section in options.sections {
-            for scenario in BenchSections.scenarios(of: section) {
+            for scenario in BenchSections.scenarios(of: section, options: options) {
                 FigureReport.progress("running \(section.rawValue)\(scenario.map { " " + $0 } ?? "")")
                 try WorkerProcess.run(
                     section: section, scenario: scenario,

@@ -1,4 +1,6 @@
 import DrawingSync
+import ReplicaSync
+import StrokeKit
 import TerminalCanvas
 
 /// Terminal input: raw reads to events to editor commands, app commands and the drawings menu.
@@ -60,11 +62,16 @@ extension CanvasSession {
         case .command(let key):
             handle(key)
         case .mouse(let mouse):
-            if helpFirstLine != nil, mouse.kind == .scrollUp || mouse.kind == .scrollDown {
-                if scrollHelp(by: mouse.kind == .scrollDown ? 1 : -1) { return }
+            if swallowsPointerUntilRelease {
+                // The click that closed an overlay: its drag must not draw once the box is gone.
+                if mouse.kind == .release || mouse.kind == .move { swallowsPointerUntilRelease = false }
+                return
             }
-            if mouse.kind == .press { helpFirstLine = nil }
-            if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
+            if helpFirstLine != nil {
+                handleMouseOverHelp(mouse)
+                return
+            }
+            handleCanvasMouse(mouse)
         case .resize:
             break  // handled above, menu or not
         case .character, .enter, .backspace:
@@ -72,11 +79,93 @@ extension CanvasSession {
         }
     }
 
+    /// The help is modal: while it is open, the keys are its own. Up and down scroll it (when it
+    /// is taller than the terminal); `?`, Esc and `q` close it; every other key is swallowed, so
+    /// a key pressed to read about it (`x`) changes nothing behind the box.
+    private func handleKeyOverHelp(_ key: KeyCommand) {
+        switch key {
+        case .move(let direction) where direction == .up || direction == .down:
+            _ = scrollHelp(by: direction == .down ? 1 : -1)
+        case .toggleHelp, .escape, .quit:
+            helpFirstLine = nil
+        default:
+            break
+        }
+    }
+
+    /// The mouse on the canvas: the left button draws with the current tool, the right one erases
+    /// with the mask eraser while it is held (the tool comes back on release), the middle one
+    /// picks the colour of the ink under it, and the wheel pans (sideways with Shift).
+    func handleCanvasMouse(_ mouse: MouseEvent) {
+        switch (mouse.kind, mouse.button) {
+        case (.scrollUp, _), (.scrollDown, _):
+            let forward = mouse.kind == .scrollDown
+            let direction: CanvasViewport.PanDirection =
+                mouse.shift ? (forward ? .right : .left) : (forward ? .down : .up)
+            apply(.pan(direction))
+        case (_, .left):
+            if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
+        case (_, .right):
+            if mouse.kind == .press, toolBeforeRightButton == nil {
+                toolBeforeRightButton = editor.tool
+                apply(.selectTool(.maskEraser))
+            }
+            guard let tool = toolBeforeRightButton else { return }
+            if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
+            if mouse.kind == .release {
+                toolBeforeRightButton = nil
+                apply(.selectTool(tool))
+            }
+        case (.press, .middle):
+            pickColour(atScreenX: mouse.x, y: mouse.y)
+        case (_, .middle):
+            break
+        }
+    }
+
+    /// The middle button: the colour of the topmost ink in the cell becomes the current colour,
+    /// when the palette has it.
+    func pickColour(atScreenX x: Int, y: Int) {
+        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return }
+        let drawing = coordinator.drawing
+        guard
+            let key = Raster.topmostKey(
+                in: drawing.groups, atCellX: cell.x, y: cell.y, mode: editor.glyphMode),
+            let ink = drawing[key]?.pieces.last?.ink
+        else {
+            show("no ink there to pick a colour from")
+            return
+        }
+        guard let index = palette.colours.firstIndex(of: ink.colour) else {
+            show("that ink's colour (\(ink.colour)) is not in the palette")
+            return
+        }
+        apply(.selectColour(slot: index + 1))
+        show("picked \(palette.name(slot: index + 1) ?? "colour \(index + 1)")")
+    }
+
+    /// The mouse while the help is open: the wheel scrolls it, a click outside the box closes it,
+    /// and nothing reaches the canvas (a drag meant to dismiss it draws nothing).
+    private func handleMouseOverHelp(_ mouse: MouseEvent) {
+        guard let first = helpFirstLine else { return }
+        switch mouse.kind {
+        case .scrollUp, .scrollDown:
+            _ = scrollHelp(by: mouse.kind == .scrollDown ? 1 : -1)
+        case .press:
+            let box = helpOverlay(firstLine: first).frame(
+                gridWidth: screen.size.width, gridHeight: screen.size.height)
+            if let box, !(box.x..<box.maxX).contains(mouse.x) || !(box.y..<box.maxY).contains(mouse.y) {
+                helpFirstLine = nil
+            }
+            swallowsPointerUntilRelease = true
+        case .drag, .release, .move:
+            break
+        }
+    }
+
     private func handle(_ key: KeyCommand) {
-        // A help taller than the terminal scrolls with the up and down keys while it is open.
-        if helpFirstLine != nil, case .move(let direction) = key, direction == .up || direction == .down,
-            scrollHelp(by: direction == .down ? 1 : -1)
-        {
+        if helpFirstLine != nil {
+            handleKeyOverHelp(key)
             return
         }
         switch key {
@@ -92,12 +181,32 @@ extension CanvasSession {
                 return
             }
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
+        case .jumpToPeer:
+            jumpToNextPeer()
         case .openDrawings:
             helpFirstLine = nil
-            menu = DrawingsMenu(items: Self.menuItems(drawings.entries), currentID: coordinator.drawingID)
+            menu = DrawingsMenu(items: menuItems(drawings.entries), currentID: coordinator.drawingID)
         default:
             if let command = EditorCommand(key) { apply(command) }
         }
+    }
+
+    /// `f`: the cursor goes to the next peer's cursor on this drawing (in peer id order after
+    /// the last one jumped to), and the view follows it. A keyboard pen is lifted first, so the
+    /// jump draws no line.
+    func jumpToNextPeer() {
+        let here = PresenceUpdate.onCanvas(
+            peers.values, drawingID: coordinator.drawingID, excluding: replica.peerID.rawValue)
+        guard !here.isEmpty else {
+            show("nobody else is on this drawing")
+            return
+        }
+        let next = here.first { $0.peerID > (lastJumpedPeer ?? 0) } ?? here[0]
+        lastJumpedPeer = next.peerID
+        if editor.isPenDown { apply(.liftPen) }
+        let target = CanvasCell(x: Int(next.cursor.x), y: Int(next.cursor.y))
+        apply(.moveCursor(dx: target.x - editor.cursor.x, dy: target.y - editor.cursor.y))
+        show("at \(PeerPresence(name: next.displayName, colour: next.colour, cursor: target).tag)'s cursor")
     }
 
     /// Scrolls the open help by `lines`; false when it fits the terminal and cannot scroll (the
@@ -123,7 +232,14 @@ extension CanvasSession {
 
     private func handleMenu(_ event: InputEvent) {
         guard var current = menu else { return }
-        let action = current.handle(event)
+        let action: DrawingsMenu.Action?
+        if case .mouse(let mouse) = event {
+            action = current.handle(
+                mouse, gridWidth: screen.size.width, gridHeight: screen.size.height, glyphs: glyphs)
+            swallowsPointerUntilRelease = mouse.kind == .press || mouse.kind == .drag
+        } else {
+            action = current.handle(event)
+        }
         menu = current
         guard let action else { return }
         do {
@@ -146,7 +262,7 @@ extension CanvasSession {
         } catch {
             show(UserMessage.message(for: error))
         }
-        menu?.update(items: Self.menuItems(drawings.entries))
+        menu?.update(items: menuItems(drawings.entries))
     }
 
     /// Saves the current drawing and opens another in its place.
@@ -157,6 +273,9 @@ extension CanvasSession {
         drawingName = drawings.find(id)?.name ?? id
         drawingDeleted = false
         layerCache = CanvasLayerCache()  // it follows one drawing
+        inkExtentCache = nil  // so does this
+        handover.reset()
+        onDrawingOpened?(id)
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)
         editor.resetUndo()

@@ -1,4 +1,7 @@
+import MonotonicTime
 import ReplicaSync
+import StrokeKit
+import TerminalCanvas
 
 /// The session's side of sync: presence in and out, and status changes worth a redraw.
 extension CanvasSession {
@@ -11,11 +14,13 @@ extension CanvasSession {
                 show("\(update.displayName) joined")
             }
             peers[update.peerID] = update
+            handOver(update)
             setNeedsRender()
         }
         node.onPresenceExpired = { [unowned self] peerID in
             if let gone = peers[peerID], !isConnectedDirectly(peerID) { show("\(gone.displayName) left") }
             peers[peerID] = nil
+            handover.peerLeft(peerID, now: loop.now.milliseconds, isCommitted: isCommitted)
             setNeedsRender()
         }
         node.onEvent = { [unowned self] event in
@@ -24,6 +29,43 @@ extension CanvasSession {
         }
         node.onReplicaChanged = { [unowned self] in setNeedsRender() }
         publishPresence()
+    }
+
+    /// Whether the open drawing holds a stroke group.
+    func isCommitted(_ key: StrokeKey) -> Bool {
+        coordinator.drawing[key] != nil
+    }
+
+    /// Feeds a peer's presence to the stroke handover: its stroke in progress on this drawing,
+    /// or (on another drawing) none.
+    func handOver(_ update: PresenceUpdate) {
+        let now = loop.now.milliseconds
+        guard update.drawingID == coordinator.drawingID else {
+            handover.peerLeft(update.peerID, now: now, isCommitted: isCommitted)
+            return
+        }
+        let stroke = PeerStroke(
+            cells: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
+            colour: update.colour, inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
+            width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil)
+        handover.peerUpdated(
+            update.peerID, key: StrokeKey(rawValue: update.strokeKey), stroke: stroke, now: now,
+            isCommitted: isCommitted)
+    }
+
+    /// Lets go of finished strokes whose commit arrived or whose time is up, and arranges a
+    /// repaint for the next one to time out. Returns the strokes still waiting.
+    func settleHandover() -> [PeerStroke] {
+        handover.settle(now: loop.now.milliseconds, isCommitted: isCommitted)
+        if let handoverTimer { loop.cancel(handoverTimer) }
+        handoverTimer = nil
+        if let deadline = handover.nextDeadline {
+            handoverTimer = loop.schedule(at: SyncInstant(milliseconds: deadline)) { [unowned self] in
+                handoverTimer = nil
+                setNeedsRender()
+            }
+        }
+        return handover.peersWithStrokesAwaitingCommit.flatMap { handover.strokesAwaitingCommit(of: $0) }
     }
 
     /// Whether a peer is one of this node's own connections (its joining and leaving are then
@@ -38,10 +80,16 @@ extension CanvasSession {
         switch event {
         case .connected(let peer, _, _):
             return "\(peer.displayName) joined"
-        case .disconnected(let peer, _, _, let reason, let wasEstablished):
+        case .disconnected(let peer, _, let dialled, let reason, let wasEstablished):
+            // A stranger's failed handshake is told by `.handshakeFailed`, rate-limited.
+            guard dialled || wasEstablished else { return nil }
             if reason.isRefusal { return "\(peer): \(UserMessage.message(for: reason))" }
             // A peer that never got through the handshake never joined, so it cannot leave.
             return wasEstablished && reason != .localShutdown ? "\(peer) left" : nil
+        case .handshakeFailed(let address, let reason, let count):
+            return SyncEventLog.handshakeFailure(address: address, reason: reason, count: count)
+        case .acceptingPaused(let endpoint, let problem):
+            return SyncEventLog.acceptingPaused(endpoint: endpoint, problem: problem)
         case .unreachable:
             return nil
         }

@@ -23,6 +23,11 @@ final class CanvasSession {
     let palette: Palette
     let displayName: String
     let wallClock: () -> Int64
+    /// A `--peer` or `--server` is configured: with nobody connected the status is "offline"
+    /// rather than "alone".
+    let dialsRemote: Bool
+    /// The first-screen hint is shown until the first stroke (or a drawing that has one).
+    var hintDismissed = false
 
     var coordinator: DrawingSyncCoordinator
     var drawingName: String
@@ -43,6 +48,20 @@ final class CanvasSession {
     var messageTimer: EventLoopTimer?
     var sync: SyncNode?
     var peers: [UInt64: PresenceUpdate] = [:]
+    /// Peers' strokes past pen up, shown until their commit arrives.
+    var handover = StrokeHandover()
+    var handoverTimer: EventLoopTimer?
+    /// The peer `f` last jumped to, so the next `f` goes to the one after it.
+    var lastJumpedPeer: UInt64?
+    /// A press went to an overlay (and may have closed it): the rest of that button hold is
+    /// swallowed, so it draws nothing on the canvas under the overlay.
+    var swallowsPointerUntilRelease = false
+    /// The tool to go back to when the right button (erasing while held) comes up.
+    var toolBeforeRightButton: ToolKind?
+    /// Told the id of every drawing switched to (the store remembers the last one).
+    var onDrawingOpened: ((String) -> Void)?
+    /// The drawing's ink extent for a revision and glyph mode, for the edge markers.
+    var inkExtentCache: (revision: UInt64, mode: GlyphMode, extent: CellRect?)?
     var flushTimer: EventLoopTimer?
     /// Consecutive reads that found the terminal readable but delivered nothing: a hang-up.
     var emptyReads = 0
@@ -54,8 +73,9 @@ final class CanvasSession {
     init(
         loop: PollEventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
         drawing: DrawingList.Entry, palette: Palette, keysHelp: String, displayName: String,
-        wallClock: @escaping () -> Int64
+        dialsRemote: Bool = false, wallClock: @escaping () -> Int64
     ) throws {
+        self.dialsRemote = dialsRemote
         self.loop = loop
         self.replica = replica
         self.screen = screen
@@ -71,6 +91,7 @@ final class CanvasSession {
             palette: palette.colours, keyClock: keyClock,
             viewport: CanvasViewport(screenWidth: screen.size.width, screenHeight: screen.size.height),
             glyphMode: screen.supportsUnicode ? .block : .ascii)
+        screen.colourReductions = palette.reductions
         observeOwnKeys(coordinator.drawing.keys)
         attachCoordinator()
         drawings.onChange = { [unowned self] entries in drawingsChanged(entries) }
@@ -169,12 +190,13 @@ final class CanvasSession {
             drawingDeleted = true
             show("'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back")
         }
-        menu?.update(items: Self.menuItems(entries))
+        menu?.update(items: menuItems(entries))
         setNeedsRender()
     }
 
     /// After an edit: brings back a drawing a peer deleted and (re)arms the flush deadline.
     func editsMade() {
+        hintDismissed = true
         if drawingDeleted { restoreDeletedDrawing() }
         scheduleFlush()
     }
@@ -207,14 +229,37 @@ final class CanvasSession {
     }
 
     /// The drawings as the menu lists them.
-    static func menuItems(_ entries: [DrawingList.Entry]) -> [DrawingsMenu.Item] {
-        entries.map { DrawingsMenu.Item(id: $0.id, name: $0.name) }
+    /// Each with its stroke count (read from the replica when the menu opens or the list
+    /// changes, not kept up to date stroke by stroke) and the peers whose presence is on it.
+    func menuItems(_ entries: [DrawingList.Entry]) -> [DrawingsMenu.Item] {
+        var counts: [String: Int] = [:]
+        if let documents = try? replica.execute("SELECT * FROM drawings").documents {
+            for document in documents {
+                guard let id = document["_id"]?.stringValue else { continue }
+                counts[id] = document["strokes"]?.objectValue?.count ?? 0
+            }
+        }
+        let others = peers.values.filter { $0.peerID != replica.peerID.rawValue }.sorted {
+            $0.peerID < $1.peerID
+        }
+        return entries.map { entry in
+            var item = DrawingsMenu.Item(id: entry.id, name: entry.name)
+            item.strokeCount =
+                entry.id == coordinator.drawingID ? coordinator.drawing.count : counts[entry.id]
+            item.people = others.filter { $0.drawingID == entry.id }.map {
+                PeerPresence(name: $0.displayName, colour: $0.colour, cursor: CanvasCell(x: 0, y: 0)).tag
+            }
+            return item
+        }
     }
 
     /// A restarted peer must never reuse one of its own keys: the key clock sees every key that
-    /// arrives.
+    /// arrives, the keys of the sweeps on those strokes included.
     func observeOwnKeys(_ keys: some Sequence<StrokeKey>) {
-        for key in keys { editor.keyClock.observe(key) }
+        for key in keys {
+            editor.keyClock.observe(key)
+            for sweepKey in coordinator.drawing[key]?.sweepKeys ?? [] { editor.keyClock.observe(sweepKey) }
+        }
     }
 
     /// Draws after the current callback returns. Changes from the replica and the sync node arrive
@@ -232,7 +277,8 @@ final class CanvasSession {
 
     /// Shows a line of feedback for a few seconds.
     func show(_ text: String) {
-        message = text
+        // Notices carry peers' names and reasons: shown escaped, on one line.
+        message = DisplayText.escaped(text)
         if let messageTimer { loop.cancel(messageTimer) }
         messageTimer = loop.schedule(at: loop.now + .seconds(4)) { [unowned self] in
             message = nil

@@ -1,7 +1,8 @@
 /// What the user asked the executable to do, once the command line is parsed.
 enum Command: Equatable, Sendable {
-    /// The interactive canvas on one drawing (created if missing).
-    case open(drawing: String)
+    /// The interactive canvas on one drawing (created if missing); nil when none was named: the
+    /// store's last drawing, else `defaultDrawing`.
+    case open(drawing: String?)
     /// The drawings in the replica.
     case list
     /// One drawing as text, ANSI art, SVG or JSON, to a file or (when `output` is nil) stdout.
@@ -18,6 +19,8 @@ enum Command: Equatable, Sendable {
     case doctor
     /// The manual page drawtogether(1), in roff, made from the help texts.
     case manPage
+    /// Prints a new random token to share with the peers.
+    case token
     /// The usage text, for the whole program (`nil`) or one subcommand.
     case help(topic: Subcommand?)
     case version
@@ -29,7 +32,13 @@ enum Command: Equatable, Sendable {
 /// A subcommand by name, as typed after `drawtogether`.
 enum Subcommand: String, CaseIterable, Equatable, Sendable {
     case open, list, export, query, sync, serve
-    case completions, doctor, manpage
+    case completions, doctor, manpage, token
+}
+
+/// The backgrounds `drawtogether export --theme` draws an SVG on: default ink is white on the
+/// dark one (the default) and black on the light one.
+enum ExportTheme: String, CaseIterable, Equatable, Sendable {
+    case dark, light
 }
 
 /// The formats `drawtogether export --format` writes.

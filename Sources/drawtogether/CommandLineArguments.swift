@@ -4,12 +4,18 @@ struct CommandLineOptions: Equatable, Sendable {
     var store: String?
     var databaseID: String?
     var token: String?
+    /// `--token-file FILE`: the token read from a file only its owner can read.
+    var tokenFile: String?
     var listen: HostPort?
     var peers: [HostPort] = []
     var server: HostPort?
     /// False with `--no-discovery`.
     var discovery = true
     var envFile: String?
+    /// `--name NAME` (open only): the name other peers see.
+    var name: String?
+    /// `--theme dark|light` (export only): the SVG's background; nil is dark.
+    var theme: ExportTheme?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -45,7 +51,13 @@ struct CommandLineArguments: Equatable, Sendable {
         options.store = scan.value("--store")
         options.databaseID = scan.value("--database-id")
         options.token = scan.value("--token")
+        options.tokenFile = scan.value("--token-file")
         options.envFile = scan.value("--env-file")
+        options.name = scan.value("--name")
+        if let theme = scan.value("--theme") {
+            guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
+            options.theme = known
+        }
         options.discovery = !scan.has("--no-discovery")
         if let listen = scan.value("--listen") {
             options.listen = try address(listen, flag: "--listen") { text throws(HostPort.Problem) in
@@ -101,7 +113,9 @@ struct CommandLineArguments: Equatable, Sendable {
         switch subcommand {
         case .open:
             command = .open(
-                drawing: try nonEmpty(words.popFirst() ?? Command.defaultDrawing, "DRAWING", .open))
+                drawing: try words.popFirst().map { word throws(CommandLineError) in
+                    try nonEmpty(word, "DRAWING", .open)
+                })
         case .list:
             command = .list
         case .export:
@@ -122,6 +136,8 @@ struct CommandLineArguments: Equatable, Sendable {
             command = .query(statement: statement, argumentsJSON: scan.value("--args"))
         case .sync:
             command = .sync(once: scan.has("--once"))
+        case .token:
+            command = .token
         case .serve:
             guard scan.has("--listen") else { throw .missingOption("--listen HOST:PORT", subcommand: .serve) }
             command = .serve

@@ -8,6 +8,7 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyValue(flag: String)
     case badHostPort(flag: String, value: String, problem: HostPort.Problem)
     case badFormat(String)
+    case badTheme(String)
     /// `drawtogether completions tcsh`.
     case badCompletionRequest(String)
     case unknownSubcommand(String, suggestion: Subcommand?)
@@ -32,6 +33,8 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(flag) was given an empty value; write '\(flag) \(Self.placeholder(for: flag))'"
         case .badHostPort(let flag, let value, let problem):
             return "\(flag) '\(value)' is not a valid address: \(problem)"
+        case .badTheme(let theme):
+            return "unknown export theme '\(theme)'; use dark (the default) or light"
         case .badFormat(let format):
             let formats = ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
             return "unknown export format '\(format)'; use one of \(formats)"
@@ -64,7 +67,7 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
         case "--token": return "SECRET"
         case "--listen", "--peer": return "HOST:PORT"
         case "--server": return "tcp://HOST:PORT"
-        case "--env-file", "-o", "--output": return "FILE"
+        case "--env-file", "--token-file", "-o", "--output": return "FILE"
         case "--format": return "text"
         case "--args": return "'{\"id\": \"drawing-1\"}'"
         default: return "VALUE"

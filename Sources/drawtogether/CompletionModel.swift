@@ -72,7 +72,7 @@ struct CompletionModel: Equatable {
         switch subcommand {
         case .open, .export: return .drawing
         case .completions: return .choices(CompletionRequest.allCases.map(\.rawValue))
-        case .list, .query, .sync, .serve, .doctor, .manpage: return .none
+        case .list, .query, .sync, .serve, .doctor, .manpage, .token: return .none
         }
     }
 

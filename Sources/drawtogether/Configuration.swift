@@ -16,6 +16,10 @@ struct Configuration: Equatable, Sendable {
     var peers: [HostPort]
     var server: HostPort?
     var discovery: Bool
+    /// The display name asked for (`--name`, `DRAWTOGETHER_NAME`); nil keeps the saved one.
+    var displayName: String? = nil
+    /// `export --theme`: the SVG background, and so the colour of default ink.
+    var exportTheme: ExportTheme = .dark
 
     static let defaultDatabaseID = "default"
 
@@ -30,8 +34,10 @@ struct Configuration: Equatable, Sendable {
         static let databaseID = "DRAWTOGETHER_DATABASE_ID"
         static let serverURL = "DRAWTOGETHER_SERVER_URL"
         static let token = "DRAWTOGETHER_TOKEN"
+        /// The name other peers see next to this cursor (`--name`).
+        static let name = "DRAWTOGETHER_NAME"
         /// The settings above, which the environment and `.env` both give.
-        static let settings = [store, databaseID, serverURL, token]
+        static let settings = [store, databaseID, serverURL, token, name]
         /// Read from the environment only (by `sync` and by the resource lookup).
         static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
         static let prefix = "DRAWTOGETHER_"
@@ -40,6 +46,8 @@ struct Configuration: Equatable, Sendable {
     /// Reads a text file: its contents, nil if it does not exist, or a thrown error if it exists
     /// but cannot be read.
     typealias ReadFile = (_ path: String) throws -> String?
+    /// Reads a secret file: its contents and permission bits, nil if it does not exist.
+    typealias ReadSecretFile = (_ path: String) throws -> (text: String, mode: UInt32)?
 
     /// Resolves the settings for one run.
     ///
@@ -54,6 +62,7 @@ struct Configuration: Equatable, Sendable {
         environment: [String: String],
         workingDirectory: String,
         readFile: ReadFile,
+        readSecretFile: ReadSecretFile = Configuration.readSecretFileFromDisk,
         warn: (String) -> Void = { _ in },
         origin: (Setting, SettingSource) -> Void = { _, _ in }
     ) throws(ConfigurationError) -> Configuration {
@@ -96,19 +105,72 @@ struct Configuration: Equatable, Sendable {
 
         if options.token != nil {
             origin(.token, .flag("--token"))
+        } else if options.tokenFile != nil {
+            origin(.token, .flag("--token-file"))
         } else if let setting = settings[Variable.token] {
             origin(.token, setting.source)
         }
         let configuration = Configuration(
             storeDirectory: absolute(store, in: workingDirectory),
             databaseID: databaseID.0,
-            token: options.token ?? settings[Variable.token]?.value,
+            token: try token(options, settings, workingDirectory, readSecretFile, warn),
             listen: options.listen,
             peers: options.peers,
             server: server,
-            discovery: options.discovery)
+            discovery: options.discovery,
+            displayName: options.name ?? settings[Variable.name]?.value,
+            exportTheme: options.theme ?? .dark)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
+        if let token = configuration.token, configuration.listen != nil,
+            token.count < SharedToken.recommendedLength
+        {
+            warn(
+                "the token is \(token.count) characters long, and anyone who can reach --listen may guess "
+                    + "at it; use one of \(SharedToken.recommendedLength) or more: 'drawtogether token' makes one"
+            )
+        }
         return configuration
+    }
+
+    /// The token from `--token`, `--token-file`, the environment or `.env`, in that order.
+    private static func token(
+        _ options: CommandLineOptions, _ settings: Settings, _ workingDirectory: String,
+        _ readSecretFile: ReadSecretFile, _ warn: (String) -> Void
+    ) throws(ConfigurationError) -> String? {
+        if options.token != nil, options.tokenFile != nil { throw .twoTokens }
+        if let token = options.token {
+            warn(
+                "--token on the command line can be read by every user of this machine (ps, /proc); "
+                    + "use --token-file FILE or DRAWTOGETHER_TOKEN instead")
+            return token
+        }
+        if let file = options.tokenFile {
+            let path = absolute(file, in: workingDirectory)
+            let contents: (text: String, mode: UInt32)?
+            do {
+                contents = try readSecretFile(path)
+            } catch {
+                throw .tokenFile(path: path, problem: .unreadable(reason: FileSystemFailure.reason(error)))
+            }
+            guard let contents else { throw .tokenFile(path: path, problem: .notFound) }
+            // Group or other bits: someone else can read the secret.
+            guard contents.mode & 0o077 == 0 else {
+                throw .tokenFile(
+                    path: path, problem: .readableByOthers(mode: contents.mode & 0o777, path: path))
+            }
+            let token = SharedToken.trimmed(contents.text)
+            guard !token.isEmpty else { throw .tokenFile(path: path, problem: .empty) }
+            return token
+        }
+        return settings[Variable.token]?.value
+    }
+
+    /// The real file system, for `resolve(readSecretFile:)` in production.
+    static func readSecretFileFromDisk(_ path: String) throws -> (text: String, mode: UInt32)? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let mode = (attributes[.posixPermissions] as? NSNumber)?.uint32Value ?? 0o777
+        return (try String(contentsOfFile: path, encoding: .utf8), mode)
     }
 
     /// The real file system, for `resolve(readFile:)` in production.

@@ -9,6 +9,10 @@ enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
     case badDatabaseID(value: String, source: SettingSource)
     /// A network feature (`--listen`, `--peer`, `--server` or `DRAWTOGETHER_SERVER_URL`) without a token.
     case tokenRequired(feature: String)
+    /// `--token-file FILE` cannot be used as a token.
+    case tokenFile(path: String, problem: TokenFileProblem)
+    /// Both `--token` and `--token-file`.
+    case twoTokens
     /// Neither `--store`, `DRAWTOGETHER_STORE`, `XDG_DATA_HOME` nor `HOME` says where the replica goes.
     case noDataDirectory
 
@@ -21,13 +25,19 @@ enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
         case .envFileSyntax(let path, let error):
             return "\(path) \(error)"
         case .badServerURL(let value, let source, let problem):
-            return "the server URL '\(value)' (from \(source)) is not valid: \(problem)"
+            return "the server URL '\(DisplayText.excerpt(value))' (from \(source)) is not valid: \(problem)"
         case .badDatabaseID(let value, let source):
-            return "the database id '\(value)' (from \(source)) is not valid: use 1 to 64 letters, digits, "
+            return
+                "the database id '\(DisplayText.excerpt(value))' (from \(source)) is not valid: use 1 to 64 letters, digits, "
                 + "'.', '_' or '-'"
         case .tokenRequired(let feature):
-            return "\(feature) needs a shared token so that only your peers can connect: pass --token SECRET "
-                + "or set DRAWTOGETHER_TOKEN (in the environment or .env), the same on every peer"
+            return "\(feature) needs a shared token so that only your peers can connect: make one with "
+                + "'drawtogether token', then pass --token-file FILE or set DRAWTOGETHER_TOKEN (in the "
+                + "environment or .env), the same on every peer"
+        case .tokenFile(let path, let problem):
+            return "the token file \(path) \(problem)"
+        case .twoTokens:
+            return "--token and --token-file both give the token; keep one of them"
         case .noDataDirectory:
             return "no place for the replica: HOME is not set; pass --store DIR or set DRAWTOGETHER_STORE"
         }

@@ -15,10 +15,14 @@ enum DrawTogetherApp {
         }
         switch parsed.command {
         case .version:
-            print("drawtogether \(version)")
-            return 0
+            return printing("drawtogether \(version)\n")
         case .help(let topic):
             return printHelp(topic)
+        case .token:
+            // Needs no configuration: a fresh token is the first step of setting one up.
+            var random = SystemRandomNumberGenerator()
+            print(SharedToken.generate(using: &random))
+            return 0
         case .completions(let request) where request != .drawings:
             return CompletionsCommand.printScript(for: request)
         case .manPage:
@@ -63,7 +67,7 @@ enum DrawTogetherApp {
                 return try OpenCommand.run(configuration: configuration, drawing: drawing)
             case .completions(let request):
                 return try CompletionsCommand.run(request, configuration: configuration)
-            case .help, .version, .manPage, .doctor:
+            case .help, .version, .manPage, .doctor, .token:
                 // Handled by `run` before the configuration is resolved.
                 return 0
             }
@@ -73,12 +77,24 @@ enum DrawTogetherApp {
         }
     }
 
+    /// Prints `text` on standard output: 0, or 1 after saying why it could not be written.
+    private static func printing(_ text: String) -> Int32 {
+        do {
+            try CommandOutput.printStandardOutput(text)
+            return 0
+        } catch {
+            printError("drawtogether: \(UserMessage.message(for: error))")
+            return 1
+        }
+    }
+
     private static func printHelp(_ topic: Subcommand?) -> Int32 {
         do {
             let resources = try ResourceDirectory.locate()
-            print(try resources.text("help/\(topic?.rawValue ?? "usage").txt"), terminator: "")
+            var text = try resources.text("help/\(topic?.rawValue ?? "usage").txt")
             // The canvas's keys, from the same file as its help overlay.
-            if topic == .open { print("\n" + (try resources.text("help/keys.txt")), terminator: "") }
+            if topic == .open { text += "\n" + (try resources.text("help/keys.txt")) }
+            try CommandOutput.printStandardOutput(text)
             return 0
         } catch {
             printError("drawtogether: \(UserMessage.message(for: error))")

@@ -7,7 +7,6 @@ import StrokeKit
 enum ExportCommand {
     enum ExportError: Error, CustomStringConvertible {
         case noSuchDrawing(String, known: [String])
-        case cannotWrite(path: String, reason: String)
 
         var description: String {
             switch self {
@@ -16,9 +15,6 @@ enum ExportCommand {
                     known.isEmpty
                     ? "the replica has no drawings yet" : "drawings: " + known.joined(separator: ", ")
                 return "no drawing '\(name)' in the replica (\(list)); 'drawtogether list' shows them"
-            case .cannotWrite(let path, let reason):
-                return "cannot write \(path): \(reason); choose another file with -o, "
-                    + "or leave -o out to print it"
             }
         }
     }
@@ -35,11 +31,12 @@ enum ExportCommand {
             throw ExportError.noSuchDrawing(drawing, known: documents.compactMap { $0["_id"]?.stringValue })
         }
         var model = DrawingModel()
-        let update = model.update(fromStrokesMap: document["strokes"]?.objectValue ?? [:])
+        let update = model.update(fromDocument: document)
         for problem in update.problems { printError("drawtogether: warning: \(problem)") }
         let exportFormat = DrawingExportFormat(rawValue: format.rawValue) ?? .text
         let groups = model.drawing()
-        let text = DrawingExporter.export(groups, as: exportFormat)
+        let svg: SVGExportOptions = configuration.exportTheme == .light ? .light : .dark
+        let text = DrawingExporter.export(groups, as: exportFormat, svg: svg)
         let clipping = OriginClipping(of: groups)
         if exportFormat == .text || exportFormat == .ansi,
             let warning = clipping.warning(format: exportFormat.rawValue)
@@ -49,13 +46,9 @@ enum ExportCommand {
             printError("drawtogether: warning: \(warning); \(keeps)")
         }
         if let output {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw ExportError.cannotWrite(path: output, reason: FileSystemFailure.reason(error))
-            }
+            try CommandOutput.write(text, toFile: output)
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try CommandOutput.printStandardOutput(text)
         }
         return 0
     }

@@ -11,14 +11,16 @@ struct FlagScan {
 
     static let specs: [String: Spec] = [
         "--store": Spec(takesValue: true), "--database-id": Spec(takesValue: true),
-        "--token": Spec(takesValue: true), "--listen": Spec(takesValue: true),
+        "--token": Spec(takesValue: true), "--token-file": Spec(takesValue: true),
+        "--listen": Spec(takesValue: true),
         "--peer": Spec(takesValue: true), "--server": Spec(takesValue: true),
         "--no-discovery": Spec(takesValue: false), "--env-file": Spec(takesValue: true),
         "--help": Spec(takesValue: false), "-h": Spec(takesValue: false),
         "--version": Spec(takesValue: false),
         "--format": Spec(takesValue: true, owner: .export), "-o": Spec(takesValue: true, owner: .export),
         "--output": Spec(takesValue: true, owner: .export), "--args": Spec(takesValue: true, owner: .query),
-        "--once": Spec(takesValue: false, owner: .sync),
+        "--once": Spec(takesValue: false, owner: .sync), "--name": Spec(takesValue: true, owner: .open),
+        "--theme": Spec(takesValue: true, owner: .export),
     ]
 
     /// The words that are not flags or flag values, in order.

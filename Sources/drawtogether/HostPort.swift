@@ -20,8 +20,10 @@ struct HostPort: Equatable, Hashable, Sendable, CustomStringConvertible {
             case .missingPort: return "it has no ':PORT' (write it as HOST:PORT, e.g. 127.0.0.1:7000)"
             case .emptyHost: return "the host is empty (write it as HOST:PORT, e.g. 127.0.0.1:7000)"
             case .unbracketedIPv6: return "write an IPv6 host in brackets, e.g. [::1]:7000"
-            case .badHostCharacter(let character): return "the host contains '\(character)'"
-            case .badPort(let port): return "the port '\(port)' is not a number from 1 to 65535"
+            case .badHostCharacter(let character):
+                return "the host contains '\(DisplayText.escaped(String(character)))'"
+            case .badPort(let port):
+                return "the port '\(DisplayText.excerpt(port))' is not a number from 1 to 65535"
             case .portZeroNotAllowed: return "port 0 only makes sense for --listen (any free port)"
             case .notTCPURL: return "a server URL has the form tcp://HOST:PORT"
             }

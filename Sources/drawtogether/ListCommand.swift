@@ -8,12 +8,13 @@ enum ListCommand {
         let replica = try configuration.replicaLocation.openForReading()
         let result = try replica.execute("SELECT * FROM drawings")
         let rows = result.documents.map { document -> [String] in
-            let id = document["_id"]?.stringValue ?? "?"
-            let name = document["name"]?.stringValue ?? ""
+            // Names come from peers: a newline or an escape sequence in one is shown, not obeyed.
+            let id = DisplayText.escaped(document["_id"]?.stringValue ?? "?")
+            let name = DisplayText.escaped(document["name"]?.stringValue ?? "")
             let strokes = document["strokes"]?.objectValue?.count ?? 0
             return [id, name, String(strokes)]
         }
-        print(table(header: ["ID", "NAME", "STROKES"], rows: rows))
+        try CommandOutput.printStandardOutput(table(header: ["ID", "NAME", "STROKES"], rows: rows) + "\n")
         return 0
     }
 

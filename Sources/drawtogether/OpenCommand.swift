@@ -7,16 +7,27 @@ import TerminalCanvas
 
 /// `drawtogether [open] [DRAWING]`: the interactive canvas, syncing as configured.
 enum OpenCommand {
-    static func run(configuration: Configuration, drawing: String) throws -> Int32 {
+    static func run(configuration: Configuration, drawing named: String?) throws -> Int32 {
         // Everything that can fail without a terminal fails before curses takes the screen.
         let resources = try ResourceDirectory.locate()
         let palette = try Palette(text: resources.text("palette.txt"))
         let keysHelp = try resources.text("help/keys.txt")
+        // A name given (`--name`, DRAWTOGETHER_NAME) is saved for the store; without one, the
+        // saved name, else the login and the replica's short id.
+        let savedName = LastDrawing.displayName(location: configuration.replicaLocation)
+        let chosen = configuration.displayName ?? savedName.read()
         let wiring = try PeerWiring(
-            configuration: configuration, role: .peer, displayName: displayName(peerID:))
-        let name = displayName(peerID: wiring.replica.peerID)
+            configuration: configuration, role: .peer,
+            displayName: { chosen ?? displayName(peerID: $0) })
+        let name = chosen ?? displayName(peerID: wiring.replica.peerID)
+        if let given = configuration.displayName { savedName.write(given) }  // the store exists now
         let drawings = try DrawingList(replica: wiring.replica)
+        let lastDrawing = LastDrawing(location: configuration.replicaLocation)
+        // Unnamed: the last drawing this store had open, while it still exists (a deleted one is
+        // not silently made again).
+        let drawing = named ?? lastDrawing.read().flatMap { drawings.find($0)?.id } ?? Command.defaultDrawing
         let entry = try drawings.openOrCreate(drawing)
+        lastDrawing.write(entry.id)
         let signals = try TerminationSignals()
         let screen = try TerminalScreen(options: TerminalScreen.Options(mouseTracking: .anyMotion))
         defer { screen.restore() }
@@ -25,7 +36,9 @@ enum OpenCommand {
         let session = try CanvasSession(
             loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
             palette: palette, keysHelp: keysHelp, displayName: name,
+            dialsRemote: !configuration.peers.isEmpty || configuration.server != nil,
             wallClock: ReplicaConfiguration.systemWallClock)
+        session.onDrawingOpened = { lastDrawing.write($0) }
         session.attach(sync: wiring.node)
         _ = try wiring.start(discovery: configuration.discovery)
         let code = session.run(signals: signals, resize: resize, suspend: suspend)

@@ -3,6 +3,7 @@ struct Palette: Equatable {
     struct Entry: Equatable {
         var name: String
         var colour: UInt8
+        /// The system colour (0–15) shown on a 16-colour terminal (8–15 in bold on 8 colours).
         var fallback: UInt8
     }
 
@@ -16,7 +17,7 @@ struct Palette: Equatable {
             switch self {
             case .badLine(let number, let text):
                 return
-                    "palette.txt line \(number): expected 'KEY NAME COLOUR FALLBACK', found '\(text.prefix(60))'"
+                    "palette.txt line \(number): expected 'KEY NAME COLOUR SYSTEM-COLOUR(0-15)', found '\(text.prefix(60))'"
             case .empty:
                 return "palette.txt has no colours"
             }
@@ -31,7 +32,9 @@ struct Palette: Equatable {
                 line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if fields.isEmpty { continue }
-            guard fields.count == 4, let colour = UInt8(fields[2]), let fallback = UInt8(fields[3]) else {
+            guard fields.count == 4, let colour = UInt8(fields[2]), let fallback = UInt8(fields[3]),
+                fallback < 16
+            else {
                 throw ParseError.badLine(number: index + 1, text: String(line))
             }
             entries.append(Entry(name: String(fields[1]), colour: colour, fallback: fallback))
@@ -41,4 +44,14 @@ struct Palette: Equatable {
     }
 
     var colours: [UInt8] { entries.map(\.colour) }
+
+    /// Each colour's system colour, for `TerminalScreen.colourReductions`.
+    var reductions: [UInt8: UInt8] {
+        Dictionary(entries.map { ($0.colour, $0.fallback) }) { first, _ in first }
+    }
+
+    /// The name of the colour on key `slot` (1-based), nil when there is none.
+    func name(slot: Int) -> String? {
+        entries.indices.contains(slot - 1) ? entries[slot - 1].name : nil
+    }
 }

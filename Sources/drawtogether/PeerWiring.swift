@@ -33,6 +33,7 @@ final class PeerWiring {
     /// `displayName` gets this replica's peer id, for names that show which replica is which.
     init(configuration: Configuration, role: Role, displayName: (PeerID) -> String) throws {
         self.configuration = configuration
+        DescriptorLimit.raiseToHardLimit()
         listener = try configuration.listen.map { try ListeningSocket(binding: Self.endpoint($0)) }
         loop = try PollEventLoop(clock: .system)
         replica = try configuration.replicaLocation.openForWriting()

@@ -30,14 +30,16 @@ enum QueryCommand {
         let location = configuration.replicaLocation
         if case .select = statement {
             let result = try location.openForReading().execute(statement, arguments: arguments)
-            print(DocumentValue.array(result.documents.map { .object($0) }).jsonString(pretty: true))
+            try CommandOutput.printStandardOutput(
+                DocumentValue.array(result.documents.map { .object($0) }).jsonString(pretty: true) + "\n")
         } else {
             let result = try location.openPrimaryForWriting().execute(statement, arguments: arguments)
             let summary: [String: DocumentValue] = [
                 "affected": .number(Double(result.affectedCount)),
                 "ids": .array(result.affectedDocumentIDs.map { .string($0) }),
             ]
-            print(DocumentValue.object(summary).jsonString(pretty: true))
+            try CommandOutput.printStandardOutput(
+                DocumentValue.object(summary).jsonString(pretty: true) + "\n")
         }
         return 0
     }

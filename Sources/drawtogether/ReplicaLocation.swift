@@ -29,14 +29,14 @@ struct ReplicaLocation {
     /// Opens the replica for writing: the explicit one, or the first slot no other process holds.
     func openForWriting(configuration: ReplicaConfiguration = .init()) throws -> Replica {
         if let explicit = explicitReplica {
-            return try Replica(directory: explicit, configuration: configuration)
+            return announcingTightened(try Replica(directory: explicit, configuration: configuration))
         }
         var lastInUse: (any Error)?
         for slot in 1...Self.maximumSlots {
             let directory = slotDirectory(slot)
             try StorePath.createDirectories(directory)
             do {
-                return try Replica(directory: directory, configuration: configuration)
+                return announcingTightened(try Replica(directory: directory, configuration: configuration))
             } catch ReplicaError.storeInUse(let directory, let holder) {
                 lastInUse = ReplicaError.storeInUse(directory: directory, holderPID: holder)
                 continue
@@ -50,24 +50,41 @@ struct ReplicaLocation {
     /// change must land in the replica the drawings live in, not in a fresh slot nobody opens.
     func openPrimaryForWriting(configuration: ReplicaConfiguration = .init()) throws -> Replica {
         if let explicit = explicitReplica {
-            return try Replica(directory: explicit, configuration: configuration)
+            return announcingTightened(try Replica(directory: explicit, configuration: configuration))
         }
         let directory = slotDirectory(1)
         try StorePath.createDirectories(directory)
-        return try Replica(directory: directory, configuration: configuration)
+        return announcingTightened(try Replica(directory: directory, configuration: configuration))
+    }
+
+    /// Says, once, that a store's permissions were tightened: the next open finds them private.
+    private func announcingTightened(_ replica: Replica) -> Replica {
+        if !replica.tightenedPaths.isEmpty {
+            printError(
+                "drawtogether: warning: other users could read the store; made private (0700/0600): "
+                    + replica.tightenedPaths.joined(separator: ", "))
+        }
+        return replica
     }
 
     /// Opens the replica for reading, even while another process writes it. "No replica yet" is
     /// said only when there truly is none: a store that cannot be read says why.
     func openForReading() throws -> Replica {
-        if let explicit = explicitReplica { return try Replica.openReadOnly(directory: explicit) }
+        if let explicit = explicitReplica {
+            guard !StorePath.isUnwrittenDatabase(explicit + "/" + Self.databaseFileName) else {
+                throw LocationError.noReplica(storeDirectory: storeDirectory, databaseID: databaseID)
+            }
+            return announcingTightened(try Replica.openReadOnly(directory: explicit))
+        }
         for slot in 1...Self.maximumSlots {
             let file = slotDirectory(slot) + "/" + Self.databaseFileName
             switch StorePath.status(file) {
             case .missing:
                 continue
+            case .other where StorePath.isUnwrittenDatabase(file):
+                continue
             case .directory, .other:
-                return try Replica.openReadOnly(directory: slotDirectory(slot))
+                return announcingTightened(try Replica.openReadOnly(directory: slotDirectory(slot)))
             case .unreachable(let code):
                 throw StorePath.problem(reaching: file)
                     ?? StoreAccessError.cannotRead(path: file, problem: .system(errno: code))

@@ -12,6 +12,17 @@ enum StorePath {
         case unreachable(errno: Int32)
     }
 
+    /// Whether `file` is a database nothing was written to yet: 0 bytes, and no write-ahead log
+    /// with anything in it. A creation killed before its first commit leaves one; it is a new
+    /// replica to readers and writers alike.
+    static func isUnwrittenDatabase(_ file: String) -> Bool {
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 else {
+            return false
+        }
+        return stat(file + "-wal", &info) != 0 || info.st_size == 0
+    }
+
     static func status(_ path: String) -> Status {
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -21,7 +32,7 @@ enum StorePath {
         return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
-    /// `mkdir -p`: creates the directory and any missing parents (mode 0777 less the umask). A
+    /// `mkdir -p`: creates the directory and any missing parents (mode 0700: a store is private). A
     /// failure names the folder to fix: the one in the way, or the parent that denied access.
     static func createDirectories(_ path: String) throws(StoreAccessError) {
         var parent = path.hasPrefix("/") ? "/" : "."
@@ -39,7 +50,7 @@ enum StorePath {
             case .unreachable(let code):
                 throw .cannotCreate(directory: path, blocker: prefix, problem: .system(errno: code))
             case .missing:
-                guard mkdir(prefix, 0o777) == 0 else {
+                guard mkdir(prefix, 0o700) == 0 else {
                     let code = errno
                     // Another process may have made it in between.
                     if code == EEXIST, status(prefix) == .directory { continue }

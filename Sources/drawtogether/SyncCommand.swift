@@ -51,6 +51,9 @@ enum SyncCommand {
                 printError("\(prefix): \(message)")
                 status = 1
                 break running
+            case .refused:
+                status = 1
+                break running
             }
         }
         if let signal = signals.receivedSignal {
@@ -80,7 +83,7 @@ enum SyncCommandError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .badTimeout(let variable, let value):
-            return "\(variable) is '\(value)'; set it to a number of seconds, e.g. 30"
+            return "\(variable) is '\(DisplayText.excerpt(value))'; set it to a number of seconds, e.g. 30"
         }
     }
 }

@@ -16,6 +16,9 @@ struct SyncOnceProgress {
         case waiting
         case inSync(peerCount: Int)
         case failed(String)
+        /// A dialled peer refused; the event log has printed why (`SyncEventLog`), so the run
+        /// fails without saying it again.
+        case refused(String)
     }
 
     let targets: [SocketEndpoint]
@@ -44,17 +47,19 @@ struct SyncOnceProgress {
             if dialled { reached.insert(endpoint) }
         case .disconnected(let peer, let endpoint, let dialled, let reason, _):
             if dialled, reason.isRefusal, refusal == nil {
-                refusal = "\(peer) refused: \(UserMessage.message(for: reason))"
+                refusal = UserMessage.ending(with: peer, reason)
             } else if dialled {
                 problems[endpoint] = UserMessage.message(for: reason)
             }
         case .unreachable(let endpoint, let problem):
             problems[endpoint] = problem
+        case .handshakeFailed, .acceptingPaused:
+            break
         }
     }
 
     mutating func verdict(status: SyncNodeStatus, now: SyncInstant) -> Verdict {
-        if let refusal { return .failed(refusal) }
+        if let refusal { return .refused(refusal) }
         if !status.peers.isEmpty { lastPeerSeenAt = now }
         let unreached = targets.filter { !reached.contains($0) }
         if status.isInSync, unreached.isEmpty {

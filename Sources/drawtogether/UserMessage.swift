@@ -29,8 +29,23 @@ enum UserMessage {
         switch reason {
         case .databaseMismatch: sentence(join(reason.message, "use the same --database-id on both"))
         case .authenticationFailed: sentence(join(reason.message, "check --token on both"))
+        case .replicaFailed:
+            sentence(
+                join(
+                    reason.message,
+                    "the failure is in this machine's store, not the peer's: check its free disk space and "
+                        + "permissions (see --store)"))
         default: sentence(reason.message)
         }
+    }
+
+    /// A session with `peer` ended with a reason worth a line: the peer refused, or (a local
+    /// replica failure) this side could not keep what the peer sent, which is no fault of the peer.
+    static func ending(with peer: String, _ reason: SyncCloseReason) -> String {
+        if case .replicaFailed = reason {
+            return "could not store what \(peer) sent: \(message(for: reason))"
+        }
+        return "\(peer) refused: \(message(for: reason))"
     }
 
     /// What to do about a store failure; nil when there is nothing a user can do.
@@ -47,6 +62,9 @@ enum UserMessage {
                 + "replica is made, which gets the drawings back from its peers; or restore the directory from a copy"
         case .unsupportedSchemaVersion:
             return "use a newer drawtogether"
+        case .cannotWrite:
+            return "nothing of this change was saved; free some space on that disk (or raise the file size "
+                + "limit, or make the store writable) and try again, or choose another store with --store"
         case .cannotOpenStore:
             return
                 "check the permissions of that directory and the folders above it, or choose another store "

@@ -11,12 +11,12 @@ final class AppInstance {
     let jobControlShell: Bool
     static let binary = BuiltProducts.executable("drawtogether")
 
-    /// Starts `drawtogether open DRAWING` with its own store; instances given the same
+    /// Starts `drawtogether open DRAWING` (`open` alone when `drawing` is nil) with its own store; instances given the same
     /// `runtimeDirectory` find each other by local discovery.
     /// With `jobControlShell`, the pane runs an interactive bash and the app is typed at its
     /// prompt, so Ctrl-Z stops it as a job and `fg` continues it, as in a user's terminal.
     init(
-        drawing: String = "drawing-1", runtimeDirectory: String,
+        drawing: String? = "drawing-1", runtimeDirectory: String,
         sharing sharedStore: TemporaryDirectory? = nil,
         extraArguments: [String] = [], width: Int = 80, height: Int = 24, environment: [String: String] = [:],
         jobControlShell: Bool = false, wrapped: Bool = false
@@ -31,7 +31,8 @@ final class AppInstance {
         variables.merge(environment) { _, new in new }
         // The shell writes the app's exit status to a file: tmux does not always record it.
         statusFile = store.path + "/exit-status-\(UUID().uuidString.prefix(8))"
-        let command = [Self.binary, "open", drawing, "--store", store.path] + extraArguments
+        let command =
+            [Self.binary, "open"] + (drawing.map { [$0] } ?? []) + ["--store", store.path] + extraArguments
         let recordStatus = "\"$0\" \"$@\"; echo $? > \(statusFile).tmp && mv \(statusFile).tmp \(statusFile)"
         guard jobControlShell else {
             tmux = try TmuxSession(

@@ -26,13 +26,20 @@ import Testing
         return status
     }
 
-    private func syncStatus(_ node: SyncNodeStatus?, unflushed: Bool = false) -> SyncStatus {
-        CanvasSession.syncStatus(flushError: nil, node: node, hasUnflushedEdits: unflushed)
+    private func syncStatus(_ node: SyncNodeStatus?, unflushed: Bool = false, dialsRemote: Bool = false)
+        -> SyncStatus
+    {
+        CanvasSession.syncStatus(
+            flushError: nil, node: node, hasUnflushedEdits: unflushed, dialsRemote: dialsRemote)
     }
 
-    @Test func noPeersAndNoRefusalIsOffline() {
-        #expect(syncStatus(status()) == .offline)
-        #expect(syncStatus(nil) == .offline)
+    /// Alone is not an error: "offline" is for a configured peer or relay out of reach.
+    @Test func noPeersIsAloneUnlessAPeerOrRelayIsConfigured() {
+        #expect(syncStatus(status()) == .alone)
+        #expect(syncStatus(nil) == .alone)
+        #expect(syncStatus(status(), dialsRemote: true) == .offline)
+        #expect(syncStatus(nil, dialsRemote: true) == .offline)
+        #expect(syncStatus(status(peers: 1), dialsRemote: true) == .inSync)
     }
 
     @Test func aRefusalShowsAsAShortErrorOnlyWhileNoPeerIsConnected() {
@@ -44,8 +51,8 @@ import Testing
     }
 
     @Test func aRefusedIncomingConnectionIsAMessageNotAStandingError() {
-        // Someone dialled in with a wrong token: this peer's settings are fine; it is offline.
-        #expect(syncStatus(status(refusal: .authenticationFailed, dialled: false)) == .offline)
+        // Someone dialled in with a wrong token: this peer's settings are fine; it is alone.
+        #expect(syncStatus(status(refusal: .authenticationFailed, dialled: false)) == .alone)
     }
 
     @Test func connectedPeersAreInSyncOrSyncing() {

@@ -23,8 +23,9 @@ import Testing
     // MARK: Subcommands
 
     @Test func noArgumentsOpensTheDefaultDrawingWithDefaultOptions() throws {
-        #expect(try parse() == CommandLineArguments(command: .open(drawing: "drawing-1")))
-        #expect(try command("open") == .open(drawing: "drawing-1"))
+        // No drawing named: the store's last one, else drawing-1 (OpenCommand decides).
+        #expect(try parse() == CommandLineArguments(command: .open(drawing: nil)))
+        #expect(try command("open") == .open(drawing: nil))
         #expect(try command("open", "notes") == .open(drawing: "notes"))
         #expect(try command("notes") == .open(drawing: "notes"))
         #expect(try command("--", "--weird") == .open(drawing: "--weird"))

@@ -69,8 +69,13 @@ import Testing
             Self.binary, ["sync", "--store", store], environment: SyncTestSupport.environment(home: home))
         #expect(
             ChildProcess.waitFor { instance.standardError.contains("peer ") }, "\(instance.standardError)")
+        // A good setup keeps the token off the command line (where `--token` is warned about).
+        let tokenFile = home.path + "/token"
+        FileManager.default.createFile(
+            atPath: tokenFile, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
         let result = try doctorInTerminal([
-            "--store", home.path + "/mine", "--server", "tcp://127.0.0.1:\(relayPort)", "--token", token,
+            "--store", home.path + "/mine", "--server", "tcp://127.0.0.1:\(relayPort)", "--token-file",
+            tokenFile,
         ])
         let held = try doctorInTerminal(["--store", store])
         #expect(held.status == 0, "\(held.output)")
@@ -88,7 +93,7 @@ import Testing
         #expect(result.output.contains("UTF-8 locale"))
         #expect(result.output.contains("store \(home.path)/mine (from --store)"))
         #expect(result.output.contains("no store at \(home.path)/mine yet"))
-        #expect(result.output.contains("token set (from --token)"))
+        #expect(result.output.contains("token set (from --token-file)"))
         #expect(lines(result.output, "ok", "network").first?.contains("accepts the token") == true)
         #expect(!result.output.contains(token))
         relay.send(SIGTERM)

@@ -121,4 +121,35 @@ import Testing
         #expect(result.status == 1)
         #expect(result.standardError.contains("sample"))
     }
+
+    /// Default ink (colour 1) is white on the dark SVG (the default) and black with --theme light.
+    @Test func theSVGThemeSetsTheBackgroundAndTheColourOfDefaultInk() throws {
+        let line = CanvasLineFixture.group()
+        let store = try store(holding: [line], id: "line", name: "line")
+        let dark = try run(["export", "line", "--format", "svg"], store: store)
+        #expect(dark.status == 0)
+        #expect(
+            dark.standardOutput.contains(##"fill="#1c1c1c""##)
+                && dark.standardOutput.contains(##"stroke="#ffffff""##))
+        let light = try run(["export", "line", "--format", "svg", "--theme", "light"], store: store)
+        #expect(light.status == 0)
+        #expect(
+            light.standardOutput.contains(##"fill="#ffffff""##)
+                && light.standardOutput.contains(##"stroke="#000000""##))
+        let bad = try run(["export", "line", "--format", "svg", "--theme", "sepia"], store: store)
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("unknown export theme 'sepia'; use dark (the default) or light"))
+    }
+}
+
+/// One default-ink pen stroke across a few cells.
+enum CanvasLineFixture {
+    static func group() -> StrokeGroup {
+        let key = StrokeKey(rawValue: "2026-03-25T16:20:14.127Z~3fa2c1")!
+        let ink = Ink(tool: .pen, colour: Ink.defaultInkColour)
+        let stroke = Stroke(
+            key: key, ink: ink, path: [StrokePoint(x: 1.5, y: 1.5), StrokePoint(x: 6.5, y: 1.5)],
+            createdAtMilliseconds: key.creationMilliseconds)!
+        return StrokeGroup(key: key, pieces: [stroke])!
+    }
 }

@@ -47,7 +47,7 @@ import Testing
             .disconnected(
                 peer: "relay", endpoint: relay, dialled: true, reason: .authenticationFailed,
                 wasEstablished: false))
-        guard case .failed(let message) = once.verdict(status: status(peers: 0, caughtUp: false), now: start)
+        guard case .refused(let message) = once.verdict(status: status(peers: 0, caughtUp: false), now: start)
         else {
             Issue.record("a refusal did not fail --once")
             return

@@ -170,7 +170,7 @@ struct TerminalEndToEndTests {
         try app.waitUntilReady()
         try app.tmux.resize(width: 100, height: 30)
         try app.tmux.waitUntil { screen in
-            screen.count == 30 && screen[29].contains("pen") && screen[29].contains("offline")
+            screen.count == 30 && screen[29].contains("pen") && screen[29].contains("alone")
         }
         try app.tmux.resize(width: 40, height: 10)
         try app.tmux.waitUntil { screen in screen.count == 10 && screen[9].contains("pen") }

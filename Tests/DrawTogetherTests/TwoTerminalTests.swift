@@ -110,14 +110,15 @@ struct TwoTerminalTests {
         screen.dropLast(2).contains { $0.contains("test-") }
     }
 
-    @Test func whenOnePeerQuitsTheOtherSaysItLeftAndIsOfflineWithoutAnError() throws {
+    @Test func whenOnePeerQuitsTheOtherSaysItLeftAndIsAloneWithoutAnError() throws {
         let (a, b, _) = try startPair()
         #expect(try b.quit() == 0)
         // The status bar changes in the same turn as the disconnection a refusal would come
-        // from, so once it reads "no peers │ offline" no error can follow.
+        // from, so once it reads "no peers │ alone" no error can follow. Alone, not offline:
+        // nothing configured is out of reach.
         let screen = try a.tmux.waitUntil { screen in
             let bar = screen.last ?? ""
-            return bar.contains("no peers") && bar.contains("offline")
+            return bar.contains("no peers") && bar.contains("alone")
         }
         #expect(screen.last?.contains("error") == false, "\(screen.last ?? "")")
         #expect(screen.dropLast().last?.contains("left") == true, "\(screen.joined(separator: "\n"))")
@@ -172,10 +173,12 @@ struct TwoTerminalTests {
         try b.tmux.mouseMove(x: 20, y: 6)
         try a.tmux.waitUntil { canvasShowsNameTag($0) }
         // B opens a new drawing: its cursor leaves A's canvas at once (not after A's 30 s
-        // presence timeout), while A still counts B online.
+        // presence timeout), while A still counts B online, as elsewhere.
         try b.createDrawing("sketches")
         try a.tmux.waitUntil(timeout: .seconds(10)) { screen in
-            !canvasShowsNameTag(screen) && screen.last?.contains("1 peer") == true
+            let bar = screen.last ?? ""
+            return !canvasShowsNameTag(screen)
+                && (bar.contains("0 peers here, 1 elsewhere") || bar.contains("0+1 peers"))
         }
         // B goes back to drawing-1 through the menu, without moving its pointer: switching
         // publishes its presence, so A shows its cursor again.

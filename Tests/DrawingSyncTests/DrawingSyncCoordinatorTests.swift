@@ -171,6 +171,46 @@ import Testing
         #expect(delta.eventCount == 1)
     }
 
+    /// Erasing part of a stroke writes its sweep, one small entry, and never the stroke again:
+    /// the only register value in the commit is the sweep (the first sweep of a stroke also
+    /// makes the maps it lives in), and a second erase of the same stroke is one event.
+    @Test func erasingPartOfOneStrokeOfTenThousandWritesOneNewEntry() throws {
+        let peer = try TestPeer(peer: 1)
+        var edits: [StrokeKey: StrokeGroup?] = [:]
+        for index in 0..<10_000 {
+            let key = F.key(Int64(index))
+            edits[key] = F.group(F.stroke(at: Double(index % 80), Double(index % 40), key: key))
+        }
+        peer.coordinator.edit(edits, now: peer.clock.now)
+        try peer.settle()
+        let target = F.key(4_321)
+        let start = try #require(peer.coordinator.drawing[target]?.base.first?.path.first?.point)
+        let strokesBefore = try peer.storedStrokes()
+        let encodedBefore = peer.coordinator.model.encodeCount
+        let sweepsEncodedBefore = peer.coordinator.model.sweepEncodeCount
+        let versionsBefore = try peer.replica.versions(collection: "drawings", documentID: "drawing-1")
+
+        let sweepKey = try #require(
+            try peer.sweep(target, along: [(start.x + 0.5, start.y + 4.5), (start.x + 4.5, start.y + 0.5)]))
+        #expect(peer.coordinator.drawing[target]?.pieces.count == 2)
+        #expect(peer.coordinator.model.encodeCount == encodedBefore)
+        #expect(peer.coordinator.model.sweepEncodeCount - sweepsEncodedBefore == 1)
+        let delta = try peer.replica.changes(
+            collection: "drawings", documentID: "drawing-1", since: versionsBefore)
+        let values = delta.documents.flatMap(\.events).filter { $0.kind == .value }
+        #expect(values.map(\.path) == [["sweeps", target.rawValue, sweepKey.rawValue]])
+        let sweepBytes = values.first?.value?.stringValue?.utf8.count ?? .max
+        #expect(sweepBytes < strokesBefore[target.rawValue]?.stringValue?.utf8.count ?? 0)
+        #expect(try peer.storedStrokes() == strokesBefore)
+
+        let versionsBetween = try peer.replica.versions(collection: "drawings", documentID: "drawing-1")
+        #expect(try peer.sweep(target, along: [(start.x, start.y + 2), (start.x + 2, start.y)]) != nil)
+        let second = try peer.replica.changes(
+            collection: "drawings", documentID: "drawing-1", since: versionsBetween)
+        #expect(second.eventCount == 1)
+        #expect(peer.coordinator.model.encodeCount == encodedBefore)
+    }
+
     /// An edit longer than the drawing's journal (an undo of a wide erase) is found by comparing
     /// the drawing with what was synchronized: every key it touched is flushed, and a key it did
     /// not touch still takes a change from the replica inside the quiet period.

@@ -6,9 +6,11 @@ import Testing
     static let subscription = SyncSubscription(collection: "drawings", documentID: "drawing-1")
     static let messages: [SyncMessage] = [
         .hello(
-            .init(databaseID: "default", peerID: 0xDEAD_BEEF, displayName: "Ada ⣿", wantsEncryption: true)),
-        .challenge(nonce: Array(repeating: 1, count: 32), publicKey: Array(repeating: 2, count: 32)),
-        .response(proof: Array(repeating: 3, count: 32), streamHeader: Array(repeating: 4, count: 24)),
+            .init(
+                databaseID: "default ⣿", wantsEncryption: true, sessionID: Array(repeating: 1, count: 16),
+                share: Array(repeating: 2, count: 32))),
+        .response(confirmation: Array(repeating: 3, count: 64), streamHeader: Array(repeating: 4, count: 24)),
+        .identity(.init(peerID: 0xDEAD_BEEF, displayName: "Ada ⣿")),
         .subscribe([subscription, SyncSubscription(collection: "drawings")]),
         .versions(subscription, [9, 8, 7]),
         .delta(.init(subscription: subscription, sequence: 42, senderVersions: [1], changes: Array(0..<255))),
@@ -101,6 +103,21 @@ import Testing
         #expect(throws: SyncProtocolError.truncatedField(field: "presence.width", needed: 2, available: 1)) {
             try SyncMessage(frame: cut)
         }
+    }
+
+    @Test func presenceCarriesTheKeyOfTheStrokeInProgressLast() throws {
+        let update = PresenceUpdate(
+            peerID: 5, displayName: "", drawingID: "", cursor: .init(x: 0, y: 0), tool: "pen", colour: 9,
+            strokeInProgress: [.init(x: 1, y: 1)], widthSixteenths: 4,
+            strokeKey: "2026-03-25T16:20:14.127Z~3fa2c1")
+        let frame = SyncMessage.presence(update).frame()
+        #expect(try SyncMessage(frame: frame) == .presence(update))
+        let keyLength = 2 + update.strokeKey.utf8.count
+        #expect(Array(frame.payload.suffix(keyLength - 2)) == Array(update.strokeKey.utf8))
+        // A frame that ends after the points (version 2's layout) is cut short.
+        let older = Frame(
+            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(keyLength)))
+        #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: older) }
     }
 
     @Test func refusesADrawingIDOverTheTextLimit() {

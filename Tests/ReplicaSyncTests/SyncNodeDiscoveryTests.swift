@@ -67,4 +67,16 @@ import Testing
         var info = stat()
         #expect(stat(runtime.path + "/drawtogether", &info) == 0 && info.st_mode & 0o777 == 0o700)
     }
+
+    @Test func aLooserDatabaseFolderInTheRendezvousDirectoryIsMadePrivate() throws {
+        let runtime = try TemporaryDirectory()
+        let base = runtime.path + "/drawtogether"
+        #expect(mkdir(base, 0o700) == 0)
+        #expect(mkdir(base + "/team", 0o700) == 0)
+        chmod(base + "/team", 0o755)  // as umask 022 and mkdir 0777 would have made it
+        let path = try SyncNode.rendezvousDirectory(
+            databaseID: "team", environment: ["XDG_RUNTIME_DIR": runtime.path])
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o700)
+    }
 }

@@ -54,8 +54,9 @@ import Testing
             b.databaseID = "home"
         }
         network.runUntilQuiet()
-        #expect(link.reasons[0] == .databaseMismatch(local: "team", remote: "home"))
+        // The acceptor checks the initiator's hello; the initiator hears why in the goodbye.
         #expect(link.reasons[1] == .databaseMismatch(local: "home", remote: "team"))
+        #expect(link.reasons[0] == .remoteClosed(.databaseMismatch, link.reasons[1]?.message ?? ""))
         #expect(link.reasons[0]?.message.contains("'home'") == true)
         #expect(network.replicas[1].appliedDeltaCount == 0)
     }
@@ -107,11 +108,14 @@ import Testing
     }
 
     /// Version 1 lacked `presenceLeft`: its peers must be refused by name, not by an unknown type.
-    @Test(arguments: [SyncMessage.protocolVersion + 1, 1])
+    /// Version 2 peers do not read erasures stored as sweeps: they are refused too.
+    @Test(arguments: [SyncMessage.protocolVersion + 1, 1, 2])
     func anotherProtocolVersionIsRefusedWithBothVersionsNamed(version: UInt8) {
         let (network, link) = freshAcceptor()
         let hello = SyncMessage.hello(
-            .init(databaseID: "default", peerID: 1, displayName: "x", wantsEncryption: false))
+            .init(
+                databaseID: "default", wantsEncryption: false, sessionID: Array(repeating: 1, count: 16),
+                share: Array(repeating: 2, count: 32)))
         network.inject(try! hello.frame(version: version).encoded(), into: link, side: 1)
         #expect(
             link.reasons[1] == .protocolVersionMismatch(local: SyncMessage.protocolVersion, remote: version))
@@ -141,7 +145,9 @@ import Testing
     @Test func aFrameCutOffByTheEndOfTheConnectionIsReported() throws {
         let (network, link) = freshAcceptor()
         let hello = try SyncMessage.hello(
-            .init(databaseID: "default", peerID: 1, displayName: "x", wantsEncryption: false)
+            .init(
+                databaseID: "default", wantsEncryption: false, sessionID: Array(repeating: 1, count: 16),
+                share: Array(repeating: 2, count: 32))
         )
         .frame().encoded()
         network.inject(Array(hello.prefix(9)), into: link, side: 1)

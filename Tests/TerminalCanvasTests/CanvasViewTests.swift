@@ -15,7 +15,8 @@ import Testing
         // Bob's tag, cut to 8 characters, goes to the left: it would not fit on the right.
         #expect(grid.rows == ["", "   +ana", "", " ▄▄▄▄", "    bob-the-+", ""])
         #expect(grid[3, 1] == Cell("+", foreground: 46, attributes: .reverse))
-        #expect(grid[4, 1] == Cell("a", foreground: 46, attributes: .bold))
+        // The tag is reverse video too, so it shows on a light or dark terminal and over ink.
+        #expect(grid[4, 1] == Cell("a", foreground: 46, attributes: [.bold, .reverse]))
         #expect((1...4).allSatisfy { grid[$0, 3].foreground == 46 })
         #expect(grid[12, 4] == Cell("+", foreground: 201, attributes: .reverse))
     }
@@ -27,7 +28,8 @@ import Testing
             strokeInProgress: [CanvasCell(x: 3, y: 0), CanvasCell(x: 3, y: 2)])
         let viewport = CanvasViewport(screenWidth: 12, screenHeight: 4)
         let grid = view.render(Drawing(groups: [stored]), viewport: viewport, peers: [carol])
-        #expect(grid.rows == ["   ▄", "   █", "▄▄▄█carol", ""])
+        // The tag would hide three cells of the line on its row: it goes to the row above.
+        #expect(grid.rows == ["   ▄", "   █carol", "▄▄▄█▄▄▄", ""])
         #expect(grid[3, 2] == Cell("█", foreground: 208, attributes: .reverse))
         #expect(grid[2, 2].foreground == 33)
     }
@@ -104,5 +106,19 @@ import Testing
         }
         #expect(rowsWithInk(width: nil) == [3])
         #expect(rowsWithInk(width: 3) == [2, 3, 4])
+    }
+
+    /// A tag goes where it hides the least ink, and never onto the status bar row.
+    @Test func aTagAvoidsInkAndTheStatusBar() {
+        let band = CanvasFixtures.group(through: [(0, 2), (11, 2)], colour: 33)
+        let above = CanvasFixtures.group(through: [(0, 1), (11, 1)], colour: 33)
+        let dan = PeerPresence(name: "dan", colour: 196, cursor: CanvasCell(x: 3, y: 2))
+        let viewport = CanvasViewport(screenWidth: 12, screenHeight: 4)  // canvas rows 0-2
+        let grid = CanvasView(mode: .block).render(
+            Drawing(groups: [band, above]), viewport: viewport, peers: [dan])
+        // Right, left and above all cover ink; below would be the status bar: the least covered
+        // spot on the canvas wins, and row 3 stays blank.
+        #expect(grid.rows[3] == "")
+        #expect(grid.rows[2].contains("dan") || grid.rows[1].contains("dan"))
     }
 }

@@ -95,7 +95,13 @@ private func mouse(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int) -> InputEvent {
     @Test func sgrWheelAndOtherButtons() {
         var decoder = InputDecoder()
         let events = decoder.decode(characters("\u{1B}[<64;5;5M\u{1B}[<65;5;5M\u{1B}[<2;5;5M\u{1B}[<2;5;5m"))
-        #expect(events == [mouse(.scrollUp, 4, 4), mouse(.scrollDown, 4, 4)])
+        // The right button is reported too now (it erases while held).
+        #expect(
+            events == [
+                mouse(.scrollUp, 4, 4), mouse(.scrollDown, 4, 4),
+                .mouse(MouseEvent(.press, x: 4, y: 4, button: .right)),
+                .mouse(MouseEvent(.release, x: 4, y: 4, button: .right)),
+            ])
     }
 
     @Test func anSGRSequenceSplitAcrossReadsIsJoined() {
@@ -133,5 +139,48 @@ private func mouse(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int) -> InputEvent {
         var decoder = InputDecoder()
         let events = decoder.decode(characters("\u{1B}[<0;1") + [.key(.up)] + characters("u"))
         #expect(events == [.command(.move(.up)), .command(.undo)])
+    }
+}
+
+@Suite struct InputDecoderOtherButtonTests {
+    private func event(_ kind: MouseEvent.Kind, _ x: Int, _ y: Int, _ button: MouseEvent.Button) -> InputEvent
+    {
+        .mouse(MouseEvent(kind, x: x, y: y, button: button))
+    }
+
+    @Test func aRightDragFromNcursesIsPressDragRelease() {
+        var decoder = InputDecoder()
+        let events = decoder.decode([
+            .mouse(MouseReport(.rightPressed, x: 3, y: 2)),
+            .mouse(MouseReport(.position, x: 4, y: 2)),
+            .mouse(MouseReport(.rightReleased, x: 4, y: 2)),
+            .mouse(MouseReport(.position, x: 6, y: 2)),
+        ])
+        #expect(
+            events == [
+                event(.press, 3, 2, .right), event(.drag, 4, 2, .right), event(.release, 4, 2, .right),
+                event(.move, 6, 2, .left),
+            ])
+        #expect(!decoder.isButtonHeld)
+    }
+
+    @Test func sgrMiddleAndRightButtonsAndShiftWheel() {
+        var decoder = InputDecoder()
+        let text =
+            "\u{1B}[<2;5;3M\u{1B}[<34;6;3M\u{1B}[<2;6;3m\u{1B}[<1;9;9M\u{1B}[<1;9;9m\u{1B}[<68;1;1M\u{1B}[<65;1;1M"
+        let events = decoder.decode(text.unicodeScalars.map { .character($0.value) })
+        #expect(
+            events == [
+                event(.press, 4, 2, .right), event(.drag, 5, 2, .right), event(.release, 5, 2, .right),
+                event(.press, 8, 8, .middle), event(.release, 8, 8, .middle),
+                .mouse(MouseEvent(.scrollUp, x: 0, y: 0, shift: true)),
+                .mouse(MouseEvent(.scrollDown, x: 0, y: 0)),
+            ])
+    }
+
+    @Test func aShiftedNcursesWheelSaysShift() {
+        var decoder = InputDecoder()
+        let events = decoder.decode([.mouse(MouseReport([.wheelDown, .shift], x: 1, y: 1))])
+        #expect(events == [.mouse(MouseEvent(.scrollDown, x: 1, y: 1, shift: true))])
     }
 }

@@ -37,7 +37,7 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
     @Test func theSyncStateIsShownInEveryWidthTheAppUses() {
         for width in TooSmallView.minimumWidth...120 {
             for sync in [
-                SyncStatus.inSync, .syncing, .offline, .error(reason: "token rejected by the relay"),
+                SyncStatus.inSync, .syncing, .alone, .offline, .error(reason: "token rejected by the relay"),
             ] {
                 let text = paint(bar(sync: sync), width: width)
                 #expect(text.unicodeScalars.count <= width)
@@ -45,6 +45,7 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
                     switch sync {
                     case .inSync: "in sync"
                     case .syncing: "syncing…"
+                    case .alone: "alone"
                     case .offline: "offline"
                     case .error: "error: "
                     }
@@ -109,10 +110,23 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
         #expect(paint(bar(brush: 0.5), width: 60).contains("│ b½ "))
     }
 
-    @Test func theStrokeEraserShowsNoBrushSize() {
+    @Test func theStrokeEraserShowsNoBrushSizeAndErasersNoColour() {
         let text = paint(bar(tool: .strokeEraser, brush: nil), width: 80)
-        #expect(text.hasPrefix(" Design notes │ stroke eraser │ █ colour 3   "))
-        #expect(!text.contains("brush"))
+        #expect(text.hasPrefix(" Design notes │ stroke eraser   "))
+        #expect(!text.contains("brush") && !text.contains("colour"))
+        let mask = paint(bar(tool: .maskEraser, brush: 2), width: 80)
+        #expect(mask.hasPrefix(" Design notes │ mask eraser │ brush 2   "), "\(mask)")
+    }
+
+    @Test func theGlyphModeAndAKeyboardPenDownAreShown() {
+        var view = bar(sync: .inSync)
+        view.glyphMode = "braille"
+        view.isPenDown = true
+        #expect(
+            paint(view, width: 100).hasPrefix(" Design notes │ pen down │ █ colour 3 │ brush 2 │ braille   "))
+        // Narrow: the mode goes, the pen's state stays with the tool.
+        let narrow = paint(view, width: 60)
+        #expect(narrow.contains("pen ↓") && !narrow.contains("braille"), "\(narrow)")
     }
 
     @Test func theLongestSizeLabelsStillFitEveryWidth() {
@@ -126,5 +140,26 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
                 }
             }
         }
+    }
+
+    @Test func theCursorPositionAndAPannedViewAreShownAndGoFirstWhenNarrow() {
+        var view = bar(sync: .inSync)
+        view.cursor = CanvasCell(x: 41, y: 11)
+        #expect(paint(view, width: 100).contains(" │ 41,11   "))
+        view.viewOrigin = CanvasCell(x: 20, y: 0)
+        #expect(paint(view, width: 100).contains(" │ 41,11 view 20,0   "))
+        // Narrow: the view offset goes with the long labels, then the position before the brush.
+        #expect(!paint(view, width: 60).contains("view"))
+        let narrow = paint(view, width: 44)
+        #expect(!narrow.contains("41,11") && narrow.contains("in sync"), "\(narrow)")
+    }
+
+    @Test func peersOnAnotherDrawingAreCountedApart() {
+        var view = bar(sync: .inSync, peers: 1)
+        view.peersElsewhere = 2
+        #expect(paint(view, width: 100).contains("1 peer here, 2 elsewhere │ in sync"))
+        #expect(paint(view, width: 60).contains("1+2 peers │ in sync"))
+        view.peersOnline = 0
+        #expect(paint(view, width: 100).contains("0 peers here, 2 elsewhere"))
     }
 }

@@ -40,12 +40,32 @@ import Testing
         #expect(session.ink == ["", "", " ▄▄▄   ▄▄▄▄", "", "", ""])
     }
 
-    @Test func erasingAllOfAStrokeRemovesItsGroup() {
+    /// The group stays, erased completely: its sweep can still be undone, here or by its peer.
+    @Test func erasingAllOfAStrokeShowsItAsGone() throws {
         var session = CanvasSession(groups: [line])
         session.run(.selectTool(.maskEraser))
         session.mouseStroke([(0, 2), (11, 2)])
-        #expect(session.document.isEmpty)
+        let group = try #require(session.document[line.key])
+        #expect(group.isErasedCompletely)
+        #expect(group.base == line.base)
+        #expect(session.ink == ["", "", "", "", "", ""])
         #expect(session.changedKeys == [line.key])
+    }
+
+    /// A whole drag is one sweep of each group it erased from, under one key, beside the stroke
+    /// as drawn, which stays as it was.
+    @Test func oneDragIsOneSweepOfTheStrokeAsDrawn() throws {
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(3, 0), (3, 4), (7, 4), (7, 0)])
+        let group = try #require(session.document[line.key])
+        #expect(group.base == line.base)
+        #expect(group.sweeps.count == 1)
+        #expect(group.pieces.count == 3)
+        #expect(session.ink == ["", "", " ▄▄ ▄▄▄ ▄▄▄", "", "", ""])
+        let entry = try #require(session.editor.undoStack.undoEntries.last)
+        #expect(entry.sweeps.map(\.key) == [line.key])
+        #expect(entry.changes.isEmpty)
     }
 
     @Test func anEraserDragThatTouchesNothingLeavesNoUndoStep() {

@@ -76,11 +76,52 @@ import Testing
         #expect(!session.lastFeedback.documentChanged)
         #expect(
             session.lastFeedback.message
-                == "not undone: 1 stroke changed by someone else since, left as is")
+                == "not undone: 1 stroke changed by someone else since, left as is; u again undoes it anyway")
         #expect(session.ink == ["", " ▄▄▄ ▄▄▄▄", "", "", "", ""])
         // Nothing was undone, so there is nothing to redo either.
         session.run(.redo)
         #expect(session.lastFeedback.message == "nothing to redo")
+    }
+
+    /// Another peer's erase of the same stroke arrives after mine: undo takes out my sweep
+    /// only, and their gap stays; redo puts mine back beside theirs.
+    @Test func undoOfAnEraseTakesOutOnlyMySweep() throws {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(3, 0), (3, 4)])
+        _ = session.takeChangedKeys()
+        let mine = try #require(session.document[line.key])
+        let passes = MaskEraser(brush: EraserBrush(radius: 0.5)).sweep(
+            along: [CanvasCell(x: 8, y: 1).centre, CanvasCell(x: 8, y: 3).centre], near: line)
+        let theirs = mine.settingSweep(
+            StrokeMask(sweeps: passes),
+            for: CanvasFixtures.key(CanvasSession.startMilliseconds + 5, peer: "cccccc"))
+        session.receiveFromReplica([theirs])
+        #expect(session.ink == ["", "", " ▄▄ ▄▄▄▄ ▄▄", "", "", ""])
+
+        session.run(.undo)
+        #expect(session.lastFeedback == EditorFeedback(documentChanged: true, message: "undone"))
+        #expect(session.ink == ["", "", " ▄▄▄▄▄▄▄ ▄▄", "", "", ""])
+        #expect(session.document[line.key]?.sweeps.count == 1)
+        #expect(session.changedKeys == [line.key])
+
+        session.run(.redo)
+        #expect(session.document[line.key] == theirs)
+        #expect(session.ink == ["", "", " ▄▄ ▄▄▄▄ ▄▄", "", "", ""])
+    }
+
+    @Test func undoOfAnEraseOnAStrokeRemovedSinceIsSkipped() {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        var session = CanvasSession(groups: [line])
+        session.run(.selectTool(.maskEraser))
+        session.mouseStroke([(3, 0), (3, 4)])
+        session.receiveFromReplica([])
+        session.run(.undo)
+        #expect(session.document.isEmpty)
+        #expect(
+            session.lastFeedback.message
+                == "not undone: 1 stroke changed by someone else since, left as is; u again undoes it anyway")
     }
 
     @Test func anUndoTouchingSeveralGroupsRestoresOnlyThoseNobodyElseChanged() throws {
@@ -99,7 +140,38 @@ import Testing
         session.run(.undo)
         #expect(session.document.groups == [left, redrawn])
         let outcome = session.lastFeedback.message
-        #expect(outcome == "undone in part: 1 stroke changed by someone else since, left as is")
+        #expect(
+            outcome
+                == "undone in part: 1 stroke changed by someone else since, left as is; u again undoes it anyway"
+        )
+    }
+
+    /// The second `u` undoes my stroke on top of the other peer's change, rather than reaching
+    /// past it to an older stroke of mine; redo then brings back the peer's version.
+    @Test func aSecondUndoUndoesTheChangedStrokeAnyway() throws {
+        var session = CanvasSession()
+        session.mouseStroke([(1, 3), (8, 3)])
+        let older = try #require(session.document.groups.first)
+        session.mouseStroke([(1, 1), (8, 1)])
+        let mine = try #require(session.document.groups.first { $0.key != older.key })
+        _ = session.takeChangedKeys()
+        let cut = MaskEraser(brush: EraserBrush(radius: 0.5)).erase(
+            [mine], along: [CanvasCell(x: 4, y: 1).centre])
+        let remote = try #require(cut.first)
+        session.receiveFromReplica([older, remote])
+
+        session.run(.undo)
+        #expect(session.document.count == 2)
+        session.run(.undo)
+        #expect(session.document.groups == [older])
+        #expect(session.lastFeedback.message == "undone")
+        #expect(session.lastFeedback.documentChanged)
+        session.run(.redo)
+        #expect(session.document[remote.key] == remote)
+        // The older stroke is still there to undo next.
+        session.run(.undo)
+        session.run(.undo)
+        #expect(session.document.isEmpty)
     }
 
     @Test func aRedoIsSkippedWhenSomeoneElseChangedTheGroupAfterTheUndo() throws {

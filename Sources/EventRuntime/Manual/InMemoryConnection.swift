@@ -20,6 +20,8 @@ public final class InMemoryConnection: Connection {
     public private(set) var isClosed = false
     /// Everything this end received, for tests that read the peer's answer.
     public private(set) var received: [UInt8] = []
+    /// What the other end looks like to a node (a test sets it to play a remote TCP address).
+    public var remoteAddress: SocketEndpoint?
 
     init(loop: any EventLoop) {
         self.loop = loop

@@ -62,6 +62,8 @@ public final class InMemoryNetwork: Transport {
 /// A listener of an `InMemoryNetwork`.
 private final class InMemoryListener: Listener {
     let endpoint: SocketEndpoint
+    /// Memory has no descriptor limit: never called.
+    var onAcceptingPaused: (SocketError?) -> Void = { _ in }
     private var onClose: (() -> Void)?
 
     init(endpoint: SocketEndpoint, onClose: @escaping () -> Void) {

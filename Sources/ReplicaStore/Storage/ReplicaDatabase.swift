@@ -1,40 +1,68 @@
 import CSQLite
+import Glibc
 import ReplicaCore
 
 /// The replica's SQLite file: schema and migrations, and the rows behind `ReplicaState`.
 ///
-/// Each event is one row holding its binary encoding; metadata (peer id, clock) and the
-/// subscription registry are small tables beside it.
+/// Each event is one row holding its binary encoding and a checksum of the row (see
+/// `EventChecksum`); metadata (peer id, clock) and the subscription registry are small tables
+/// beside it.
 final class ReplicaDatabase {
     static let fileName = "replica.sqlite"
     /// Marks the file as ours ("DRW1"), so a foreign SQLite database is refused rather than changed.
     static let applicationID: Int64 = 0x4452_5731
-    /// Migration `n` (counted from 1) brings `user_version` from n - 1 to n.
-    static let migrations: [[String]] = [
-        [
-            "CREATE TABLE replica_meta(key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
-            """
-            CREATE TABLE events(collection TEXT NOT NULL, document TEXT NOT NULL, peer INTEGER NOT NULL,
-                counter INTEGER NOT NULL, record BLOB NOT NULL,
-                PRIMARY KEY(collection, document, peer, counter)) WITHOUT ROWID
-            """,
-            """
-            CREATE TABLE subscriptions(collection TEXT NOT NULL, whole_collection INTEGER NOT NULL,
-                document TEXT NOT NULL, PRIMARY KEY(collection, whole_collection, document)) WITHOUT ROWID
-            """,
-        ]
+    /// Migration `n` (counted from 1) brings `user_version` from n - 1 to n: its SQL, then the
+    /// step that fills in what SQL cannot compute.
+    static let migrations: [(sql: [String], fill: (@Sendable (ReplicaDatabase) throws -> Void)?)] = [
+        (
+            [
+                "CREATE TABLE replica_meta(key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID",
+                """
+                CREATE TABLE events(collection TEXT NOT NULL, document TEXT NOT NULL, peer INTEGER NOT NULL,
+                    counter INTEGER NOT NULL, record BLOB NOT NULL,
+                    PRIMARY KEY(collection, document, peer, counter)) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE subscriptions(collection TEXT NOT NULL, whole_collection INTEGER NOT NULL,
+                    document TEXT NOT NULL, PRIMARY KEY(collection, whole_collection, document)) WITHOUT ROWID
+                """,
+            ], nil
+        ),
+        // Every event row gets a checksum, so a damaged record is found instead of decoded.
+        (["ALTER TABLE events ADD COLUMN checksum INTEGER"], { try $0.fillChecksums() }),
     ]
     static var schemaVersion: Int32 { Int32(migrations.count) }
 
-    let connection: SQLiteConnection
+    private(set) var connection: SQLiteConnection
     let path: String
+    /// The schema version in the file; a read-only open of an older one reads it as it is.
+    private(set) var storedVersion: Int32 = 0
 
     init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         path = directory + "/" + Self.fileName
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw ReplicaError.notAReplica(path: path, reason: "it is a directory, not a database file")
+        }
         do {
+            if !readOnly { try Self.createPrivately(path, directory: directory) }
             connection = try SQLiteConnection(
                 path: path, readOnly: readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            let isNew: Bool
+            do {
+                isNew = try checkHeader()
+            } catch  where readOnly && !Self.hasWriteAheadLog(path) {
+                // A store the user cannot write (its directory or file read-only): SQLite cannot
+                // make the shared-memory file a WAL reader needs. With no WAL there is no writer,
+                // and the main file is the whole database, so it is read as an immutable file.
+                connection = try SQLiteConnection(
+                    path: path, readOnly: true, immutable: true,
+                    busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                isNew = try checkHeader()
+            }
             if !readOnly {
+                // Only after the header said the file is ours (or new): a foreign database is
+                // refused before anything is written to it.
                 let mode = try connection.run("PRAGMA journal_mode=WAL").first?.first?.text
                 guard mode == "wal" else {
                     throw ReplicaError.notAReplica(path: path, reason: "cannot switch it to WAL mode")
@@ -43,24 +71,45 @@ final class ReplicaDatabase {
                 // power loss can drop the last few.
                 try connection.run("PRAGMA synchronous=NORMAL")
             }
-            try checkAndMigrate(readOnly: readOnly)
+            try migrate(readOnly: readOnly, isNew: isNew)
         } catch let error as SQLiteError {
             switch error.code & 0xFF {
             case SQLITE_NOTADB:
                 throw ReplicaError.notAReplica(
                     path: path, reason: "damaged or not a database: \(error.message)")
-            case SQLITE_CORRUPT:
-                throw ReplicaError.damaged(path: path, detail: error.message)
             case SQLITE_CANTOPEN:
                 throw ReplicaError.cannotOpenStore(
                     directory: directory, reason: "cannot open \(path): \(error.message)")
             default:
-                throw error
+                throw error.classified(path: path)
             }
         }
     }
 
-    private func checkAndMigrate(readOnly: Bool) throws {
+    /// Creates the file before SQLite does, so it is private (0600) whatever the umask; SQLite
+    /// gives its WAL and shared-memory files the mode of the database file.
+    private static func createPrivately(_ path: String, directory: String) throws {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EACCES || code == EROFS || code == EPERM {
+                throw ReplicaError.cannotWrite(path: path, reason: StoreFiles.reason(errno: code))
+            }
+            throw ReplicaError.cannotOpenStore(
+                directory: directory, reason: "cannot open \(path): \(StoreFiles.reason(errno: code))")
+        }
+        close(descriptor)
+    }
+
+    /// Whether `path-wal` holds anything (a writer is open, or one was killed before it checkpointed).
+    private static func hasWriteAheadLog(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
+    }
+
+    /// Reads the header: true for a new (empty) database; refuses one of another program or of
+    /// a newer version. Reads only.
+    private func checkHeader() throws -> Bool {
         let applicationID = try connection.run("PRAGMA application_id").first?.first?.integer ?? 0
         let version = Int32(
             truncatingIfNeeded: try connection.run("PRAGMA user_version").first?.first?.integer ?? 0)
@@ -73,19 +122,31 @@ final class ReplicaDatabase {
             throw ReplicaError.unsupportedSchemaVersion(
                 path: path, found: version, supported: Self.schemaVersion)
         }
-        guard version < Self.schemaVersion else { return }
+        storedVersion = version
+        return isNew
+    }
+
+    private func migrate(readOnly: Bool, isNew: Bool) throws {
+        guard storedVersion < Self.schemaVersion else { return }
         if readOnly {
-            throw ReplicaError.notAReplica(
-                path: path, reason: isNew ? "it is empty" : "it needs a migration; open it for writing once")
+            // An older schema is read as it is, without the checks the newer one adds. A file
+            // with nothing in it yet (a creation cut short) has nothing to read: the program
+            // treats it as no replica before it gets here.
+            if isNew {
+                throw ReplicaError.notAReplica(path: path, reason: "nothing has been written to it yet")
+            }
+            return
         }
         try connection.transaction {
-            for migration in Self.migrations[Int(version)...] {
-                for sql in migration { try connection.run(sql) }
+            for migration in Self.migrations[Int(storedVersion)...] {
+                for sql in migration.sql { try connection.run(sql) }
+                try migration.fill?(self)
             }
             // PRAGMAs take no bound parameters; both numbers are constants of this program.
             try connection.run("PRAGMA application_id = \(Self.applicationID)")
             try connection.run("PRAGMA user_version = \(Self.schemaVersion)")
         }
+        storedVersion = Self.schemaVersion
     }
 
     // MARK: Metadata
@@ -102,14 +163,30 @@ final class ReplicaDatabase {
     // MARK: Events
 
     func loadEvents(into state: inout ReplicaState) throws {
+        let checked = storedVersion >= 2
         let rows = try connection.run(
-            "SELECT collection, document, record FROM events ORDER BY collection, document, peer, counter")
+            "SELECT collection, document, peer, counter, record\(checked ? ", checksum" : "") FROM events "
+                + "ORDER BY collection, document, peer, counter")
         for row in rows {
-            guard row.count == 3, let collection = row[0].text, let document = row[1].text,
-                let record = row[2].blob,
-                let event = try? DocumentEvent(decoding: record)
+            guard row.count == (checked ? 6 : 5), let collection = row[0].text, let document = row[1].text,
+                let peer = row[2].integer, let counter = row[3].integer, let record = row[4].blob
             else {
-                throw ReplicaError.damaged(path: path, detail: "an event record cannot be decoded")
+                throw ReplicaError.damaged(path: path, detail: "an event row has a value of the wrong type")
+            }
+            let place =
+                "the event of document '\(collection)/\(document)' by peer \(Self.hex(peer)), number \(counter)"
+            if checked {
+                let expected = EventChecksum.of(
+                    collection: collection, document: document, peer: peer, counter: counter, record: record)
+                guard row[5].integer == expected else {
+                    throw ReplicaError.damaged(path: path, detail: "\(place) fails its checksum")
+                }
+            }
+            guard let event = try? DocumentEvent(decoding: record),
+                event.dot.peer.rawValue == UInt64(bitPattern: peer),
+                event.dot.counter == UInt64(bitPattern: counter)
+            else {
+                throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
             }
             state.load(event, into: DocumentKey(collection: collection, id: document))
         }
@@ -118,17 +195,46 @@ final class ReplicaDatabase {
     /// Writes the current form of changed events; the caller holds the transaction.
     func save(_ changes: [(key: DocumentKey, events: [DocumentEvent])]) throws {
         let statement = try connection.prepare(
-            "INSERT OR REPLACE INTO events(collection, document, peer, counter, record) VALUES(?, ?, ?, ?, ?)"
-        )
+            "INSERT OR REPLACE INTO events(collection, document, peer, counter, record, checksum) "
+                + "VALUES(?, ?, ?, ?, ?, ?)")
         for (key, events) in changes {
             for event in events {
+                let peer = Int64(bitPattern: event.dot.peer.rawValue)
+                let counter = Int64(bitPattern: event.dot.counter)
+                let record = event.encoded()
+                let checksum = EventChecksum.of(
+                    collection: key.collection, document: key.id, peer: peer, counter: counter, record: record
+                )
                 try statement.run([
-                    .text(key.collection), .text(key.id),
-                    .integer(Int64(bitPattern: event.dot.peer.rawValue)),
-                    .integer(Int64(bitPattern: event.dot.counter)), .blob(event.encoded()),
+                    .text(key.collection), .text(key.id), .integer(peer), .integer(counter), .blob(record),
+                    .integer(checksum),
                 ])
             }
         }
+    }
+
+    /// Migration 2: the checksum of every row written before there were checksums.
+    private func fillChecksums() throws {
+        let rows = try connection.run("SELECT collection, document, peer, counter, record FROM events")
+        let update = try connection.prepare(
+            "UPDATE events SET checksum = ? WHERE collection = ? AND document = ? AND peer = ? AND counter = ?"
+        )
+        for row in rows {
+            guard row.count == 5, let collection = row[0].text, let document = row[1].text,
+                let peer = row[2].integer, let counter = row[3].integer, let record = row[4].blob
+            else {
+                throw ReplicaError.damaged(path: path, detail: "an event row has a value of the wrong type")
+            }
+            let checksum = EventChecksum.of(
+                collection: collection, document: document, peer: peer, counter: counter, record: record)
+            try update.run([
+                .integer(checksum), .text(collection), .text(document), .integer(peer), .integer(counter),
+            ])
+        }
+    }
+
+    private static func hex(_ value: Int64) -> String {
+        String(UInt64(bitPattern: value), radix: 16)
     }
 
     // MARK: Subscriptions

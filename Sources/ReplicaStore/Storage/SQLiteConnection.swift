@@ -6,13 +6,16 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     let path: String
 
-    init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
+    /// `immutable` opens the file as one nobody writes (SQLite's `immutable=1`): no locks, no
+    /// shared-memory file, so a store in a directory the user cannot write is still readable.
+    init(path: String, readOnly: Bool, immutable: Bool = false, busyTimeoutMilliseconds: Int32) throws {
         self.path = path
         var connection: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+            | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+        let name = immutable ? "file:" + Self.uriEscaped(path) + "?immutable=1" : path
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(connection)
@@ -21,6 +24,22 @@ final class SQLiteConnection {
         handle = connection
         sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(connection, 1)
+    }
+
+    /// A path as the path of a `file:` URI: `%`, `?` and `#` (and bytes outside printable
+    /// ASCII) percent-encoded.
+    private static func uriEscaped(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            if byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "?"),
+                byte != UInt8(ascii: "#")
+            {
+                result.append(Character(Unicode.Scalar(byte)))
+            } else {
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return result
     }
 
     deinit {

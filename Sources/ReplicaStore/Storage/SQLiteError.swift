@@ -5,11 +5,14 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: Int32
     public var message: String
     public var sql: String?
+    /// The `errno` of the system call that failed under it (0 when none did).
+    public var systemErrno: Int32
 
-    public init(code: Int32, message: String, sql: String?) {
+    public init(code: Int32, message: String, sql: String?, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     public var description: String {

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import ReplicaCore
 
 /// One prepared statement; finalized when released. Values are always bound, never spliced in.
@@ -13,8 +14,10 @@ final class SQLiteStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
         guard code == SQLITE_OK, let statement else {
-            throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql)
-                .classified(path: path)
+            throw SQLiteError(
+                code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql,
+                systemErrno: sqlite3_system_errno(connection)
+            ).classified(path: path)
         }
         self.handle = statement
         self.connection = connection
@@ -71,16 +74,37 @@ final class SQLiteStatement {
     }
 
     private func failure(_ code: Int32) -> any Error {
-        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql).classified(
-            path: path)
+        SQLiteError(
+            code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql,
+            systemErrno: sqlite3_system_errno(connection)
+        ).classified(path: path)
     }
 }
 
 extension SQLiteError {
     /// A damaged page (`SQLITE_CORRUPT`, found only when a statement reads it, so possibly long
-    /// after the open) becomes `ReplicaError.damaged` naming the file and what to do; the SQL
-    /// that ran into it would tell the user nothing. Everything else stays as it is.
+    /// after the open) becomes `ReplicaError.damaged`, and a write the disk refused (full, a file
+    /// size limit, an I/O error, a read-only file) `ReplicaError.cannotWrite`, each naming the
+    /// file: the SQL that ran into it would tell the user nothing. Everything else stays as it is.
     func classified(path: String) -> any Error {
-        code & 0xFF == SQLITE_CORRUPT ? ReplicaError.damaged(path: path, detail: message) : self
+        switch code & 0xFF {
+        case SQLITE_CORRUPT:
+            return ReplicaError.damaged(path: path, detail: message)
+        case SQLITE_FULL:
+            return ReplicaError.cannotWrite(
+                path: path, reason: StoreFiles.reason(errno: systemErrno == 0 ? ENOSPC : systemErrno))
+        case SQLITE_IOERR:
+            // SQLite does not always keep the errno of a failed write (a file size limit gives
+            // an I/O error with none), so the likely causes are named.
+            let reason =
+                systemErrno == 0
+                ? "a write failed (the disk is full, a file size limit was reached, or the disk has an I/O error)"
+                : StoreFiles.reason(errno: systemErrno)
+            return ReplicaError.cannotWrite(path: path, reason: reason)
+        case SQLITE_READONLY:
+            return ReplicaError.cannotWrite(path: path, reason: "the file or its directory is read-only")
+        default:
+            return self
+        }
     }
 }

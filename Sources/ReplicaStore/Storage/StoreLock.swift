@@ -10,7 +10,7 @@ final class StoreLock {
 
     init(directory: String) throws {
         let path = directory + "/" + Self.fileName
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, StoreFiles.fileMode)
         guard descriptor >= 0 else {
             throw ReplicaError.cannotOpenStore(
                 directory: directory,

@@ -30,6 +30,25 @@ enum Sodium {
         return output
     }
 
+    static func sha512(_ message: [UInt8]) -> [UInt8] {
+        ensureInitialised()
+        var output = [UInt8](repeating: 0, count: Int(crypto_hash_sha512_BYTES))
+        _ = crypto_hash_sha512(&output, message, UInt64(message.count))
+        return output
+    }
+
+    /// HMAC-SHA-512 with a key of any length (libsodium's one-shot form takes only 32 bytes).
+    static func hmacSHA512(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        ensureInitialised()
+        var state = crypto_auth_hmacsha512_state()
+        var output = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha512_BYTES))
+        _ = crypto_auth_hmacsha512_init(&state, key, key.count)
+        _ = crypto_auth_hmacsha512_update(&state, message, UInt64(message.count))
+        _ = crypto_auth_hmacsha512_final(&state, &output)
+        sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha512_state>.size)
+        return output
+    }
+
     /// Zeroes one allocated C value (a key or a stream state) before freeing it, so no secret is
     /// left behind in freed memory.
     static func wipeAndFree<Value>(_ pointer: UnsafeMutablePointer<Value>) {
@@ -41,38 +60,5 @@ enum Sodium {
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         return sodium_memcmp(a, b, a.count) == 0
-    }
-}
-
-/// A `crypto_kx` key pair derived from a seed (the seed is the injected randomness).
-struct KeyExchangeKeyPair {
-    let publicKey: [UInt8]
-    let secretKey: [UInt8]
-
-    init(seed: [UInt8]) {
-        Sodium.ensureInitialised()
-        var publicKey = [UInt8](repeating: 0, count: Int(crypto_kx_PUBLICKEYBYTES))
-        var secretKey = [UInt8](repeating: 0, count: Int(crypto_kx_SECRETKEYBYTES))
-        _ = crypto_kx_seed_keypair(&publicKey, &secretKey, seed)
-        self.publicKey = publicKey
-        self.secretKey = secretKey
-    }
-
-    /// Session keys as (initiator-to-acceptor, acceptor-to-initiator); nil for a public key
-    /// libsodium rejects (a low-order point sent by a hostile peer).
-    func sessionKeys(remotePublicKey: [UInt8], isInitiator: Bool) -> (
-        toAcceptor: [UInt8], toInitiator: [UInt8]
-    )? {
-        var receive = [UInt8](repeating: 0, count: Int(crypto_kx_SESSIONKEYBYTES))
-        var transmit = receive
-        if isInitiator {
-            guard
-                crypto_kx_client_session_keys(&receive, &transmit, publicKey, secretKey, remotePublicKey) == 0
-            else { return nil }
-            return (transmit, receive)
-        }
-        guard crypto_kx_server_session_keys(&receive, &transmit, publicKey, secretKey, remotePublicKey) == 0
-        else { return nil }
-        return (receive, transmit)
     }
 }

@@ -9,6 +9,8 @@ public struct Frame: Equatable, Sendable {
     public static let headerSize = 2
     /// The frame limit unless configured otherwise: 16 MiB.
     public static let defaultSizeLimit = 16 * 1024 * 1024
+    /// The limit before the other side is authenticated: 4 KiB, room for any handshake frame.
+    public static let handshakeSizeLimit = 4 * 1024
 
     public var version: UInt8
     public var type: UInt8

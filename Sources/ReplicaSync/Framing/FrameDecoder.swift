@@ -5,7 +5,8 @@ import ByteCoding
 /// The length prefix is checked against the limit as soon as its four bytes are in, before any
 /// buffer for the body exists; the buffer only ever holds what the peer actually sent.
 public struct FrameDecoder: Sendable {
-    public let sizeLimit: Int
+    /// Checked against each frame's announced length as its prefix arrives.
+    public var sizeLimit: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var failure: SyncProtocolError?

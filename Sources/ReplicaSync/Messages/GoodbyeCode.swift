@@ -8,4 +8,6 @@ public enum GoodbyeCode: UInt8, Sendable, Equatable {
     case timedOut = 5
     case replicaFailed = 6
     case shuttingDown = 7
+    /// Too many failed handshakes from the sender's address: try again later (protocol 3).
+    case throttled = 8
 }

@@ -26,10 +26,14 @@ public struct PresenceUpdate: Equatable, Sendable {
     /// The width of the stroke being drawn, in sixteenths of a cell (the stroke model's grid);
     /// 0 when there is none or it is not known, and the tool's default width is drawn.
     public var widthSixteenths: UInt16
+    /// The stroke key the stroke in progress will be committed under ("" when there is none, or
+    /// from a peer that does not send it). A viewer keeps showing the stroke after pen up until
+    /// the committed group with this key has arrived, so the ink never blinks out between the two.
+    public var strokeKey: String
 
     public init(
         peerID: UInt64, displayName: String, drawingID: String, cursor: Point, tool: String, colour: UInt8,
-        strokeInProgress: [Point] = [], widthSixteenths: UInt16 = 0
+        strokeInProgress: [Point] = [], widthSixteenths: UInt16 = 0, strokeKey: String = ""
     ) {
         self.peerID = peerID
         self.displayName = displayName
@@ -39,6 +43,7 @@ public struct PresenceUpdate: Equatable, Sendable {
         self.colour = colour
         self.strokeInProgress = strokeInProgress
         self.widthSixteenths = widthSixteenths
+        self.strokeKey = strokeKey
     }
 }
 

@@ -3,11 +3,15 @@ import ByteCoding
 /// Payload encoding of each message; decoding is bounded by the frame it came in.
 extension SyncMessage {
     /// The current protocol version, sent in every frame header. 2 added `presenceLeft` and the
-    /// drawing id in `presence`.
-    public static let protocolVersion: UInt8 = 2
-    static let nonceSize = 32
-    static let publicKeySize = 32
-    static let proofSize = 32
+    /// drawing id in `presence`; 3 replaced the token proof by CPace (`hello` carries the share,
+    /// `response` the confirmation), moved the peer id and name into `identity`, after it, added
+    /// the stroke key at the end of `presence`, and marks drawings whose erasures are stored as
+    /// sweeps (a version 2 peer would show them without others' erasures, so the two refuse each
+    /// other). All of 3 came in one release, so no build speaks only part of it.
+    public static let protocolVersion: UInt8 = 3
+    static let sessionIDSize = 16
+    static let shareSize = CPace.pointSize
+    static let confirmationSize = 64
     static let textLimit = 1024
     static let maxSubscriptions = 256
     static let maxStrokePoints = 65_536
@@ -22,15 +26,15 @@ extension SyncMessage {
         switch self {
         case .hello(let hello):
             writer.write(text: hello.databaseID)
-            writer.writeFixed(hello.peerID, .bigEndian)
-            writer.write(text: hello.displayName)
             writer.writeByte(hello.wantsEncryption ? 1 : 0)
-        case .challenge(let nonce, let publicKey):
-            writer.writeBytes(nonce)
-            writer.writeBytes(publicKey)
-        case .response(let proof, let streamHeader):
-            writer.writeBytes(proof)
+            writer.writeBytes(hello.sessionID.prefix(SyncMessage.sessionIDSize))
+            writer.writeBytes(hello.share.prefix(SyncMessage.shareSize))
+        case .response(let confirmation, let streamHeader):
+            writer.writeBytes(confirmation.prefix(SyncMessage.confirmationSize))
             writer.write(blob: streamHeader)
+        case .identity(let identity):
+            writer.writeFixed(identity.peerID, .bigEndian)
+            writer.write(text: identity.displayName)
         case .subscribe(let subscriptions):
             writer.writeFixed(UInt16(clamping: subscriptions.count), .bigEndian)
             for subscription in subscriptions.prefix(Int(UInt16.max)) { writer.write(subscription) }
@@ -56,6 +60,7 @@ extension SyncMessage {
             writer.writeFixed(presence.widthSixteenths, .bigEndian)
             writer.writeFixed(UInt32(clamping: presence.strokeInProgress.count), .bigEndian)
             for point in presence.strokeInProgress { writer.write(point) }
+            writer.write(text: presence.strokeKey)
         case .presenceLeft(let peerID):
             writer.writeFixed(peerID, .bigEndian)
         case .keepalive:
@@ -78,18 +83,20 @@ extension SyncMessage {
             self = .hello(
                 Hello(
                     databaseID: try reader.readText("hello.databaseID"),
-                    peerID: try reader.readFixed("hello.peerID", as: UInt64.self, .bigEndian),
-                    displayName: try reader.readText("hello.displayName"),
-                    wantsEncryption: try reader.readFlag("hello.flags")))
-        case .challenge:
-            self = .challenge(
-                nonce: Array(try reader.readBytes("challenge.nonce", count: SyncMessage.nonceSize)),
-                publicKey: Array(
-                    try reader.readBytes("challenge.publicKey", count: SyncMessage.publicKeySize)))
+                    wantsEncryption: try reader.readFlag("hello.flags"),
+                    sessionID: Array(
+                        try reader.readBytes("hello.sessionID", count: SyncMessage.sessionIDSize)),
+                    share: Array(try reader.readBytes("hello.share", count: SyncMessage.shareSize))))
         case .response:
             self = .response(
-                proof: Array(try reader.readBytes("response.proof", count: SyncMessage.proofSize)),
+                confirmation: Array(
+                    try reader.readBytes("response.confirmation", count: SyncMessage.confirmationSize)),
                 streamHeader: try reader.readBlob("response.streamHeader"))
+        case .identity:
+            self = .identity(
+                Identity(
+                    peerID: try reader.readFixed("identity.peerID", as: UInt64.self, .bigEndian),
+                    displayName: try reader.readText("identity.displayName")))
         case .subscribe:
             // A subscription takes at least 3 bytes: an empty collection name and the flag.
             let count = try reader.readCount(
@@ -196,10 +203,11 @@ extension ByteReader where Failure == SyncProtocolError {
         var points: [PresenceUpdate.Point] = []
         points.reserveCapacity(count)
         for _ in 0..<count { points.append(try readPoint()) }
+        let strokeKey = try readText("presence.strokeKey")
         return PresenceUpdate(
             peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool,
             colour: colour,
-            strokeInProgress: points, widthSixteenths: width)
+            strokeInProgress: points, widthSixteenths: width, strokeKey: strokeKey)
     }
 
     mutating func readPoint() throws(SyncProtocolError) -> PresenceUpdate.Point {

@@ -1,13 +1,15 @@
 /// Every message of the sync protocol. Frames carry one message each; `sealed` carries an
 /// encrypted frame.
 public enum SyncMessage: Equatable, Sendable {
-    /// First message of each side: who it is and which database it holds.
+    /// First message of each side, in the clear: the database, whether it wants encryption, the
+    /// session id and its CPace share. Nothing that names the machine or the person.
     case hello(Hello)
-    /// A fresh random nonce and the key-exchange public key, bound into the proof of the token.
-    case challenge(nonce: [UInt8], publicKey: [UInt8])
-    /// The proof of the shared token over both challenges; the start of this side's
-    /// encrypted stream when the connection is encrypted.
-    case response(proof: [UInt8], streamHeader: [UInt8])
+    /// The CPace key confirmation (a MAC of the sender's hello under a key only the holders of the
+    /// same token derive); the start of this side's encrypted stream when the connection is
+    /// encrypted.
+    case response(confirmation: [UInt8], streamHeader: [UInt8])
+    /// Who the sender is: sent only once the other side proved the token (sealed when encrypted).
+    case identity(Identity)
     /// The documents the sender wants.
     case subscribe([SyncSubscription])
     /// The sender's encoded version vectors for a subscription: "send me what I lack".
@@ -28,15 +30,28 @@ public enum SyncMessage: Equatable, Sendable {
     /// The hello's fields; the protocol version travels in every frame header.
     public struct Hello: Equatable, Sendable {
         public var databaseID: String
+        public var wantsEncryption: Bool
+        /// CPace's sid: chosen at random by the initiator, echoed by the acceptor.
+        public var sessionID: [UInt8]
+        /// The sender's CPace share (an encoded ristretto255 point).
+        public var share: [UInt8]
+
+        public init(databaseID: String, wantsEncryption: Bool, sessionID: [UInt8], share: [UInt8]) {
+            self.databaseID = databaseID
+            self.wantsEncryption = wantsEncryption
+            self.sessionID = sessionID
+            self.share = share
+        }
+    }
+
+    /// An authenticated peer's name for itself.
+    public struct Identity: Equatable, Sendable {
         public var peerID: UInt64
         public var displayName: String
-        public var wantsEncryption: Bool
 
-        public init(databaseID: String, peerID: UInt64, displayName: String, wantsEncryption: Bool) {
-            self.databaseID = databaseID
+        public init(peerID: UInt64, displayName: String) {
             self.peerID = peerID
             self.displayName = displayName
-            self.wantsEncryption = wantsEncryption
         }
     }
 
@@ -59,17 +74,21 @@ public enum SyncMessage: Equatable, Sendable {
 
     /// The message type byte in the frame header.
     public enum Kind: UInt8, Sendable {
-        case hello = 1, challenge, response, subscribe, versions, delta, ack, presence, keepalive, goodbye
+        /// 2 was version 2's challenge, folded into the hello in version 3.
+        case hello = 1
+        case response = 3, subscribe, versions, delta, ack, presence, keepalive, goodbye
         /// Added in protocol version 2 (a version 1 peer refuses unknown types).
         case presenceLeft = 11
+        /// Added in protocol version 3.
+        case identity = 12
         case sealed = 32
     }
 
     public var kind: Kind {
         switch self {
         case .hello: .hello
-        case .challenge: .challenge
         case .response: .response
+        case .identity: .identity
         case .subscribe: .subscribe
         case .versions: .versions
         case .delta: .delta

@@ -47,9 +47,15 @@ final class PeerConnection {
     }
 
     /// The remote as the status shows it.
-    func peer(_ hello: SyncMessage.Hello) -> SyncNodeStatus.Peer {
+    func peer(_ identity: SyncMessage.Identity) -> SyncNodeStatus.Peer {
         SyncNodeStatus.Peer(
-            peerID: hello.peerID, displayName: hello.displayName, transport: endpoint.transport)
+            peerID: identity.peerID, displayName: identity.displayName, transport: endpoint.transport,
+            address: socket.remoteAddress)
+    }
+
+    /// The remote's host on TCP (what failed handshakes are counted by), nil on a Unix socket.
+    var remoteHost: String? {
+        if case .tcp(let host, _)? = socket.remoteAddress { host } else { nil }
     }
 
     /// The remote, while the handshake has succeeded and the connection is open.

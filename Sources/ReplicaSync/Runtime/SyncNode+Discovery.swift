@@ -26,6 +26,14 @@ extension SyncNode {
             throw SocketError(
                 operation: "using \(base) (it must belong to this user, mode 0700)", code: EPERM)
         }
+        // The database's own folder too: one made looser (by hand, or by an older version) is
+        // tightened, since its sockets let anyone who can reach them sync without a token.
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
+            info.st_mode & 0o077 == 0 || chmod(directory, 0o700) == 0
+        else {
+            throw SocketError(
+                operation: "using \(directory) (it must be a directory of this user, mode 0700)", code: EPERM)
+        }
         return directory
     }
 

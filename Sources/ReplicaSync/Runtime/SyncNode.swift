@@ -11,6 +11,12 @@ public final class SyncNode {
     public struct Options {
         /// Forward presence from one peer to the others (what a relay does).
         public var forwardsPresence = false
+        /// Accepted connections allowed in their handshake at once; more are closed at once.
+        public var maxPendingHandshakes = 64
+        /// Of those, from one remote host.
+        public var maxPendingHandshakesPerHost = 8
+        /// The timings of the per-host slowdown after failed handshakes.
+        public var throttle = HandshakeThrottle()
         public init() {}
     }
 
@@ -28,6 +34,11 @@ public final class SyncNode {
     /// The latest sync of the connections that have ended (live ones keep their own).
     private var lastSyncOfEnded: SyncInstant?
     private(set) var isShutDown = false
+    /// Failed handshakes per remote host (accepted TCP connections).
+    var throttle: HandshakeThrottle
+    /// The last held-back failure of each host, for the line that reports its count later.
+    var heldBackFailures: [String: (address: SocketEndpoint, reason: SyncCloseReason)] = [:]
+    var heldBackReportTimer: EventLoopTimer?
     /// This peer's last published presence, sent to every connection when it is established.
     public private(set) var ownPresence: PresenceUpdate?
 
@@ -56,6 +67,7 @@ public final class SyncNode {
         self.replica = replica
         self.configuration = configuration
         self.options = options
+        throttle = options.throttle
         self.random = AnyRandomNumberGenerator(base: random)
         self.makeSecrets = makeSecrets
     }
@@ -66,6 +78,7 @@ public final class SyncNode {
         let listener = try transport.listen(on: endpoint) { [weak self] accepted in
             self?.adopt(accepted, role: .acceptor, endpoint: endpoint)
         }
+        watchPauses(of: listener)
         listeners.append(listener)
         return listener.endpoint
     }
@@ -78,6 +91,7 @@ public final class SyncNode {
         let listener = try transport.serve(socket) { [weak self] accepted in
             self?.adopt(accepted, role: .acceptor, endpoint: bound)
         }
+        watchPauses(of: listener)
         listeners.append(listener)
         return bound
     }
@@ -124,6 +138,8 @@ public final class SyncNode {
         listeners = []
         for target in dialTargets.values { if let timer = target.timer { loop.cancel(timer) } }
         dialTargets = [:]
+        if let timer = heldBackReportTimer { loop.cancel(timer) }
+        heldBackReportTimer = nil
     }
 
     public var status: SyncNodeStatus {
@@ -177,6 +193,7 @@ public final class SyncNode {
     }
 
     private func adopt(_ socket: any Connection, role: SyncRole, endpoint: SocketEndpoint) {
+        guard role == .initiator || admit(socket) else { return }
         var sessionConfiguration = configuration
         sessionConfiguration.encrypts = endpoint.transport == .tcp
         let session = SyncSession(
@@ -195,7 +212,9 @@ public final class SyncNode {
             case .send(let bytes):
                 connection.socket.write(bytes)
             case .established(let hello):
-                if connection.isDialled { dialTargets[connection.endpoint]?.backoff.reset() }
+                if !connection.isDialled, let host = connection.remoteHost {
+                    throttle.recordSuccess(of: host)
+                }
                 connection.wasEstablished = true
                 // Peers sync now: an earlier refusal no longer describes where sync stands.
                 lastRefusal = nil
@@ -265,17 +284,33 @@ public final class SyncNode {
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
         lastSyncOfEnded = [lastSyncOfEnded, connection.session.lastSyncAt].compactMap { $0 }.max()
-        let name = connection.session.remote?.displayName ?? connection.endpoint.description
+        // A connection this node accepted is named with where it came from, for the logs.
+        let address = connection.isDialled ? nil : connection.socket.remoteAddress
+        let name =
+            switch (connection.session.remote?.displayName, address) {
+            case (let peer?, let address?): "\(peer) (\(address))"
+            case (let peer?, nil): peer
+            case (nil, let address?): address.description
+            case (nil, nil): connection.endpoint.description
+            }
         // A peer that quit, went quiet or dropped is gone, not refusing: the status says offline.
         if reason.isRefusal {
             lastRefusal = SyncNodeStatus.Refusal(
                 reason: reason, at: loop.now, peer: name, dialled: connection.isDialled)
         }
+        if !connection.isDialled, !connection.wasEstablished, reason != .localShutdown {
+            handshakeFailed(connection, reason: reason)
+        }
         onEvent(
             .disconnected(
                 peer: name, endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
                 wasEstablished: connection.wasEstablished))
-        if connection.isDialled { scheduleRedial(connection.endpoint) }
+        if connection.isDialled {
+            // Getting through the handshake is not progress; a delta applied or acknowledged is.
+            dialTargets[connection.endpoint]?.backoff.sessionEnded(
+                madeProgress: connection.session.lastSyncAt != nil)
+            scheduleRedial(connection.endpoint)
+        }
     }
 }
 

@@ -13,4 +13,11 @@ public enum SyncNodeEvent: Equatable, Sendable {
     /// Dialling a peer failed; the node tries again with backoff (a discovered peer that is gone
     /// is dropped instead).
     case unreachable(endpoint: SocketEndpoint, problem: String)
+    /// Handshakes from one remote address failed (wrong token, timeout, protocol error, closed
+    /// early) or were turned away (`throttled`, `tooManyHandshakes`): `count` of them since the
+    /// last such event for that host, which comes at most once per the throttle's log interval.
+    case handshakeFailed(address: SocketEndpoint, reason: SyncCloseReason, count: Int)
+    /// A listener stopped accepting because the process is out of descriptors (`problem`), or
+    /// accepts again (nil).
+    case acceptingPaused(endpoint: SocketEndpoint, problem: String?)
 }

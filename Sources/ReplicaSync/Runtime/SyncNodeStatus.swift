@@ -1,3 +1,4 @@
+import EventRuntime
 import MonotonicTime
 
 /// What the front end shows about sync: who is connected, how fresh the data is, what is waiting,
@@ -8,11 +9,16 @@ public struct SyncNodeStatus: Equatable, Sendable {
         public var peerID: UInt64
         public var displayName: String
         public var transport: SyncTransport
+        /// Where the connection comes from (TCP: the remote's address and port), for the logs.
+        public var address: SocketEndpoint?
 
-        public init(peerID: UInt64, displayName: String, transport: SyncTransport) {
+        public init(
+            peerID: UInt64, displayName: String, transport: SyncTransport, address: SocketEndpoint? = nil
+        ) {
             self.peerID = peerID
             self.displayName = displayName
             self.transport = transport
+            self.address = address
         }
     }
 

@@ -3,7 +3,7 @@ public enum SyncAction: Equatable, Sendable {
     /// Write these bytes to the connection, in order.
     case send([UInt8])
     /// The handshake succeeded: the remote is authenticated and replication starts.
-    case established(SyncMessage.Hello)
+    case established(SyncMessage.Identity)
     /// A remote delta was applied to the replica and changed it: other sessions should be told
     /// `localCommitted()` (this is how a relay forwards).
     case replicaChanged

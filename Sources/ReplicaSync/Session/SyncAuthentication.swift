@@ -1,52 +1,73 @@
 import ByteCoding
 
-/// The proof of the shared token: a keyed BLAKE2b over the whole handshake transcript, so a proof
-/// is only valid for this connection, these two peers, these keys and this side's role.
+/// One side's CPace run over the shared token: its scalar and share, then (with the other side's
+/// hello) the keys both sides agree on exactly when they hold the same token and saw the same
+/// hellos.
+///
+/// The inputs, in the draft's terms: PRS is the token's UTF-8, CI names this protocol and the
+/// database, sid is the initiator's random session id, and ADa/ADb are each hello's clear fields
+/// (protocol version, database id, encryption flag), so a hello changed in transit fails the
+/// confirmation instead of, say, turning encryption off.
 struct SyncAuthentication {
-    /// What both sides saw during the handshake, in initiator/acceptor order.
-    struct Transcript {
-        var databaseID: String
-        var initiatorPeerID: UInt64
-        var acceptorPeerID: UInt64
-        var initiatorNonce: [UInt8]
-        var acceptorNonce: [UInt8]
-        var initiatorPublicKey: [UInt8]
-        var acceptorPublicKey: [UInt8]
-        /// Both derived session keys: a passive listener cannot compute them, so it cannot test
-        /// guessed tokens against recorded proofs.
+    /// What one run derives; secret except the confirmations, which the two sides send.
+    struct Keys {
+        /// This side's confirmation, sent in its `response`.
+        var localConfirmation: [UInt8]
+        /// The confirmation the other side must send.
+        var remoteConfirmation: [UInt8]
         var keyToAcceptor: [UInt8]
         var keyToInitiator: [UInt8]
-
-        var digest: [UInt8] {
-            var writer = ByteWriter(reservingCapacity: 64)
-            writer.write(text: "drawtogether-sync-auth")
-            writer.writeByte(SyncMessage.protocolVersion)
-            writer.write(text: databaseID)
-            writer.writeFixed(initiatorPeerID, .bigEndian)
-            writer.writeFixed(acceptorPeerID, .bigEndian)
-            for part in [
-                initiatorNonce, acceptorNonce, initiatorPublicKey, acceptorPublicKey, keyToAcceptor,
-                keyToInitiator,
-            ] {
-                writer.write(blob: part)
-            }
-            return Sodium.hash([writer.bytes], outputSize: 64)
-        }
     }
 
-    private let tokenKey: [UInt8]
+    let role: SyncRole
+    let sessionID: [UInt8]
+    let share: [UInt8]
+    private let scalar: [UInt8]
+    private let databaseID: String
 
-    init(token: String) {
-        // Hashing fixes the key length whatever the token's; the label separates uses.
-        tokenKey = Sodium.hash([Array("drawtogether-token".utf8), Array(token.utf8)])
+    /// Nil only when the scalar is zero (the random bytes were all zero in the low 252 bits).
+    init?(token: String, databaseID: String, role: SyncRole, sessionID: [UInt8], scalarSeed: [UInt8]) {
+        let generator = CPace.generator(
+            token: Array(token.utf8), channel: Self.channel(databaseID: databaseID), sessionID: sessionID)
+        let scalar = CPace.scalar(fromRandom: scalarSeed)
+        guard let share = CPace.multiply(scalar, generator) else { return nil }
+        self.role = role
+        self.sessionID = sessionID
+        self.share = share
+        self.scalar = scalar
+        self.databaseID = databaseID
     }
 
-    /// The proof the side playing `role` sends.
-    func proof(for role: SyncRole, transcript: Transcript) -> [UInt8] {
-        Sodium.hash([Array(role.rawValue.utf8), transcript.digest], key: tokenKey)
+    /// CI: the protocol's name and the database id.
+    static func channel(databaseID: String) -> [UInt8] {
+        CPace.lengthValueConcatenation([Array("drawtogether-sync".utf8), Array(databaseID.utf8)])
     }
 
-    func verify(_ proof: [UInt8], from role: SyncRole, transcript: Transcript) -> Bool {
-        Sodium.constantTimeEqual(proof, self.proof(for: role, transcript: transcript))
+    /// AD: a hello's clear fields other than the share and the session id (which CPace binds on
+    /// its own), with the protocol version.
+    static func associatedData(of hello: SyncMessage.Hello, version: UInt8) -> [UInt8] {
+        var writer = ByteWriter(reservingCapacity: 32)
+        writer.writeByte(version)
+        writer.write(text: hello.databaseID)
+        writer.writeByte(hello.wantsEncryption ? 1 : 0)
+        return writer.bytes
+    }
+
+    /// The keys of this run given both hellos; nil when the other share is invalid or makes the
+    /// shared point the identity (refused before any key exists).
+    func keys(localHello: SyncMessage.Hello, remoteHello: SyncMessage.Hello, version: UInt8) -> Keys? {
+        guard let point = CPace.multiply(scalar, remoteHello.share) else { return nil }
+        let local = (share: share, data: Self.associatedData(of: localHello, version: version))
+        let remote = (share: remoteHello.share, data: Self.associatedData(of: remoteHello, version: version))
+        let (initiator, responder) = role == .initiator ? (local, remote) : (remote, local)
+        let intermediate = CPace.intermediateSessionKey(
+            sessionID: sessionID, sharedPoint: point, initiatorShare: initiator.share,
+            initiatorData: initiator.data, responderShare: responder.share, responderData: responder.data)
+        let macKey = CPace.confirmationKey(sessionID: sessionID, intermediateKey: intermediate)
+        return Keys(
+            localConfirmation: CPace.confirmation(key: macKey, share: local.share, data: local.data),
+            remoteConfirmation: CPace.confirmation(key: macKey, share: remote.share, data: remote.data),
+            keyToAcceptor: Sodium.hash([Array("drawtogether to acceptor".utf8)], key: intermediate),
+            keyToInitiator: Sodium.hash([Array("drawtogether to initiator".utf8)], key: intermediate))
     }
 }

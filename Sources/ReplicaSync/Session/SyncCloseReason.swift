@@ -16,12 +16,17 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
     /// The connection ended without a goodbye.
     case transportClosed
     case localShutdown
+    /// This node turned a connection away before its handshake: its address failed too many
+    /// handshakes lately and must wait this much longer.
+    case throttled(retryAfter: Duration)
+    /// This node turned a connection away before its handshake: `limit` others are in theirs.
+    case tooManyHandshakes(limit: Int)
 
     public var message: String {
         switch self {
         case .protocolVersionMismatch(let local, let remote):
             return "protocol versions differ (this peer speaks \(local), the other \(remote)); "
-                + "update both to the same release"
+                + "upgrade the older one so both run the same release"
         case .databaseMismatch(let local, let remote):
             return "database ids differ (this peer has '\(local)', the other '\(remote)')"
         case .authenticationFailed:
@@ -48,6 +53,11 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
             return "the connection was lost"
         case .localShutdown:
             return "shutting down"
+        case .throttled(let retryAfter):
+            let seconds = max(1, (retryAfter.wholeMilliseconds + 999) / 1000)
+            return "too many failed handshakes from this address; try again in \(seconds) s"
+        case .tooManyHandshakes(let limit):
+            return "too many connections are in their handshake (the limit is \(limit)); try again later"
         }
     }
 
@@ -70,9 +80,12 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
             case .protocolViolation: "protocol error"
             case .timedOut: "peer timed out"
             case .replicaFailed: "peer's replica failed"
+            case .throttled: "throttled"
             }
         case .transportClosed: "connection lost"
         case .localShutdown: "shut down"
+        case .throttled: "throttled"
+        case .tooManyHandshakes: "busy"
         }
     }
 
@@ -83,7 +96,7 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
     public var isRefusal: Bool {
         switch self {
         case .protocolVersionMismatch, .databaseMismatch, .authenticationFailed, .protocolViolation,
-            .unexpectedMessage, .replicaFailed:
+            .unexpectedMessage, .replicaFailed, .throttled, .tooManyHandshakes:
             true
         case .remoteClosed(let code, _):
             code != .normal && code != .shuttingDown && code != .timedOut
@@ -103,6 +116,7 @@ public enum SyncCloseReason: Error, Equatable, Sendable {
         case .replicaFailed: .replicaFailed
         case .remoteClosed, .transportClosed: .normal
         case .localShutdown: .shuttingDown
+        case .throttled, .tooManyHandshakes: .throttled
         }
     }
 }

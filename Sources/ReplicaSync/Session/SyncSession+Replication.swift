@@ -117,7 +117,7 @@ extension SyncSession {
             return [.presenceExpired(peerID: peerID)]
         case .keepalive:
             return []
-        case .hello, .challenge, .response, .sealed, .goodbye:
+        case .hello, .response, .identity, .sealed, .goodbye:
             return refuse(.unexpectedMessage(String(describing: message.kind), phase: "sync"), now: now)
         }
     }

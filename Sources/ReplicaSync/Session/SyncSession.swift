@@ -20,8 +20,11 @@ public struct SyncSession {
     let startedAt: SyncInstant
     /// Consumed by `start`, so one session never reuses its handshake randomness.
     private var pendingSecrets: HandshakeSecrets?
-    /// The remote's hello once it has been received.
-    public internal(set) var remote: SyncMessage.Hello?
+    /// The remote's identity, once it has proven the token and said who it is.
+    public internal(set) var remote: SyncMessage.Identity?
+    /// Whether this side (the acceptor) answered a hello with its confirmation: the other side
+    /// then had its one guess of the token, whatever happens next.
+    public internal(set) var answeredAGuess = false
     /// When a delta was last applied or acknowledged.
     public internal(set) var lastSyncAt: SyncInstant?
 
@@ -41,23 +44,21 @@ public struct SyncSession {
         self.replica = replica
         state = .fresh
         pendingSecrets = secrets
-        decoder = FrameDecoder(sizeLimit: configuration.frameSizeLimit)
+        decoder = FrameDecoder(
+            sizeLimit: min(configuration.handshakeFrameSizeLimit, configuration.frameSizeLimit))
         lastReceived = now
         lastSent = now
         startedAt = now
     }
 
-    /// Sends this side's hello and challenge; call once, when the connection is up.
+    /// Starts the handshake; call once, when the connection is up. The initiator sends its hello,
+    /// the acceptor waits for it.
     public mutating func start(now: SyncInstant) -> [SyncAction] {
         guard case .fresh = state, let secrets = pendingSecrets else { return [] }
         pendingSecrets = nil
-        let handshake = HandshakeProgress(secrets: secrets)
-        state = .handshaking(handshake)
-        let hello = SyncMessage.Hello(
-            databaseID: configuration.databaseID, peerID: configuration.peerID,
-            displayName: configuration.displayName, wantsEncryption: configuration.encrypts)
-        return send(.hello(hello), now: now)
-            + send(.challenge(nonce: handshake.nonce, publicKey: handshake.keyPair.publicKey), now: now)
+        state = .handshaking(HandshakeProgress(secrets: secrets))
+        guard role == .initiator else { return [] }
+        return sendInitiatorHello(secrets: secrets, now: now)
     }
 
     /// Bytes from the connection, in any chunking.

@@ -11,6 +11,9 @@ public struct SyncSessionConfiguration: Sendable {
     /// The documents this side wants; it also serves whatever the other side subscribes to.
     public var subscriptions: [SyncSubscription]
     public var frameSizeLimit: Int = Frame.defaultSizeLimit
+    /// The frame limit until the other side has proven the token: a stranger cannot make this
+    /// side buffer more than this per connection.
+    public var handshakeFrameSizeLimit: Int = Frame.handshakeSizeLimit
     public var handshakeTimeout: Duration = .seconds(10)
     public var keepaliveInterval: Duration = .seconds(5)
     /// A peer silent this long (no keepalive either) is gone.
@@ -31,25 +34,27 @@ public struct SyncSessionConfiguration: Sendable {
     }
 }
 
-/// The randomness one handshake consumes: the challenge nonce and the seed of the ephemeral
-/// key-exchange key pair. Passed in so tests can make it deterministic.
+/// The randomness one handshake consumes: the CPace session id (used when this side initiates)
+/// and the bytes of its secret scalar. Passed in so tests can make it deterministic.
 public struct HandshakeSecrets: Sendable {
-    public var nonce: [UInt8]
-    public var keySeed: [UInt8]
+    public var sessionID: [UInt8]
+    public var scalarSeed: [UInt8]
 
     /// Fresh secrets from the operating system's random source (via libsodium).
     public static func random() -> HandshakeSecrets {
-        HandshakeSecrets(nonce: Sodium.randomBytes(32), keySeed: Sodium.randomBytes(32))
+        HandshakeSecrets(
+            sessionID: Sodium.randomBytes(SyncMessage.sessionIDSize), scalarSeed: Sodium.randomBytes(32))
     }
 
     /// Deterministic secrets from a seeded generator (tests only need them distinct per session).
     public init<Generator: RandomNumberGenerator>(using generator: inout Generator) {
-        nonce = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        keySeed = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        sessionID = (0..<SyncMessage.sessionIDSize).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        scalarSeed = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
-    private init(nonce: [UInt8], keySeed: [UInt8]) {
-        self.nonce = nonce
-        self.keySeed = keySeed
+    /// Secrets given byte for byte (a recorded run replayed by a test).
+    public init(sessionID: [UInt8], scalarSeed: [UInt8]) {
+        self.sessionID = sessionID
+        self.scalarSeed = scalarSeed
     }
 }

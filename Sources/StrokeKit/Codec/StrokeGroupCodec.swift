@@ -1,7 +1,8 @@
 import ByteCoding
 
-/// The stored form of a stroke group: versioned, compact and deterministic (one group, one byte
-/// string), plus the base64 text used as the value in a drawing's `strokes` map.
+/// The stored form of a stroke group as drawn (its `base`; sweeps have their own encoding, see
+/// `encodeSweep`): versioned, compact and deterministic (one group, one byte string), plus the
+/// base64 text used as the value in a drawing's `strokes` map.
 ///
 /// Version 1, all integers LEB128 varints, "signed" ones zigzag-encoded, coordinates in 1/16 cell:
 /// ```
@@ -19,12 +20,13 @@ public enum StrokeGroupCodec {
     private static let transformFlag: UInt8 = 1 << 0
     private static let maskFlag: UInt8 = 1 << 1
 
+    /// The bytes of the group as drawn (its base; its sweeps are not part of them).
     public static func encode(_ group: StrokeGroup) -> [UInt8] {
         var writer = ByteWriter()
         writer.writeByte(version)
         writer.writeUTF8(group.key.rawValue, prefix: .varint)
-        writer.writeVarint(UInt64(group.pieces.count))
-        for piece in group.pieces {
+        writer.writeVarint(UInt64(group.base.count))
+        for piece in group.base {
             var flags: UInt8 = 0
             if !piece.transform.isIdentity { flags |= transformFlag }
             if !piece.mask.isEmpty { flags |= maskFlag }
@@ -54,6 +56,7 @@ public enum StrokeGroupCodec {
         return writer.bytes
     }
 
+    /// A group as drawn (no sweeps) from bytes written by `encode(_:)`.
     public static func decode(_ bytes: [UInt8]) throws(StrokeCodecError) -> StrokeGroup {
         var reader = ByteReader<StrokeCodecError>(bytes)
         let found = try reader.readByte("version")

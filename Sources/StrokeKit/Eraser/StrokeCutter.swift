@@ -27,9 +27,14 @@ struct StrokeCutter {
     /// The parts of a sweep that come near enough to this stroke to hide ink, as sweeps of
     /// consecutive segments; empty when it does not come near.
     func clip(_ sweep: MaskSweep) -> [MaskSweep] {
+        Self.runs(of: sweep, near: nearSegments(of: sweep))
+    }
+
+    /// Per segment of the sweep, whether it comes near enough to this stroke to hide ink.
+    func nearSegments(of sweep: MaskSweep) -> [Bool] {
         let limit = sweep.radius + reach
-        guard let box = spineBounds else { return [] }
-        let near = sweep.segments.map { a, b in
+        guard let box = spineBounds else { return sweep.segments.map { _ in false } }
+        return sweep.segments.map { a, b in
             guard max(a.x, b.x) >= box.minX - limit, min(a.x, b.x) <= box.maxX + limit,
                 max(a.y, b.y) >= box.minY - limit, min(a.y, b.y) <= box.maxY + limit
             else { return false }
@@ -37,6 +42,10 @@ struct StrokeCutter {
                 PlanarGeometry.distance(segment: p, q, toSegment: a, b) <= limit
             }
         }
+    }
+
+    /// The runs of consecutive segments marked `near`, each as a sweep of its own.
+    static func runs(of sweep: MaskSweep, near: [Bool]) -> [MaskSweep] {
         var runs: [MaskSweep] = []
         var index = 0
         while index < near.count {

@@ -3,7 +3,7 @@ public enum ANSIExporter {
     static let escape = "\u{1B}["
 
     /// A cell's colours are set with one `ESC[…m` only when they differ from what the line
-    /// already has: the foreground (`38;5;N`, or `39` for the default) only before a glyph,
+    /// already has: the foreground (`38;5;N`, or `39` for the default and for default ink) only before a glyph,
     /// since a space shows none; the background (`48;5;N`, or `49`) before any cell, spaces
     /// included, since a marker's band shows in its background. A line that set a colour ends
     /// with `ESC[0m` before its line feed. Every line thus starts in the terminal's default
@@ -30,7 +30,9 @@ public enum ANSIExporter {
             let cell = grid[x, y]
             var codes: [String] = []
             if cell.glyph != " " && cell.foreground != foreground {
-                codes.append(cell.foreground.map { "38;5;\($0)" } ?? "39")
+                // Default ink is the reader's own foreground, as on the screen.
+                codes.append(
+                    cell.foreground.flatMap { $0 == Ink.defaultInkColour ? nil : "38;5;\($0)" } ?? "39")
                 foreground = cell.foreground
             }
             if cell.background != background {

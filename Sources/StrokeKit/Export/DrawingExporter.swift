@@ -18,11 +18,11 @@ public enum DrawingExporter {
         }
     }
 
-    /// The groups sorted by key (z-order). A drawing never holds one key twice, but should a
-    /// caller pass duplicates, they are ordered by their encoding so the result still does not
-    /// depend on the input order.
+    /// The groups sorted by key (z-order), without those the sweeps erased completely (nothing of
+    /// them shows). A drawing never holds one key twice, but should a caller pass duplicates,
+    /// they are ordered by their encoding so the result still does not depend on the input order.
     public static func canonicalOrder(_ groups: [StrokeGroup]) -> [StrokeGroup] {
-        groups.sorted { lhs, rhs in
+        groups.filter { !$0.isErasedCompletely }.sorted { lhs, rhs in
             if lhs.key != rhs.key { return lhs.key < rhs.key }
             return StrokeGroupCodec.encode(lhs).lexicographicallyPrecedes(StrokeGroupCodec.encode(rhs))
         }

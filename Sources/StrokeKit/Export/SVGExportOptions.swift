@@ -15,9 +15,11 @@ public struct SVGExportOptions: Hashable, Sendable {
         didSet { margin = max(0, margin) }
     }
     /// The xterm-256 palette index of the background, or nil for a transparent one. By default
-    /// the near-black grey 234 (#1c1c1c) of a dark terminal: the pen palette is chosen for one
-    /// (its first colour, the default pen, is white), so on white paper it would vanish.
+    /// the near-black grey 234 (#1c1c1c) of a dark terminal (`dark`); `light` is white paper.
     public var background: UInt8?
+    /// The palette index default ink (`Ink.defaultInkColour`) is drawn in: the foreground of
+    /// the theme, white (15) on the dark background, black (16) on the light one.
+    public var defaultInk: UInt8
     /// The document's `<title>` (a browser shows it as the tab name), e.g. the drawing's name.
     public var title: String?
 
@@ -26,12 +28,24 @@ public struct SVGExportOptions: Hashable, Sendable {
 
     public init(
         cellWidth: Int = 10, cellHeight: Int = 20, margin: Int = 1, background: UInt8? = defaultBackground,
-        title: String? = nil
+        defaultInk: UInt8 = 15, title: String? = nil
     ) {
         self.cellWidth = max(1, cellWidth)
         self.cellHeight = max(1, cellHeight)
         self.margin = max(0, margin)
         self.background = background
+        self.defaultInk = defaultInk
         self.title = title
+    }
+
+    /// The picture as a dark terminal shows it (the default): near-black, default ink white.
+    public static let dark = SVGExportOptions()
+    /// The picture on white paper, as a light terminal shows it: default ink black.
+    public static let light = SVGExportOptions(background: 231, defaultInk: 16)
+
+    /// The colour of an ink's palette index in this picture: default ink in the theme's
+    /// foreground, every other index as the xterm palette has it.
+    public func hex(forInk colour: UInt8) -> String {
+        XtermPalette.hex(colour == Ink.defaultInkColour ? defaultInk : colour)
     }
 }

@@ -55,7 +55,8 @@ public enum SVGExporter {
                         lines += maskElement(for: piece, id: id).map { "      " + $0 }
                         maskReference = #" mask="url(#\#(id))""#
                     }
-                    lines.append("      " + pieceElement(piece, extraAttributes: maskReference))
+                    lines.append(
+                        "      " + pieceElement(piece, options: options, extraAttributes: maskReference))
                 }
                 lines.append("    </g>")
             }
@@ -89,10 +90,12 @@ public enum SVGExporter {
     /// over the dark background, little enough that overlapping markers still blend.
     static let markerOpacity = "0.4"
 
-    private static func pieceElement(_ piece: Stroke, extraAttributes: String) -> String {
+    private static func pieceElement(_ piece: Stroke, options: SVGExportOptions, extraAttributes: String)
+        -> String
+    {
         line(
             through: piece.canvasSpine, width: piece.ink.width,
-            colour: XtermPalette.hex(piece.ink.colour),
+            colour: options.hex(forInk: piece.ink.colour),
             opacity: piece.ink.tool == .marker ? markerOpacity : nil, extraAttributes: extraAttributes)
     }
 

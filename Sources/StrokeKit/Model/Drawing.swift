@@ -17,6 +17,8 @@ public struct Drawing: Equatable, Sendable {
     public private(set) var revision: UInt64 = 0
     /// The latest steps, oldest first.
     private var journal: [Change] = []
+    /// Where each group may have ink, kept up to date by every change of `groupsByKey`.
+    public private(set) var spatialIndex = SpatialIndex()
 
     /// One step from one revision to the next.
     private struct Change: Sendable {
@@ -24,6 +26,9 @@ public struct Drawing: Equatable, Sendable {
         var key: StrokeKey
         /// The key was absent before this step and is present after it.
         var added: Bool
+        /// The group's bounds before and after the step (nil where it was or is absent).
+        var oldBounds: CellRect?
+        var newBounds: CellRect?
     }
 
     /// How many steps the journal keeps: enough for the strokes that arrive between two frames
@@ -34,6 +39,7 @@ public struct Drawing: Equatable, Sendable {
     public init(groups: [StrokeGroup] = []) {
         groupsByKey = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
         orderedKeys = groupsByKey.keys.sorted()
+        for (key, group) in groupsByKey { spatialIndex.update(key, to: group) }
     }
 
     /// Two drawings are equal when they hold the same groups, whatever their history.
@@ -63,7 +69,11 @@ public struct Drawing: Equatable, Sendable {
         guard group.map({ $0.key == key }) ?? true, groupsByKey[key] != group else { return false }
         let wasPresent = groupsByKey[key] != nil
         groupsByKey[key] = group
-        journal.append(Change(from: revision, key: key, added: !wasPresent && group != nil))
+        let bounds = spatialIndex.update(key, to: group)
+        journal.append(
+            Change(
+                from: revision, key: key, added: !wasPresent && group != nil, oldBounds: bounds.old,
+                newBounds: bounds.new))
         if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
         revision += 1
         guard wasPresent != (group != nil) else { return true }
@@ -95,6 +105,19 @@ public struct Drawing: Equatable, Sendable {
     public func changedKeys(since revision: UInt64) -> Set<StrokeKey>? {
         guard let steps = steps(since: revision) else { return nil }
         return Set(steps.lazy.map(\.key))
+    }
+
+    /// The groups whose ink may reach into `rect` (see `SpatialIndex`), in key order.
+    public func groups(in rect: CellRect) -> [StrokeGroup] {
+        spatialIndex.keys(in: rect).compactMap { groupsByKey[$0] }
+    }
+
+    /// Rectangles outside which no cell can look different from how it looked at `revision` (an
+    /// earlier revision of this drawing): the old and new bounds of every group changed since, if
+    /// the journal reaches back that far; nil otherwise.
+    public func changedRegions(since revision: UInt64) -> [CellRect]? {
+        guard let steps = steps(since: revision) else { return nil }
+        return steps.flatMap { [$0.oldBounds, $0.newBounds].compactMap { $0 } }
     }
 
     /// The groups added since `revision`, in key order, if that is all that happened since (no

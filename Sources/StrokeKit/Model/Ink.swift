@@ -1,4 +1,7 @@
 /// How a stroke looks: tool, colour (an xterm-256 palette index) and width in cells.
+///
+/// One index is not a fixed colour: `defaultInkColour` is "default ink", which each viewer shows
+/// in its own terminal's foreground (black on a light theme, light on a dark one).
 public struct Ink: Hashable, Sendable {
     public var tool: InkTool
     public var colour: UInt8
@@ -6,6 +9,14 @@ public struct Ink: Hashable, Sendable {
     public var width: Double {
         didSet { width = FixedPoint.quantizeLength(width, in: Self.widthRange) }
     }
+
+    /// The index stored for default ink. It is 15, the one the first palette entry (white)
+    /// always had, so strokes drawn with the default pen before default ink existed become
+    /// default ink too; a viewer that does not know default ink still shows them white.
+    public static let defaultInkColour: UInt8 = 15
+
+    /// Whether this ink is default ink (shown in the viewer's foreground colour).
+    public var isDefaultInk: Bool { colour == Self.defaultInkColour }
 
     /// Widths the model keeps: at least one grid step, at most 64 cells.
     public static let widthRange: ClosedRange<Double> = (1.0 / 16)...64

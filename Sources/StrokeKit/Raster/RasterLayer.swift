@@ -27,10 +27,50 @@ public struct RasterLayer: Equatable, Sendable {
     /// Draws `groups` over what the layer holds (in key order among themselves): the caller
     /// passes groups that belong above every group already in it.
     public mutating func add(_ groups: [StrokeGroup]) {
+        draw(groups, in: viewport)
+    }
+
+    /// Rasterises the cells of `region` again from `groups`: the region (clipped to the viewport)
+    /// is cleared, then `groups` are drawn into it in key order. The caller passes every group
+    /// with ink there (`Drawing.groups(in:)`), so the region ends as a fresh layer would have it;
+    /// the cells around it are left as they are.
+    public mutating func redraw(_ region: CellRect, from groups: [StrokeGroup]) {
+        guard let region = region.intersection(viewport) else { return }
         let width = viewport.width
-        guard width > 0, viewport.height > 0, !groups.isEmpty else { return }
+        for y in region.y..<region.maxY {
+            let start = (y - viewport.y) * width + (region.x - viewport.x)
+            for index in start..<(start + region.width) {
+                penBits[index] = 0
+                penColours[index] = 0
+                markerColours[index] = nil
+            }
+        }
+        draw(groups, in: region)
+    }
+
+    /// This layer for another viewport in the same mode: the cells both show are copied, the
+    /// rest are blank until the caller redraws them (`redraw(_:from:)`).
+    public func moved(to newViewport: Viewport) -> RasterLayer {
+        var moved = RasterLayer([], viewport: newViewport, mode: mode)
+        guard let shared = viewport.intersection(newViewport) else { return moved }
+        for y in shared.y..<shared.maxY {
+            let from = (y - viewport.y) * viewport.width + (shared.x - viewport.x)
+            let to = (y - newViewport.y) * newViewport.width + (shared.x - newViewport.x)
+            moved.penBits[to..<(to + shared.width)] = penBits[from..<(from + shared.width)]
+            moved.penColours[to..<(to + shared.width)] = penColours[from..<(from + shared.width)]
+            moved.markerColours[to..<(to + shared.width)] = markerColours[from..<(from + shared.width)]
+        }
+        return moved
+    }
+
+    /// Draws `groups` in key order over the cells of `region`, a part of the viewport.
+    private mutating func draw(_ groups: [StrokeGroup], in region: CellRect) {
+        let width = viewport.width
+        guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, !groups.isEmpty else {
+            return
+        }
         let lattice = mode.lattice
-        let (columns, rows) = lattice.samples(in: viewport)
+        let (columns, rows) = lattice.samples(in: region)
         let sampler = InkSampler(lattice: lattice)
         for stroke in Raster.strokesInZOrder(groups) {
             let isMarker = stroke.ink.tool == .marker

@@ -1,13 +1,21 @@
 import StrokeKit
 
-/// The drawing's raster layer from the last frame, kept while the drawing, the view and the
-/// glyph mode stay the same.
+/// The drawing's raster layer from the last frame, brought up to date for the next one by
+/// rasterising only what changed.
 ///
-/// Most frames change none of them: a peer's cursor moves, someone is in the middle of a stroke,
-/// the status line changes. Rasterising a 10,000-stroke drawing takes about 17 ms, and presence
-/// arrives many times a second, so `CanvasView` asks this cache for the drawing's layer and only
-/// adds the strokes in progress on top of a copy. A cache follows one drawing, whose `revision`
-/// tells its states apart; opening another drawing takes a new cache.
+/// Most frames change nothing of the drawing: a peer's cursor moves, someone is in the middle of
+/// a stroke, the status line changes; the layer is reused as it is and `CanvasView` adds the
+/// strokes in progress on top of a copy. A new stroke on top of everything (here or from a peer,
+/// the common change) is drawn on top of the layer. Any other change — an erase, a cut, an undo,
+/// a stroke eraser, a peer changing an old stroke — redraws only the dirty tiles: the tiles of
+/// the viewport that the old or new bounds of a changed group reach into, each cleared and drawn
+/// again from every group the drawing's spatial index lists there, in key order. A pan moves the
+/// cells both views show and draws only the strip that came into view (exactly, not whole tiles). Only a change of glyph
+/// mode, a jump to a place the old view does not overlap, or more changes than the drawing's
+/// journal keeps rasterise the whole viewport (and then only the groups under it).
+///
+/// A cache follows one drawing, whose `revision` tells its states apart; opening another drawing
+/// takes a new cache.
 public final class CanvasLayerCache {
     private struct Key: Equatable {
         var revision: UInt64
@@ -19,40 +27,144 @@ public final class CanvasLayerCache {
     private var layer: RasterLayer?
     /// The highest key in the layer: strokes above it can be added on top.
     private var topKey: StrokeKey?
-    /// Frames that reused the layer, frames that added new strokes to it, and frames that had to
-    /// rasterise the drawing.
+    /// Frames that reused the layer, frames that added new strokes to it, frames that redrew some
+    /// of its tiles, and frames that had to rasterise the whole viewport.
     public private(set) var hits = 0
     public private(set) var extensions = 0
+    public private(set) var redraws = 0
     public private(set) var misses = 0
+    /// Cells redrawn by all the frames so far (a frame that redrew any counts in `redraws`).
+    public private(set) var redrawnCells = 0
 
     public init() {}
 
-    /// The layer of `drawing` in `viewport` and `mode`, rasterised only when one of them changed.
+    /// The layer of `drawing` in `viewport` and `mode`, rasterised only where something changed.
     public func layer(for drawing: Drawing, viewport: Viewport, mode: GlyphMode) -> RasterLayer {
         let wanted = Key(revision: drawing.revision, viewport: viewport, mode: mode)
-        if wanted == key, let layer {
-            hits += 1
-            return layer
+        defer {
+            key = wanted
+            topKey = drawing.keys.last
         }
-        // Only strokes added since, all above everything in the layer (a new stroke here or from
-        // a peer, the common change): draw them on top instead of starting over.
-        if var extended = layer, let cached = key, cached.viewport == viewport, cached.mode == mode,
-            let added = drawing.additions(since: cached.revision), let lowest = added.first?.key,
-            topKey.map({ $0 < lowest }) ?? true
+        guard var current = layer, let cached = key, cached.mode == mode else {
+            return rasterise(drawing, wanted)
+        }
+        if wanted == cached {
+            hits += 1
+            return current
+        }
+        layer = nil  // so the layer below is not shared while it changes
+        // Only strokes added since, all above everything in the layer: draw them on top.
+        if cached.viewport == viewport, let added = drawing.additions(since: cached.revision),
+            let lowest = added.first?.key, topKey.map({ $0 < lowest }) ?? true
         {
             extensions += 1
-            layer = nil  // so the layer below is not shared while it changes
-            extended.add(added)
-            key = wanted
-            layer = extended
-            topKey = added.last?.key ?? topKey
-            return extended
+            current.add(added)
+            layer = current
+            return current
         }
+        guard let changed = drawing.changedRegions(since: cached.revision),
+            viewport.intersects(cached.viewport)
+        else {
+            return rasterise(drawing, wanted)
+        }
+        var dirty = DirtyTiles(viewport: viewport)
+        // What a pan brought into view is redrawn as the exact strips, not whole tiles.
+        var regions: [CellRect] = []
+        if cached.viewport != viewport {
+            current = current.moved(to: viewport)
+            regions = DirtyTiles.uncovered(viewport, by: cached.viewport)
+        }
+        for region in changed { dirty.mark(region) }
+        regions += dirty.regions.map(\.cells)
+        redraws += 1
+        for region in regions {
+            redrawnCells += region.width * region.height
+            current.redraw(region, from: drawing.groups(in: region))
+        }
+        layer = current
+        return current
+    }
+
+    private func rasterise(_ drawing: Drawing, _ wanted: Key) -> RasterLayer {
         misses += 1
-        let fresh = RasterLayer(drawing.groups, viewport: viewport, mode: mode)
-        key = wanted
+        let fresh = RasterLayer(
+            drawing.groups(in: wanted.viewport), viewport: wanted.viewport, mode: wanted.mode)
         layer = fresh
-        topKey = drawing.keys.last
         return fresh
+    }
+}
+
+/// The tiles of a viewport that must be drawn again, on the spatial index's tile grid, and the
+/// regions to redraw them in: per row of tiles, each run of dirty tiles side by side (so a stroke
+/// across a run is prepared once, not once per tile), clipped to the viewport.
+struct DirtyTiles {
+    let viewport: Viewport
+    private let firstColumn: Int
+    private let firstRow: Int
+    private let columns: Int
+    private let rows: Int
+    private var dirty: [Bool]
+
+    init(viewport: Viewport) {
+        self.viewport = viewport
+        let width = SpatialIndex.tileWidth
+        let height = SpatialIndex.tileHeight
+        firstColumn = Self.floorDivide(viewport.x, width)
+        firstRow = Self.floorDivide(viewport.y, height)
+        columns = max(0, Self.floorDivide(viewport.maxX - 1, width) - firstColumn + 1)
+        rows = max(0, Self.floorDivide(viewport.maxY - 1, height) - firstRow + 1)
+        dirty = [Bool](repeating: false, count: columns * rows)
+    }
+
+    /// Marks every tile that `region` reaches into.
+    mutating func mark(_ region: CellRect) {
+        guard let region = region.intersection(viewport) else { return }
+        let left = Self.floorDivide(region.x, SpatialIndex.tileWidth) - firstColumn
+        let right = Self.floorDivide(region.maxX - 1, SpatialIndex.tileWidth) - firstColumn
+        let top = Self.floorDivide(region.y, SpatialIndex.tileHeight) - firstRow
+        let bottom = Self.floorDivide(region.maxY - 1, SpatialIndex.tileHeight) - firstRow
+        for row in top...bottom {
+            for column in left...right { dirty[row * columns + column] = true }
+        }
+    }
+
+    /// The cells of `viewport` that `previous` did not show (what a pan brings into view), as up
+    /// to four strips, none empty.
+    static func uncovered(_ viewport: Viewport, by previous: Viewport) -> [CellRect] {
+        let v = viewport
+        guard let shared = previous.intersection(v) else { return [v] }
+        return [
+            CellRect(x: v.x, y: v.y, width: v.width, height: shared.y - v.y),
+            CellRect(x: v.x, y: shared.maxY, width: v.width, height: v.maxY - shared.maxY),
+            CellRect(x: v.x, y: shared.y, width: shared.x - v.x, height: shared.height),
+            CellRect(x: shared.maxX, y: shared.y, width: v.maxX - shared.maxX, height: shared.height),
+        ].filter { $0.width > 0 && $0.height > 0 }
+    }
+
+    /// The runs of dirty tiles as cells of the viewport, and how many tiles each holds.
+    var regions: [(cells: CellRect, tiles: Int)] {
+        var found: [(cells: CellRect, tiles: Int)] = []
+        for row in 0..<rows {
+            var column = 0
+            while column < columns {
+                guard dirty[row * columns + column] else {
+                    column += 1
+                    continue
+                }
+                let start = column
+                while column < columns, dirty[row * columns + column] { column += 1 }
+                let cells = CellRect(
+                    x: (firstColumn + start) * SpatialIndex.tileWidth,
+                    y: (firstRow + row) * SpatialIndex.tileHeight,
+                    width: (column - start) * SpatialIndex.tileWidth, height: SpatialIndex.tileHeight)
+                if let clipped = cells.intersection(viewport) { found.append((clipped, column - start)) }
+            }
+        }
+        return found
+    }
+
+    private static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
+        let quotient = value / divisor
+        return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient
     }
 }

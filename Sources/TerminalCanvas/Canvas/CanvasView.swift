@@ -7,8 +7,8 @@ import StrokeKit
 /// view paints. Layers, bottom first: committed groups in key order; strokes in progress (this
 /// peer's, then other peers', added to the groups' raster layer so half-cells combine, and always
 /// above the drawing while they are drawn); peers'
-/// cursors as a reverse-video cell in their colour with their name tag to the right (to the left
-/// when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell (or one
+/// cursors as a reverse-video cell in their colour with their name tag, also in reverse video, to
+/// the right (to the left when it would not fit); this peer's cursor, reverse video. A cursor on a blank cell (or one
 /// only a marker highlights) shows `+`.
 public struct CanvasView: Sendable {
     public var mode: GlyphMode
@@ -22,18 +22,28 @@ public struct CanvasView: Sendable {
 
     /// The screen for a viewport. With a `cache`, the drawing is rasterised only when it, the
     /// view or the mode changed; strokes in progress are added on top of it every frame.
+    ///
+    /// `finishedStrokes` are peers' strokes past pen up whose commit has not arrived yet (see
+    /// `StrokeHandover`): drawn as strokes in progress are, so they never blink out.
     public func render(
         _ drawing: Drawing, viewport: CanvasViewport, inProgress: Stroke? = nil,
-        peers: [PeerPresence] = [], cursor: CanvasCell? = nil, cache: CanvasLayerCache? = nil
+        peers: [PeerPresence] = [], finishedStrokes: [PeerStroke] = [], cursor: CanvasCell? = nil,
+        cache: CanvasLayerCache? = nil
     ) -> CellGrid {
         var layer =
             cache?.layer(for: drawing, viewport: viewport.visible, mode: mode)
-            ?? RasterLayer(drawing.groups, viewport: viewport.visible, mode: mode)
+            ?? RasterLayer(drawing.groups(in: viewport.visible), viewport: viewport.visible, mode: mode)
         var overlay: [StrokeGroup] = []
         if let inProgress, let group = StrokeGroup(key: inProgress.key, pieces: [inProgress]) {
             overlay.append(group)
         }
-        layer.add(overlay + Self.overlayGroups(for: peers))
+        let peerStrokes =
+            finishedStrokes
+            + peers.map {
+                PeerStroke(
+                    cells: $0.strokeInProgress, colour: $0.colour, inkTool: $0.inkTool, width: $0.width)
+            }
+        layer.add(overlay + Self.overlayGroups(for: peerStrokes))
         let canvas = layer.grid
 
         var grid: CellGrid
@@ -47,12 +57,13 @@ public struct CanvasView: Sendable {
         }
         for peer in peers {
             guard let place = viewport.screenPosition(of: peer.cursor) else { continue }
-            mark(&grid, x: place.x, y: place.y, colour: peer.colour)
+            mark(&grid, x: place.x, y: place.y, colour: peer.markColour)
             let tag = peer.tag
-            let right = place.x + 1
-            let tagX =
-                right + tag.unicodeScalars.count <= grid.width ? right : place.x - tag.unicodeScalars.count
-            grid.put(tag, x: tagX, y: place.y, foreground: peer.colour, attributes: .bold)
+            let spot = Self.tagPlace(
+                for: tag.unicodeScalars.count, cursor: place, in: grid, canvasRows: viewport.canvasRows)
+            // Reverse video, as the cursor: the tag is a band of the peer's colour whatever the
+            // terminal's background and whatever ink lies under it.
+            grid.put(tag, x: spot.x, y: spot.y, foreground: peer.markColour, attributes: [.bold, .reverse])
         }
         if let cursor, let place = viewport.screenPosition(of: cursor) {
             mark(&grid, x: place.x, y: place.y, colour: nil)
@@ -62,11 +73,37 @@ public struct CanvasView: Sendable {
 
     /// The screen for an editor's state: its viewport, stroke in progress and cursor.
     public func render(
-        _ editor: CanvasEditor, drawing: Drawing, peers: [PeerPresence] = [], cache: CanvasLayerCache? = nil
+        _ editor: CanvasEditor, drawing: Drawing, peers: [PeerPresence] = [],
+        finishedStrokes: [PeerStroke] = [],
+        cache: CanvasLayerCache? = nil
     ) -> CellGrid {
         render(
             drawing, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
-            cursor: editor.cursor, cache: cache)
+            finishedStrokes: finishedStrokes, cursor: editor.cursor, cache: cache)
+    }
+
+    /// Where a name tag of `length` cells goes beside a cursor: right of it, left of it, or the
+    /// same on the row above or below, whichever fits on the canvas rows (never on the status
+    /// bar) and covers the fewest cells with ink; in that order when they tie.
+    static func tagPlace(for length: Int, cursor: (x: Int, y: Int), in grid: CellGrid, canvasRows: Int)
+        -> (x: Int, y: Int)
+    {
+        let right = cursor.x + 1
+        let left = cursor.x - length
+        var candidates: [(x: Int, y: Int)] = []
+        for y in [cursor.y, cursor.y - 1, cursor.y + 1] where y >= 0 && y < canvasRows {
+            for x in [right, left] where x >= 0 && x + length <= grid.width { candidates.append((x, y)) }
+        }
+        func covered(_ spot: (x: Int, y: Int)) -> Int {
+            (spot.x..<(spot.x + length)).filter { grid[$0, spot.y].glyph != " " }.count
+        }
+        var best = candidates.first ?? (right + length <= grid.width ? right : left, cursor.y)
+        var bestCount = candidates.first.map(covered) ?? 0
+        for spot in candidates.dropFirst() {
+            let count = covered(spot)
+            if count < bestCount { (best, bestCount) = (spot, count) }
+        }
+        return best
     }
 
     /// Turns a cell into a cursor: reverse video, in `colour` when given, `+` if it was blank.
@@ -86,8 +123,8 @@ public struct CanvasView: Sendable {
 
     /// Peers' strokes in progress as groups whose keys sort after every real key (the latest
     /// time a key can hold, with a suffix of z's), so they are drawn on top. They are never stored.
-    private static func overlayGroups(for peers: [PeerPresence]) -> [StrokeGroup] {
-        peers.prefix(overlayLimit).enumerated().compactMap { index, peer in
+    private static func overlayGroups(for strokes: [PeerStroke]) -> [StrokeGroup] {
+        strokes.filter { !$0.cells.isEmpty }.prefix(overlayLimit).enumerated().compactMap { index, peer in
             let digits = String(index, radix: 36)
             let suffix =
                 String(repeating: "z", count: StrokeKey.maximumPeerSuffixLength - 4)
@@ -99,7 +136,7 @@ public struct CanvasView: Sendable {
                     ink: Ink(
                         tool: peer.inkTool, colour: peer.colour,
                         width: peer.width ?? peer.inkTool.defaultWidth),
-                    path: peer.strokeInProgress.map { StrokePoint($0.centre) }, createdAtMilliseconds: 0)
+                    path: peer.cells.map { StrokePoint($0.centre) }, createdAtMilliseconds: 0)
             else { return nil }
             return StrokeGroup(key: key, pieces: [stroke])
         }

@@ -14,11 +14,18 @@ public struct PeerPresence: Hashable, Sendable {
     public var inkTool: InkTool
     /// The width of the stroke in progress in cells; nil draws the tool's default width.
     public var width: Double?
+    /// The colour of the peer's cursor, name tag and edge arrow: one of its own, the same in
+    /// every session, so a person is told apart by it whatever pen they hold. Nil: the pen's.
+    public var cursorColour: UInt8?
+
+    /// What the cursor, tag and arrow are drawn in.
+    public var markColour: UInt8 { cursorColour ?? colour }
 
     public init(
         name: String, colour: UInt8, cursor: CanvasCell, strokeInProgress: [CanvasCell] = [],
-        inkTool: InkTool = .pen, width: Double? = nil
+        inkTool: InkTool = .pen, width: Double? = nil, cursorColour: UInt8? = nil
     ) {
+        self.cursorColour = cursorColour
         self.name = name
         self.colour = colour
         self.cursor = cursor

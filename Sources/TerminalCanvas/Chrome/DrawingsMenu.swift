@@ -9,10 +9,24 @@ public struct DrawingsMenu: Equatable, Sendable {
     public struct Item: Equatable, Sendable {
         public var id: String
         public var name: String
+        /// How many strokes it has; nil when not known.
+        public var strokeCount: Int?
+        /// The names of the peers on it now.
+        public var people: [String] = []
 
-        public init(id: String, name: String) {
+        public init(id: String, name: String, strokeCount: Int? = nil, people: [String] = []) {
             self.id = id
             self.name = name
+            self.strokeCount = strokeCount
+            self.people = people
+        }
+
+        /// What the row says after the name: `12 strokes; ana, bob`.
+        var details: String {
+            var parts: [String] = []
+            if let strokeCount { parts.append(strokeCount == 1 ? "1 stroke" : "\(strokeCount) strokes") }
+            if !people.isEmpty { parts.append(people.joined(separator: ", ")) }
+            return parts.joined(separator: "; ")
         }
     }
 
@@ -127,33 +141,73 @@ public struct DrawingsMenu: Equatable, Sendable {
 
     /// Paints the menu as a box in the middle of the grid.
     public func paint(into grid: inout CellGrid, glyphs: ChromeGlyphs) {
+        overlay(gridWidth: grid.width, glyphs: glyphs).paint(into: &grid)
+    }
+
+    /// The hints while browsing; the box is at least this wide, so it keeps its size from one
+    /// prompt to the next.
+    static let browsingHint = "Enter open  n new  r rename  d delete  Esc close"
+
+    /// A mouse report while the menu is open: a click on a drawing opens it, the wheel moves the
+    /// selection, a click outside the box closes the menu; everything else is swallowed, so
+    /// nothing reaches the canvas under it. A prompt takes no clicks but a click outside.
+    public mutating func handle(
+        _ mouse: MouseEvent, gridWidth: Int, gridHeight: Int, glyphs: ChromeGlyphs
+    ) -> Action? {
+        notice = nil
+        let view = overlay(gridWidth: gridWidth, glyphs: glyphs)
+        guard let box = view.frame(gridWidth: gridWidth, gridHeight: gridHeight) else { return nil }
+        switch mouse.kind {
+        case .press:
+            let inside =
+                mouse.x >= box.x && mouse.x < box.maxX && mouse.y >= box.y && mouse.y < box.maxY
+            guard inside else { return .close }
+            guard mode == .browsing else { return nil }
+            let index = mouse.y - box.y - 1 - view.clampedFirstLine(gridHeight: gridHeight)
+            guard items.indices.contains(index), mouse.y < box.maxY - 1 else { return nil }
+            selection = index
+            return .open(id: items[index].id)
+        case .scrollUp where mode == .browsing: selection = max(0, selection - 1)
+        case .scrollDown where mode == .browsing: selection = min(max(0, items.count - 1), selection + 1)
+        default: break
+        }
+        return nil
+    }
+
+    /// The box the menu is drawn as, the same size whatever the prompt.
+    func overlay(gridWidth: Int, glyphs: ChromeGlyphs) -> HelpOverlayView {
+        let width = max(Self.browsingHint.terminalColumns, 40)
         var lines: [String] = []
         for (index, item) in items.enumerated() {
             let marker = index == selection ? ">" : " "
             let current = item.id == currentID ? " *" : ""
-            lines.append("\(marker) \(item.name)\(current)")
+            let details = item.details
+            lines.append("\(marker) \(item.name)\(current)" + (details.isEmpty ? "" : "  (\(details))"))
         }
         if items.isEmpty { lines.append("  (no drawings)") }
-        lines.append("")
+        // Always a notice line (often empty) above the hint or prompt, so the box keeps its height.
+        lines += ["", notice ?? ""]
         switch mode {
-        case .browsing: lines.append(notice ?? "Enter open  n new  r rename  d delete  Esc close")
+        case .browsing:
+            lines.append(Self.browsingHint)
         case .naming(let renaming, let text):
             // The end of what is typed, where the cursor is, stays in view.
             let label = "\(renaming == nil ? "new drawing" : "rename to"): "
-            let room = grid.width - 4 - label.terminalColumns - 1
+            let room = min(gridWidth - 4, width) - label.terminalColumns - 1
             var shown = text
             if shown.terminalColumns > room, room > 1 {
                 while shown.terminalColumns > room - 1 { shown.removeFirst() }
                 shown = String(glyphs.ellipsis) + shown
             }
             lines.append(label + shown + "_")
-            if let notice { lines.append(notice) }
         case .confirmingDelete(let id):
             let name = items.first { $0.id == id }?.name ?? id
             lines.append("delete '\(name)' for everyone? y / n")
         }
-        HelpOverlayView(text: lines.joined(separator: "\n"), title: "drawings", footer: "", glyphs: glyphs)
-            .paint(into: &grid)
+        var view = HelpOverlayView(
+            text: lines.joined(separator: "\n"), title: "drawings", footer: "", glyphs: glyphs)
+        view.minimumContentWidth = width
+        return view
     }
 }
 

@@ -12,6 +12,9 @@ public struct HelpOverlayView: Equatable, Sendable {
     /// The first line shown when the text is taller than the screen (the reader scrolls with the
     /// arrow keys); kept within range when painting.
     public var firstLine: Int
+    /// The narrowest the text area is, in columns: a box whose text changes (a menu's prompts)
+    /// then keeps its size instead of jumping.
+    public var minimumContentWidth = 0
 
     public init(
         text: String, title: String = "Keys", footer: String = "? or Esc closes",
@@ -30,6 +33,11 @@ public struct HelpOverlayView: Equatable, Sendable {
         max(0, lines.count - max(1, gridHeight - 2))
     }
 
+    /// `firstLine` within range for a screen `gridHeight` rows tall: the first line shown.
+    public func clampedFirstLine(gridHeight: Int) -> Int {
+        min(max(firstLine, 0), lastFirstLine(gridHeight: gridHeight))
+    }
+
     /// The text's lines, without the trailing empty ones a file usually ends with.
     var lines: [String] {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -43,19 +51,12 @@ public struct HelpOverlayView: Equatable, Sendable {
     public func paint(into grid: inout CellGrid) {
         let lines = lines
         let scrolls = lines.count + 2 > grid.height
-        // Wide enough for the footer in use, which for a scrolling box leaves room for an arrow.
-        let footerWidth = scrolls ? scrollFooter.terminalColumns + 4 : footer.terminalColumns + 2
-        let contentWidth = max(
-            lines.map(\.terminalColumns).max() ?? 0, title.terminalColumns + 2, footerWidth)
-        let width = min(contentWidth + 4, grid.width)
-        let height = min(lines.count + 2, grid.height)
-        guard width >= 4, height >= 3 else { return }
-        let left = (grid.width - width) / 2
-        let top = (grid.height - height) / 2
+        guard let box = frame(gridWidth: grid.width, gridHeight: grid.height) else { return }
+        let (left, top, width, height) = (box.x, box.y, box.width, box.height)
         let innerWidth = width - 4
         let innerHeight = height - 2
 
-        let first = min(max(firstLine, 0), lastFirstLine(gridHeight: grid.height))
+        let first = clampedFirstLine(gridHeight: grid.height)
         drawFrame(
             into: &grid, left: left, top: top, width: width, height: height,
             footer: scrolls ? scrollFooter : footer, footerInset: scrolls ? 4 : 2)
@@ -70,6 +71,23 @@ public struct HelpOverlayView: Equatable, Sendable {
             grid.put(String(repeating: " ", count: width - 2), x: left + 1, y: y)
             grid.put(line.truncated(to: innerWidth, ellipsis: glyphs.ellipsis), x: left + 2, y: y)
         }
+    }
+
+    /// Where the box is on a grid of this size (frame included); nil when it does not fit at all.
+    /// A click outside it closes the overlay.
+    public func frame(gridWidth: Int, gridHeight: Int) -> CellRect? {
+        let lines = lines
+        let scrolls = lines.count + 2 > gridHeight
+        // Wide enough for the footer in use, which for a scrolling box leaves room for an arrow.
+        let footerWidth = scrolls ? scrollFooter.terminalColumns + 4 : footer.terminalColumns + 2
+        let contentWidth = max(
+            lines.map(\.terminalColumns).max() ?? 0, title.terminalColumns + 2, footerWidth,
+            minimumContentWidth)
+        let width = min(contentWidth + 4, gridWidth)
+        let height = min(lines.count + 2, gridHeight)
+        guard width >= 4, height >= 3 else { return nil }
+        return CellRect(
+            x: (gridWidth - width) / 2, y: (gridHeight - height) / 2, width: width, height: height)
     }
 
     /// The footer while the text does not fit: how to see the rest.

@@ -3,30 +3,50 @@ import StrokeKit
 /// The one-line bar at the bottom of the screen: drawing, tool, colour, brush, peers, sync state.
 ///
 /// In a narrow terminal it gives up detail in a fixed order, so the most useful facts stay:
-/// labels get short first, then the drawing name and an error's reason are cut, then the brush,
-/// the colour, the peer count and the tool go. The sync state is never dropped.
+/// labels get short first (the view offset goes with them), then the drawing name and an error's
+/// reason are cut, then the cursor position, the brush, the colour, the peer count and the tool
+/// go. The sync state is never dropped.
 public struct StatusBarView: Equatable, Sendable {
     public var drawingName: String
     public var tool: ToolKind
     /// The palette entry as the user picks it, 1–9.
     public var colorNumber: Int
-    /// The entry's xterm-256 colour, painted on the swatch (nil: the terminal's default).
+    /// The entry's xterm-256 colour, painted on the swatch (nil or default ink: the terminal's
+    /// default foreground).
     public var colorValue: UInt8?
+    /// The entry's name (`red`, `default`), shown after its number; nil shows `colour N`.
+    public var colorName: String?
+    /// The cursor's canvas cell, shown as `x,y`; nil leaves the field out.
+    public var cursor: CanvasCell?
+    /// The view's top-left canvas cell when panned away from the origin (`view x,y`); nil at
+    /// the origin.
+    public var viewOrigin: CanvasCell?
+    /// The glyph mode's name (`blocks`, `braille`, `ascii`); nil leaves it out.
+    public var glyphMode: String?
+    /// The keyboard pen is down: moving draws. Shown with the tool, so it is never missed.
+    public var isPenDown = false
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
+    /// Peers online on this drawing (or on none in particular, such as a relay).
     public var peersOnline: Int
+    /// Peers online but on another drawing: counted apart, as they are not on this canvas.
+    public var peersElsewhere = 0
     public var sync: SyncStatus
     public var glyphs: ChromeGlyphs
 
     public init(
         drawingName: String, tool: ToolKind, colorNumber: Int, colorValue: UInt8?, brushSize: Double?,
-        peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode
+        peersOnline: Int, sync: SyncStatus, glyphs: ChromeGlyphs = .unicode, colorName: String? = nil,
+        cursor: CanvasCell? = nil, viewOrigin: CanvasCell? = nil
     ) {
+        self.cursor = cursor
+        self.viewOrigin = viewOrigin
         self.drawingName = drawingName
         self.tool = tool
         self.colorNumber = colorNumber
         self.colorValue = colorValue
+        self.colorName = colorName
         self.brushSize = brushSize
         self.peersOnline = peersOnline
         self.sync = sync
@@ -57,7 +77,7 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private enum DroppableField: CaseIterable {
-        case brush, color, peers, tool
+        case glyphs, position, brush, color, peers, tool
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
@@ -87,14 +107,26 @@ public struct StatusBarView: Equatable, Sendable {
         keepingMinimum: Bool = true
     ) -> (left: [Field], right: [Field]) {
         var left = [Field(text: drawingName)]
-        if !dropped.contains(.tool) { left.append(Field(text: compact ? tool.shortName : tool.name)) }
-        if !dropped.contains(.color) {
-            let label = compact ? "\(colorNumber)" : "colour \(colorNumber)"
+        if !dropped.contains(.tool) {
+            let name = compact ? tool.shortName : tool.name
+            left.append(Field(text: isPenDown ? name + (compact ? " \(glyphs.moreBelow)" : " down") : name))
+        }
+        // An eraser has no colour: its size is what matters.
+        if !dropped.contains(.color), tool == .pen || tool == .marker {
+            let label =
+                compact
+                ? "\(colorNumber)" : colorName.map { "\(colorNumber) \($0)" } ?? "colour \(colorNumber)"
             left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
         }
         if !dropped.contains(.brush), let brushSize {
             let size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
             left.append(Field(text: compact ? "b\(size)" : "brush \(size)"))
+        }
+        if !dropped.contains(.glyphs), let glyphMode, !compact { left.append(Field(text: glyphMode)) }
+        if !dropped.contains(.position), let cursor {
+            var text = "\(cursor.x),\(cursor.y)"
+            if let viewOrigin, !compact { text += " view \(viewOrigin.x),\(viewOrigin.y)" }
+            left.append(Field(text: text))
         }
         var right: [Field] = []
         if !dropped.contains(.peers) { right.append(Field(text: peersText(compact: compact))) }
@@ -147,13 +179,18 @@ public struct StatusBarView: Equatable, Sendable {
         switch sync {
         case .inSync: Field(text: "in sync")
         case .syncing: Field(text: glyphs.ellipsis == "…" ? "syncing…" : "syncing...")
+        case .alone: Field(text: "alone")
         case .offline: Field(text: "offline")
         case .error: Field(text: (compact ? "error: " : "sync error: ") + reason, isAlert: true)
         }
     }
 
     private func peersText(compact: Bool) -> String {
-        switch (peersOnline, compact) {
+        if peersElsewhere > 0 {
+            let here = peersOnline == 1 ? "1 peer here" : "\(peersOnline) peers here"
+            return compact ? "\(peersOnline)+\(peersElsewhere) peers" : "\(here), \(peersElsewhere) elsewhere"
+        }
+        return switch (peersOnline, compact) {
         case (0, false): "no peers"
         case (1, false): "1 peer online"
         case (let count, false): "\(count) peers online"

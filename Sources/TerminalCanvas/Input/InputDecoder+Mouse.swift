@@ -10,15 +10,40 @@ extension InputDecoder {
         if report.buttons.contains(.leftClicked) {
             events += press(x: x, y: y) + release(x: x, y: y)
         }
+        for (pressed, button) in [
+            (MouseButtons.rightPressed, MouseEvent.Button.right), (.middlePressed, .middle),
+        ]
+        where report.buttons.contains(pressed) {
+            if let held = heldOtherButton { events.append(MouseEvent(.release, x: x, y: y, button: held)) }
+            heldOtherButton = button
+            events.append(MouseEvent(.press, x: x, y: y, button: button))
+        }
         if report.buttons.contains(.position) {
             // ncurses sends a drag without a button bit: only our own memory tells drag from hover.
-            events.append(MouseEvent(isButtonHeld ? .drag : .move, x: x, y: y))
+            if isButtonHeld {
+                events.append(MouseEvent(.drag, x: x, y: y))
+            } else if let held = heldOtherButton {
+                events.append(MouseEvent(.drag, x: x, y: y, button: held))
+            } else {
+                events.append(MouseEvent(.move, x: x, y: y))
+            }
         }
         if report.buttons.contains(.leftReleased) {
             events += release(x: x, y: y)
         }
-        if report.buttons.contains(.wheelUp) { events.append(MouseEvent(.scrollUp, x: x, y: y)) }
-        if report.buttons.contains(.wheelDown) { events.append(MouseEvent(.scrollDown, x: x, y: y)) }
+        for (released, button) in [
+            (MouseButtons.rightReleased, MouseEvent.Button.right), (.middleReleased, .middle),
+        ] where report.buttons.contains(released) && heldOtherButton == button {
+            heldOtherButton = nil
+            events.append(MouseEvent(.release, x: x, y: y, button: button))
+        }
+        let shift = report.buttons.contains(.shift)
+        if report.buttons.contains(.wheelUp) {
+            events.append(MouseEvent(.scrollUp, x: x, y: y, shift: shift))
+        }
+        if report.buttons.contains(.wheelDown) {
+            events.append(MouseEvent(.scrollDown, x: x, y: y, shift: shift))
+        }
         lastMouse = (x, y)
         return events.map(InputEvent.mouse)
     }
@@ -31,7 +56,23 @@ extension InputDecoder {
         var events: [MouseEvent] = []
         if report.isWheel {
             if report.isPress {
-                events.append(MouseEvent(report.button & 1 == 0 ? .scrollUp : .scrollDown, x: x, y: y))
+                events.append(
+                    MouseEvent(
+                        report.button & 1 == 0 ? .scrollUp : .scrollDown, x: x, y: y,
+                        shift: report.code & 4 != 0))
+            }
+        } else if report.button == 1 || report.button == 2 {
+            let button: MouseEvent.Button = report.button == 1 ? .middle : .right
+            if !report.isPress {
+                if heldOtherButton == button {
+                    events.append(MouseEvent(.release, x: x, y: y, button: button))
+                }
+                heldOtherButton = nil
+            } else if report.isMotion, heldOtherButton == button {
+                events.append(MouseEvent(.drag, x: x, y: y, button: button))
+            } else if !report.isMotion || heldOtherButton == nil {
+                heldOtherButton = button
+                events.append(MouseEvent(.press, x: x, y: y, button: button))
             }
         } else if report.button == 0 {
             if !report.isPress {
@@ -49,7 +90,6 @@ extension InputDecoder {
             }
             events.append(MouseEvent(.move, x: x, y: y))
         }
-        // Middle and right buttons are not used.
         lastMouse = (x, y)
         return events.map(InputEvent.mouse)
     }

@@ -17,6 +17,8 @@ public struct InputDecoder: Sendable {
     public internal(set) var isButtonHeld = false
     /// Where the mouse was last reported, for closing a stroke whose release was lost.
     var lastMouse: (x: Int, y: Int) = (0, 0)
+    /// The middle or right button, while it is held (the right one erases, the middle one picks).
+    var heldOtherButton: MouseEvent.Button?
     private var sequence = SequenceState.none
 
     /// Where an escape sequence stands after the characters read so far.
@@ -187,6 +189,7 @@ public struct InputDecoder: Sendable {
         case "q": .quit
         case "g": .toggleGlyphs
         case "o": .openDrawings
+        case "f": .jumpToPeer
         case "0": .viewHome
         default:
             if let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII {

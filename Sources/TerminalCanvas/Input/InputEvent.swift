@@ -41,6 +41,8 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case openDrawings
     /// Esc: close an overlay or cancel a prompt.
     case escape
+    /// `f`: move the cursor (and the view) to the next peer's cursor on this drawing.
+    case jumpToPeer
 }
 
 /// A direction on the cell grid; `up` is towards row 0.
@@ -58,8 +60,14 @@ public enum Direction: Equatable, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// A left-button mouse action (or a hover, or the wheel) at a 0-based cell of the screen.
+/// A mouse action (a button's press, drag or release, a hover, or the wheel) at a 0-based cell of
+/// the screen.
 public struct MouseEvent: Equatable, Sendable {
+    /// Which button a press, drag or release is of (hovers and the wheel say left).
+    public enum Button: Equatable, Sendable {
+        case left, middle, right
+    }
+
     public enum Kind: Equatable, Sendable {
         case press
         /// Motion with the left button held.
@@ -74,10 +82,15 @@ public struct MouseEvent: Equatable, Sendable {
     public var kind: Kind
     public var x: Int
     public var y: Int
+    public var button: Button
+    /// Shift was held: a wheel turn pans sideways.
+    public var shift: Bool
 
-    public init(_ kind: Kind, x: Int, y: Int) {
+    public init(_ kind: Kind, x: Int, y: Int, button: Button = .left, shift: Bool = false) {
         self.kind = kind
         self.x = x
         self.y = y
+        self.button = button
+        self.shift = shift
     }
 }

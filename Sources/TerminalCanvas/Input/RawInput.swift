@@ -50,4 +50,10 @@ public struct MouseButtons: OptionSet, Hashable, Sendable {
     public static let position = MouseButtons(rawValue: 1 << 3)
     public static let wheelUp = MouseButtons(rawValue: 1 << 4)
     public static let wheelDown = MouseButtons(rawValue: 1 << 5)
+    public static let rightPressed = MouseButtons(rawValue: 1 << 6)
+    public static let rightReleased = MouseButtons(rawValue: 1 << 7)
+    public static let middlePressed = MouseButtons(rawValue: 1 << 8)
+    public static let middleReleased = MouseButtons(rawValue: 1 << 9)
+    /// Shift was held (shift-wheel pans sideways).
+    public static let shift = MouseButtons(rawValue: 1 << 10)
 }

@@ -53,9 +53,9 @@ extension TerminalScreen {
             // The caller should have picked ASCII glyphs; never send bytes the locale cannot show.
             glyph = "?"
         }
-        let pair = colorPair(foreground: cell.foreground, background: cell.background)
+        let (pair, extra) = colorPair(for: cell)
         // The bottom-right cell returns ERR (the cursor cannot advance past it) but is drawn.
-        _ = cn_mvadd_wch_cp(Int32(y), Int32(x), glyph.value, pair, attributes(cell.attributes))
+        _ = cn_mvadd_wch_cp(Int32(y), Int32(x), glyph.value, pair, attributes(cell.attributes) | extra)
     }
 
     private func attributes(_ attributes: CellAttributes) -> attr_t {
@@ -66,13 +66,27 @@ extension TerminalScreen {
         return result
     }
 
-    /// The pair for two palette colours, made on first use. When pairs run out, the terminal's
+    /// The colour pair for a cell and the attributes it needs besides the cell's own: bold for
+    /// a bright colour on an 8-colour terminal, and reverse video for a background of default
+    /// ink (a marker band in default ink). The terminal has no colour number for its own
+    /// foreground as a background, but reverse video of the default colours paints exactly that:
+    /// the pair then holds the glyph's colour as its background.
+    private func colorPair(for cell: Cell) -> (Int16, attr_t) {
+        guard colorSupport != .none else { return (0, 0) }
+        let foreground = colorSupport.shown(cell.foreground, reductions: colourReductions)
+        var extra: attr_t = foreground.bold ? cn_a_bold() : 0
+        if cell.background == Ink.defaultInkColour, !cell.attributes.contains(.reverse) {
+            extra |= cn_a_reverse()
+            return (colorPair(foreground: nil, background: foreground.color), extra)
+        }
+        let background = colorSupport.shown(cell.background, reductions: colourReductions)
+        return (colorPair(foreground: foreground.color, background: background.color), extra)
+    }
+
+    /// The pair for two terminal colours, made on first use. When pairs run out, the terminal's
     /// default colours are used rather than failing.
-    private func colorPair(foreground: UInt8?, background: UInt8?) -> Int16 {
-        guard colorSupport != .none else { return 0 }
-        var key = ColorPairKey(
-            foreground: colorSupport.terminalColor(foreground),
-            background: colorSupport.terminalColor(background))
+    private func colorPair(foreground: Int16?, background: Int16?) -> Int16 {
+        var key = ColorPairKey(foreground: foreground, background: background)
         if !defaultColorsWork {
             // Without use_default_colors, -1 is not a colour: fall back to white on black.
             key.foreground = key.foreground ?? 7

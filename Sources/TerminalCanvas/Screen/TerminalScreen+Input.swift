@@ -53,6 +53,9 @@ extension TerminalScreen {
             (cn_button1_pressed(), .leftPressed), (cn_button1_released(), .leftReleased),
             (cn_button1_clicked(), .leftClicked), (cn_report_mouse_position(), .position),
             (cn_button4_pressed(), .wheelUp), (cn_button5_pressed(), .wheelDown),
+            (cn_button3_pressed(), .rightPressed), (cn_button3_released(), .rightReleased),
+            (cn_button2_pressed(), .middlePressed), (cn_button2_released(), .middleReleased),
+            (cn_button_shift(), .shift),
         ]
         for (bit, button) in mapping where state & bit != 0 { buttons.insert(button) }
         return buttons

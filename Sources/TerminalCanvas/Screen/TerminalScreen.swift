@@ -66,6 +66,11 @@ public final class TerminalScreen {
     /// false the caller should draw with ASCII glyphs.
     public let supportsUnicode: Bool
     public let colorSupport: ColorSupport
+    /// The system colour (0–15) each palette colour is shown in on a 16- or 8-colour terminal,
+    /// so the pens stay distinct there (see `ColorSupport.shown`). Setting it repaints.
+    public var colourReductions: [UInt8: UInt8] = [:] {
+        didSet { previousFrame = nil }
+    }
     public let mouseTracking: MouseTracking
     /// The descriptor to wait on for input (readable: call `readInputs()`).
     public let inputDescriptor: Int32
@@ -146,7 +151,7 @@ public final class TerminalScreen {
         if !noColor, has_colors() {
             start_color()
             defaultColorsWork = use_default_colors() == OK
-            colorSupport = cn_colors() >= 256 ? .full : .eight
+            colorSupport = ColorSupport(colours: Int(cn_colors()))
         } else {
             defaultColorsWork = false
             colorSupport = .none

@@ -14,7 +14,8 @@ extension CanvasEditor {
             active = (.drawing(pen), source)
             return false
         case .maskEraser:
-            var pass = MaskErasePass(brush: settings.eraserBrush, at: cell)
+            let sweepKey = keyClock.nextKey(nowMilliseconds: now)
+            var pass = MaskErasePass(brush: settings.eraserBrush, sweepKey: sweepKey, at: cell)
             let changed = pass.start(in: &drawing)
             active = (.erasing(pass), source)
             return changed
@@ -61,7 +62,7 @@ extension CanvasEditor {
             }
             return true
         case .erasing(let pass):
-            if let entry = pass.recording.entry(in: drawing) { undoStack.record(entry) }
+            if let entry = pass.entry(in: drawing) { undoStack.record(entry) }
             return false
         case .removing(let pass):
             if let entry = pass.recording.entry(in: drawing) { undoStack.record(entry) }

@@ -1,6 +1,6 @@
 extension EditorCommand {
     /// The editor's part of a key binding; nil for keys the app handles itself (help, quit,
-    /// glyphs, the drawings list, escape).
+    /// glyphs, the drawings list, escape, jumping to a peer).
     public init?(_ key: KeyCommand) {
         switch key {
         case .move(let direction): self = .moveCursor(dx: direction.offset.dx, dy: direction.offset.dy)
@@ -13,7 +13,7 @@ extension EditorCommand {
         case .undo: self = .undo
         case .redo: self = .redo
         case .viewHome: self = .viewHome
-        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape: return nil
+        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer: return nil
         }
     }
 

@@ -2,14 +2,22 @@ import StrokeKit
 
 /// One drag of the mask eraser: a dab where it starts, then a sweep from cell centre to cell
 /// centre on every move, applied to the drawing at once so the user sees the ink go.
+///
+/// The whole drag is one sweep of every group it touches, stored under one sweep key (made when
+/// the drag starts): each move adds its passes to that sweep, so the stroke as drawn is never
+/// rewritten, and undo takes exactly this sweep back out, whatever others erased meanwhile.
 struct MaskErasePass: Sendable {
     private let eraser: MaskEraser
+    let sweepKey: SweepKey
     private(set) var lastCell: CanvasCell
-    private(set) var recording = EditRecording()
+    /// The groups this pass added passes to, in the order it first touched them.
+    private(set) var touchedKeys: [StrokeKey] = []
 
-    /// A pass starting at `cell`; `start(in:)` makes the first dab.
-    init(brush: EraserBrush, at cell: CanvasCell) {
+    /// A pass starting at `cell` whose sweep is stored under `sweepKey`; `start(in:)` makes the
+    /// first dab.
+    init(brush: EraserBrush, sweepKey: SweepKey, at cell: CanvasCell) {
         eraser = MaskEraser(brush: brush)
+        self.sweepKey = sweepKey
         lastCell = cell
     }
 
@@ -26,17 +34,30 @@ struct MaskErasePass: Sendable {
         return erase(along: [lastCell.centre, cell.centre], in: &drawing)
     }
 
-    /// Erases along a path in every group; each group the brush changed is recorded for undo
-    /// before it is replaced (or removed, when nothing of it is left).
+    /// The undo entry of the pass: the sweep it left on each group it touched.
+    func entry(in drawing: Drawing) -> UndoEntry? {
+        UndoEntry(
+            changes: [],
+            sweeps: touchedKeys.compactMap { key in
+                drawing[key]?.sweeps[sweepKey].map {
+                    UndoEntry.SweepChange(key: key, sweepKey: sweepKey, mask: $0)
+                }
+            })
+    }
+
+    /// Erases along a path in every group whose visible ink it reaches: the passes near each one
+    /// are added to this pass's sweep of it. A pass that hides nothing more is not recorded.
     @discardableResult
     private mutating func erase(along path: [CanvasPoint], in drawing: inout Drawing) -> Bool {
         var changed = false
         let reach = Self.bounds(of: path, growingBy: eraser.brush.radius)
         for group in drawing.groups where group.pieces.contains(where: { Self.mayTouch($0, reach) }) {
-            let result = eraser.erase([group], along: path).first
-            guard result != group else { continue }
-            recording.noteBefore(group.key, in: drawing)
-            changed = drawing.setGroup(result, for: group.key) || changed
+            let passes = eraser.sweep(along: path, near: group)
+            guard !passes.isEmpty else { continue }
+            let erased = group.addingPasses(passes, toSweep: sweepKey)
+            guard erased.pieces != group.pieces else { continue }
+            if !touchedKeys.contains(group.key) { touchedKeys.append(group.key) }
+            changed = drawing.setGroup(erased, for: group.key) || changed
         }
         return changed
     }

@@ -1,9 +1,11 @@
 import StrokeKit
 
-/// One local action as undo sees it: the value of every group it touched before and after.
+/// One local action as undo sees it: the value of every group it replaced before and after, and
+/// the sweeps it added.
 ///
-/// A pen stroke is one change from nothing to the new group; an erase drag is one change per
-/// group it cut, masked or removed; a stroke-eraser drag is one change per group it removed.
+/// A pen stroke is one change from nothing to the new group; a stroke-eraser drag is one change
+/// per group it removed; a mask-eraser drag is one sweep per group it erased from (the groups
+/// themselves are not replaced, so undo takes out that sweep and leaves everyone else's).
 public struct UndoEntry: Equatable, Sendable {
     /// How one group changed. `nil` is "no such group".
     public struct GroupChange: Equatable, Sendable {
@@ -18,13 +20,30 @@ public struct UndoEntry: Equatable, Sendable {
         }
     }
 
-    /// Never empty; in the order the groups were first touched.
-    public let changes: [GroupChange]
+    /// A sweep the action added to a group: undo removes it, redo puts it back.
+    public struct SweepChange: Equatable, Sendable {
+        public let key: StrokeKey
+        public let sweepKey: SweepKey
+        public let mask: StrokeMask
 
-    /// An entry; nil when no group actually changed (nothing to undo).
-    public init?(changes: [GroupChange]) {
+        public init(key: StrokeKey, sweepKey: SweepKey, mask: StrokeMask) {
+            self.key = key
+            self.sweepKey = sweepKey
+            self.mask = mask
+        }
+    }
+
+    /// In the order the groups were first touched.
+    public let changes: [GroupChange]
+    /// In the order the groups were first touched.
+    public let sweeps: [SweepChange]
+
+    /// An entry; nil when nothing actually changed (nothing to undo).
+    public init?(changes: [GroupChange], sweeps: [SweepChange] = []) {
         let real = changes.filter { $0.before != $0.after }
-        guard !real.isEmpty else { return nil }
+        let added = sweeps.filter { !$0.mask.isEmpty }
+        guard !real.isEmpty || !added.isEmpty else { return nil }
         self.changes = real
+        self.sweeps = added
     }
 }

@@ -23,7 +23,9 @@ public enum UndoOutcome: Equatable, Sendable {
             guard !skipped.isEmpty else { return verb }
             let kept = skipped.count == 1 ? "1 stroke" : "\(skipped.count) strokes"
             let head = restored.isEmpty ? "not \(verb)" : "\(verb) in part"
-            return "\(head): \(kept) changed by someone else since, left as is"
+            // A second undo applies the rest anyway (see `UndoStack.leftAloneByLastUndo`).
+            let choice = operation == .undo ? "; u again undoes it anyway" : ""
+            return "\(head): \(kept) changed by someone else since, left as is\(choice)"
         }
     }
 }

@@ -2,14 +2,20 @@ import StrokeKit
 
 /// Undo and redo of this peer's own actions.
 ///
-/// Each entry holds the before and after values of the groups one action touched. Undo puts a
-/// group back to its before value only if it still holds exactly the after value; a group that
-/// someone else changed (or removed, or that the replica replaced) since is left alone and
-/// reported, so undo never reverts another peer's work. Redo works the same way in the other
-/// direction, on the groups the undo actually restored. A new action clears the redo stack.
+/// Each entry holds the before and after values of the groups one action replaced, and the sweeps
+/// it added. Undo puts a group back to its before value only if it still holds exactly the after
+/// value; a group that someone else changed (or removed, or that the replica replaced) since is
+/// left alone and reported, so undo never reverts another peer's work. An erase is undone by
+/// taking its own sweep out of each group that still has it, whatever other sweeps the group
+/// gained since; a group removed since is reported. Redo works the same way in the other
+/// direction, on what the undo actually restored. A new action clears the redo stack.
 public struct UndoStack: Equatable, Sendable {
     public private(set) var undoEntries: [UndoEntry] = []
     public private(set) var redoEntries: [UndoEntry] = []
+    /// The changes the last undo left alone because someone else changed them since: the next
+    /// undo applies them anyway (on top of the other peer's change) instead of reaching past
+    /// them to an older action. Any new action or a redo forgets them.
+    public private(set) var leftAloneByLastUndo: UndoEntry?
     /// The most actions kept; the oldest are forgotten first.
     public let limit: Int
 
@@ -25,18 +31,35 @@ public struct UndoStack: Equatable, Sendable {
         undoEntries.append(entry)
         if undoEntries.count > limit { undoEntries.removeFirst(undoEntries.count - limit) }
         redoEntries.removeAll()
+        leftAloneByLastUndo = nil
     }
 
     /// Reverts the latest action in `drawing` (a local edit: the keys are marked changed).
     public mutating func undo(in drawing: inout Drawing) -> UndoOutcome {
+        if let forced = leftAloneByLastUndo {
+            leftAloneByLastUndo = nil
+            // Redo puts back what the other peer had made of the groups, if still there.
+            var changes: [UndoEntry.GroupChange] = []
+            for change in forced.changes.reversed() {
+                changes.insert(
+                    .init(key: change.key, before: change.before, after: drawing[change.key]), at: 0)
+                _ = drawing.setGroup(change.before, for: change.key)
+            }
+            if let done = UndoEntry(changes: changes) { redoEntries.append(done) }
+            return .applied(.undo, restored: forced.changes.map(\.key), skipped: [])
+        }
         guard let entry = undoEntries.popLast() else { return .nothingToDo(.undo) }
         let (done, restored, skipped) = Self.apply(entry, reversed: true, to: &drawing)
         if let done { redoEntries.append(done) }
+        if !skipped.isEmpty {
+            leftAloneByLastUndo = UndoEntry(changes: entry.changes.filter { skipped.contains($0.key) })
+        }
         return .applied(.undo, restored: restored, skipped: skipped)
     }
 
     /// Reapplies the latest undone action in `drawing`.
     public mutating func redo(in drawing: inout Drawing) -> UndoOutcome {
+        leftAloneByLastUndo = nil
         guard let entry = redoEntries.popLast() else { return .nothingToDo(.redo) }
         let (done, restored, skipped) = Self.apply(entry, reversed: false, to: &drawing)
         if let done { undoEntries.append(done) }
@@ -44,11 +67,13 @@ public struct UndoStack: Equatable, Sendable {
     }
 
     /// Moves each group of `entry` from one side to the other where it still holds the value
-    /// the action left; returns the entry of what moved (for the opposite stack) and the keys.
+    /// the action left, and takes out (or puts back) each of its sweeps where the group is still
+    /// there; returns the entry of what moved (for the opposite stack) and the keys.
     private static func apply(_ entry: UndoEntry, reversed: Bool, to drawing: inout Drawing)
         -> (UndoEntry?, restored: [StrokeKey], skipped: [StrokeKey])
     {
         var moved: [UndoEntry.GroupChange] = []
+        var movedSweeps: [UndoEntry.SweepChange] = []
         var skipped: [StrokeKey] = []
         // Undo walks the changes backwards, so an action touching a group twice unwinds in order.
         for change in reversed ? Array(entry.changes.reversed()) : entry.changes {
@@ -61,7 +86,21 @@ public struct UndoStack: Equatable, Sendable {
             drawing.setGroup(target, for: change.key)
             moved.append(change)
         }
+        for sweep in entry.sweeps {
+            guard let group = drawing[sweep.key],
+                group.sweeps[sweep.sweepKey] == (reversed ? sweep.mask : nil)
+            else {
+                skipped.append(sweep.key)
+                continue
+            }
+            drawing.setGroup(
+                group.settingSweep(reversed ? nil : sweep.mask, for: sweep.sweepKey), for: sweep.key)
+            movedSweeps.append(sweep)
+        }
         let ordered = reversed ? Array(moved.reversed()) : moved
-        return (UndoEntry(changes: ordered), moved.map(\.key), skipped)
+        return (
+            UndoEntry(changes: ordered, sweeps: movedSweeps), moved.map(\.key) + movedSweeps.map(\.key),
+            skipped
+        )
     }
 }

@@ -23,6 +23,8 @@ final class InMemorySyncReplica: SyncReplica {
     private var clock: UInt64 = 0
     /// How many deltas changed something, and how many entries they carried in total.
     private(set) var appliedDeltaCount = 0
+    /// Thrown by every apply while set: a local store that cannot write (a full disk).
+    var applyFailure: (any Error)?
     private(set) var receivedEntryCount = 0
     /// How often a delta was computed for a remote: zero means no content could have left.
     private(set) var changesComputedCount = 0
@@ -68,6 +70,7 @@ final class InMemorySyncReplica: SyncReplica {
 
     func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
     {
+        if let applyFailure { throw applyFailure }
         let incoming = try JSONDecoder().decode([String: Document].self, from: Data(delta))
         var changed = false
         for (path, remoteDocument) in incoming {

@@ -1,0 +1,165 @@
+import ReplicaCore
+import StrokeKit
+
+/// Taking in the replica's maps: `strokes.<key>` (the stroke as drawn) and `sweeps.<key>.<sweep
+/// key>` (its sweeps). A group shows when its stroke as drawn is stored; sweeps stored under a key
+/// with no stroke (sweeps that raced the stroke's removal) are kept but show nothing.
+extension DrawingModel {
+    /// One stroke key's entries as the replica holds them.
+    struct StoredEntry: Sendable {
+        var base: DocumentValue?
+        var sweeps: [String: DocumentValue] = [:]
+
+        var isEmpty: Bool { base == nil && sweeps.isEmpty }
+    }
+
+    /// Entries of the replica's maps that changed: per raw key the value now, nil when gone.
+    public struct StoredEntries: Sendable {
+        /// `strokes.<key>`: the stroke as drawn.
+        public var bases: [String: DocumentValue?] = [:]
+        /// `sweeps.<key>` as a whole (a map of sweeps, or nil when gone).
+        public var sweepMaps: [String: DocumentValue?] = [:]
+        /// `sweeps.<key>.<sweep key>`, one sweep at a time; applied after `sweepMaps`.
+        public var sweeps: [String: [String: DocumentValue?]] = [:]
+        /// `bases` is the whole `strokes` map: known keys absent from it are gone.
+        public var replacesAllBases = false
+        /// `sweepMaps` is the whole `sweeps` map.
+        public var replacesAllSweeps = false
+
+        public init() {}
+
+        /// The entries of whole maps (a document's `strokes` and `sweeps` fields).
+        public init(strokes: [String: DocumentValue], sweeps: [String: DocumentValue] = [:]) {
+            bases = strokes.mapValues { Optional($0) }
+            sweepMaps = sweeps.mapValues { Optional($0) }
+            replacesAllBases = true
+            replacesAllSweeps = true
+        }
+    }
+
+    /// Takes in a drawing document's fields as a whole.
+    public mutating func update(fromDocument fields: [String: DocumentValue]?) -> StoreUpdate {
+        update(
+            StoredEntries(
+                strokes: fields?["strokes"]?.objectValue ?? [:], sweeps: fields?["sweeps"]?.objectValue ?? [:]
+            ))
+    }
+
+    /// Takes in the replica's `strokes` map as a whole (and, if given, its `sweeps` map): keys
+    /// absent from it are removed.
+    public mutating func update(
+        fromStrokesMap map: [String: DocumentValue], sweeps: [String: DocumentValue] = [:]
+    ) -> StoreUpdate {
+        update(StoredEntries(strokes: map, sweeps: sweeps))
+    }
+
+    /// Takes in changed entries of the replica's maps. Values equal to what is known are not
+    /// decoded again. An entry that cannot be read keeps showing the last good version of its
+    /// group or sweep (if any) rather than dropping a stroke nobody can read, and is reported.
+    public mutating func update(_ entries: StoredEntries) -> StoreUpdate {
+        var update = StoreUpdate()
+        var touched: Set<String> = []
+        var bases = entries.bases
+        var sweepMaps = entries.sweepMaps
+        if entries.replacesAllBases {
+            for (rawKey, entry) in stored where entry.base != nil && bases[rawKey] == nil {
+                bases[rawKey] = .some(nil)
+            }
+        }
+        if entries.replacesAllSweeps {
+            for (rawKey, entry) in stored where !entry.sweeps.isEmpty && sweepMaps[rawKey] == nil {
+                sweepMaps[rawKey] = .some(nil)
+            }
+        }
+        for (rawKey, value) in bases {
+            readCount += 1
+            stored[rawKey, default: StoredEntry()].base = value
+            touched.insert(rawKey)
+        }
+        for (rawKey, value) in sweepMaps {
+            readCount += 1
+            switch value {
+            case nil: stored[rawKey, default: StoredEntry()].sweeps = [:]
+            case .object(let sweeps)?: stored[rawKey, default: StoredEntry()].sweeps = sweeps
+            case .some:
+                update.problems.append(.sweepNotAString(key: rawKey, sweepKey: nil))
+                stored[rawKey, default: StoredEntry()].sweeps = [:]
+            }
+            touched.insert(rawKey)
+        }
+        for (rawKey, sweeps) in entries.sweeps {
+            for (rawSweepKey, value) in sweeps {
+                readCount += 1
+                stored[rawKey, default: StoredEntry()].sweeps[rawSweepKey] = value
+            }
+            touched.insert(rawKey)
+        }
+        for rawKey in touched {
+            if stored[rawKey]?.isEmpty == true { stored[rawKey] = nil }
+            rebuild(rawKey, into: &update)
+        }
+        update.problems.sort { $0.description < $1.description }
+        return update
+    }
+
+    /// Brings `synced` for one key up to date with its stored entries.
+    private mutating func rebuild(_ rawKey: String, into update: inout StoreUpdate) {
+        guard let entry = stored[rawKey], let baseValue = entry.base else {
+            if let key = StrokeKey(rawValue: rawKey), let removed = synced.removeValue(forKey: key) {
+                update.changed[key] = .some(nil)
+                update.previous[key] = removed.group
+            }
+            return
+        }
+        guard case .string(let text) = baseValue else {
+            update.problems.append(.notAString(key: rawKey))
+            return
+        }
+        let known = StrokeKey(rawValue: rawKey).flatMap { synced[$0] }
+        var masks: [SweepKey: StrokeMask] = [:]
+        var values: [SweepKey: String] = [:]
+        for (rawSweepKey, value) in entry.sweeps {
+            let sweepKey = SweepKey(rawValue: rawSweepKey)
+            if case .string(let sweepText) = value, let sweepKey, known?.sweepValues[sweepKey] == sweepText,
+                let mask = known?.group.sweeps[sweepKey]
+            {
+                masks[sweepKey] = mask
+                values[sweepKey] = sweepText
+                continue
+            }
+            do throws(StoredGroupProblem) {
+                guard case .string(let sweepText) = value else {
+                    throw StoredGroupProblem.sweepNotAString(key: rawKey, sweepKey: rawSweepKey)
+                }
+                let sweep = try EncodedGroup.sweep(
+                    storedValue: sweepText, under: rawKey, sweepKey: rawSweepKey)
+                masks[sweep.key] = sweep.mask
+                values[sweep.key] = sweepText
+            } catch {
+                update.problems.append(error)
+                // The last good version of this sweep, if there was one, stays.
+                if let sweepKey, let mask = known?.group.sweeps[sweepKey],
+                    let kept = known?.sweepValues[sweepKey]
+                {
+                    masks[sweepKey] = mask
+                    values[sweepKey] = kept
+                }
+            }
+        }
+        let encoded: EncodedGroup
+        do throws(StoredGroupProblem) {
+            encoded = try EncodedGroup(
+                storedValue: text, under: rawKey, sweeps: masks, sweepValues: values, known: known)
+        } catch {
+            update.problems.append(error)
+            return
+        }
+        if known?.group == encoded.group && known?.value == encoded.value {
+            synced[encoded.key] = encoded
+            return
+        }
+        synced[encoded.key] = encoded
+        update.changed[encoded.key] = .some(encoded.group)
+        if let known { update.previous[encoded.key] = known.group }
+    }
+}
