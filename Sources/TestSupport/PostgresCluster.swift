@@ -99,8 +99,14 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
+    /// Spawned as tmux is (`TmuxCommand`): the server outlives `pg_ctl` and would otherwise keep
+    /// every descriptor it inherited, so a pipe of this or any concurrent test would never reach
+    /// end-of-file, and it would inherit the test runner's blocked signals (SIGCHLD among them).
+    /// Run from `/`, which the server user can enter.
     private func run(_ executable: String, _ arguments: [String], step: String) throws {
-        let result = try runProcess(executable, arguments, currentDirectory: "/")
+        let result = try TmuxCommand.run(
+            "/bin/sh", ["-c", "cd / && exec \"$@\"", "sh", executable] + arguments,
+            environment: ProcessInfo.processInfo.environment)
         guard result.status == 0 else {
             throw PostgresClusterError(step: step, output: result.standardOutput + result.standardError)
         }

@@ -56,6 +56,8 @@ public final class PostgresConnection {
         self.loop = loop
         state = .closed
         self.handle = handle
+        // Server notices (a terminated backend's farewell) are not printed on standard error.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         let timer = loop.schedule(at: loop.now + timeout) { [weak self] in
             self?.failConnect(.timedOut, message: "no answer within \(timeout)")
         }
@@ -196,8 +198,9 @@ public final class PostgresConnection {
             connectionBroke(message: libpqMessage())
             return
         }
-        deliverNotifications()
+        // Results first: a commit's own notifications then reach listeners after its completion.
         collectResults()
+        deliverNotifications()
     }
 
     private func collectResults() {

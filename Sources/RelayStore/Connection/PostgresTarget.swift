@@ -12,7 +12,8 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
     public init(url: String) throws(PostgresError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &errorMessage) else {
-            let message = errorMessage.map { String(cString: $0) } ?? "out of memory"
+            // libpq quotes the URL in its message, password and all: the quote goes.
+            let message = Self.withoutQuotes(errorMessage.map { String(cString: $0) } ?? "out of memory")
             if let errorMessage { PQfreemem(errorMessage) }
             throw PostgresError(
                 kind: .invalidURL, operation: "reading the URL", target: "an unreadable URL", message: message
@@ -29,6 +30,21 @@ public struct PostgresTarget: Equatable, Sendable, CustomStringConvertible {
         port = values["port"] ?? "5432"
         user = values["user"] ?? "the current user"
         database = values["dbname"] ?? user
+    }
+
+    /// Replaces every double-quoted part of `message` with "the URL".
+    static func withoutQuotes(_ message: String) -> String {
+        var result = ""
+        var quoted = false
+        for character in message {
+            if character == "\"" {
+                if !quoted { result += "the URL" }
+                quoted.toggle()
+            } else if !quoted {
+                result.append(character)
+            }
+        }
+        return result
     }
 
     public var description: String {
