@@ -40,7 +40,9 @@ let package = Package(
         // RelayStore: the relay tier's PostgreSQL event store (libpq on the event loop).
         .target(
             name: "RelayStore",
-            dependencies: ["ByteCoding", "ReplicaCore", "CLibPQ", "EventRuntime", "MonotonicTime"]),
+            dependencies: [
+                "ByteCoding", "ReplicaCore", "ReplicaSync", "CLibPQ", "EventRuntime", "MonotonicTime",
+            ]),
         .target(
             name: "ReplicaSync",
             dependencies: [
@@ -54,7 +56,7 @@ let package = Package(
             name: "drawtogether",
             dependencies: [
                 "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas",
-                "MonotonicTime", "EventRuntime",
+                "MonotonicTime", "EventRuntime", "RelayStore",
             ]),
 
         // A test helper: writes to a replica until killed (ReplicaStoreTests' crash test).

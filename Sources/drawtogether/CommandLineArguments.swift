@@ -16,6 +16,8 @@ struct CommandLineOptions: Equatable, Sendable {
     var name: String?
     /// `--theme dark|light` (export only): the SVG's background; nil is dark.
     var theme: ExportTheme?
+    /// `--postgres URL` (serve only): the relay keeps its documents in that PostgreSQL database.
+    var postgres: String?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -54,6 +56,7 @@ struct CommandLineArguments: Equatable, Sendable {
         options.tokenFile = scan.value("--token-file")
         options.envFile = scan.value("--env-file")
         options.name = scan.value("--name")
+        options.postgres = scan.value("--postgres")
         if let theme = scan.value("--theme") {
             guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
             options.theme = known

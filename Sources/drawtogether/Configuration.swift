@@ -20,6 +20,9 @@ struct Configuration: Equatable, Sendable {
     var displayName: String? = nil
     /// `export --theme`: the SVG background, and so the colour of default ink.
     var exportTheme: ExportTheme = .dark
+    /// `serve --postgres URL` (or `DRAWTOGETHER_POSTGRES_URL`): the relay's documents live in
+    /// PostgreSQL; nil keeps them in the local replica.
+    var postgresURL: String? = nil
 
     static let defaultDatabaseID = "default"
 
@@ -36,8 +39,10 @@ struct Configuration: Equatable, Sendable {
         static let token = "DRAWTOGETHER_TOKEN"
         /// The name other peers see next to this cursor (`--name`).
         static let name = "DRAWTOGETHER_NAME"
+        /// The relay's PostgreSQL database (`serve --postgres`).
+        static let postgresURL = "DRAWTOGETHER_POSTGRES_URL"
         /// The settings above, which the environment and `.env` both give.
-        static let settings = [store, databaseID, serverURL, token, name]
+        static let settings = [store, databaseID, serverURL, token, name, postgresURL]
         /// Read from the environment only (by `sync` and by the resource lookup).
         static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
         static let prefix = "DRAWTOGETHER_"
@@ -119,7 +124,8 @@ struct Configuration: Equatable, Sendable {
             server: server,
             discovery: options.discovery,
             displayName: options.name ?? settings[Variable.name]?.value,
-            exportTheme: options.theme ?? .dark)
+            exportTheme: options.theme ?? .dark,
+            postgresURL: options.postgres ?? settings[Variable.postgresURL]?.value)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
         if let token = configuration.token, configuration.listen != nil,
             token.count < SharedToken.recommendedLength

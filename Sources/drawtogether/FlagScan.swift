@@ -21,6 +21,7 @@ struct FlagScan {
         "--output": Spec(takesValue: true, owner: .export), "--args": Spec(takesValue: true, owner: .query),
         "--once": Spec(takesValue: false, owner: .sync), "--name": Spec(takesValue: true, owner: .open),
         "--theme": Spec(takesValue: true, owner: .export),
+        "--postgres": Spec(takesValue: true, owner: .serve),
     ]
 
     /// The words that are not flags or flag values, in order.

@@ -15,6 +15,9 @@ enum ServeCommand {
             printError("\(prefix): serve needs --listen HOST:PORT")
             return 2
         }
+        if let url = configuration.postgresURL {
+            return try runOnPostgres(url: url, configuration: configuration)
+        }
         let wiring = try PeerWiring(
             configuration: configuration, role: .relay, displayName: PeerWiring.displayName("relay"))
         let signals = try SyncShutdownSignals(loop: wiring.loop)

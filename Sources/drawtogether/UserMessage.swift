@@ -1,3 +1,4 @@
+import RelayStore
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -18,6 +19,8 @@ enum UserMessage {
             text = join(error.description, advice(for: error))
         case let reason as SyncCloseReason:
             text = message(for: reason)
+        case let error as PostgresError:
+            text = message(for: error)
         default:
             text = FileSystemFailure.message(error) ?? String(describing: error)
         }
@@ -36,6 +39,23 @@ enum UserMessage {
                     "the failure is in this machine's store, not the peer's: check its free disk space and "
                         + "permissions (see --store)"))
         default: sentence(reason.message)
+        }
+    }
+
+    /// A PostgreSQL failure of `serve --postgres`: where (never with the password), what failed,
+    /// and what to fix.
+    static func message(for error: PostgresError) -> String {
+        let what = "PostgreSQL at \(error.target): \(error.operation) failed: \(error.message)"
+        switch error.kind {
+        case .invalidURL:
+            return sentence(
+                "the PostgreSQL URL (--postgres or DRAWTOGETHER_POSTGRES_URL) cannot be read: "
+                    + "\(error.message); \(error.hint)")
+        case .connectionFailed, .timedOut:
+            return sentence(
+                "cannot use \(what); \(error.hint) (the URL is --postgres or DRAWTOGETHER_POSTGRES_URL)")
+        case .connectionLost, .statementFailed, .damagedRow:
+            return sentence("the relay's database is unreachable: \(what); \(error.hint)")
         }
     }
 

@@ -112,6 +112,20 @@ public final class SyncNode {
         driveAll { $0.localCommitted(now: $1) }
     }
 
+    /// The replica made the deltas of `tickets` durable (see `SyncApplyOutcome.deferred`): the
+    /// sessions that took them acknowledge, then every session sends what its peer now lacks.
+    public func durable(_ tickets: Set<UInt64>) {
+        driveAll { $0.durable(tickets, now: $1) }
+        replicaChangedOutsideSessions()
+    }
+
+    /// The replica changed without a session (a relay read what other relays stored): every
+    /// session sends what its peer lacks, and the view refreshes.
+    public func replicaChangedOutsideSessions() {
+        driveAll { $0.localCommitted(now: $1) }
+        onReplicaChanged()
+    }
+
     /// Publishes this peer's presence to every connected peer.
     public func publish(presence: PresenceUpdate) {
         ownPresence = presence
