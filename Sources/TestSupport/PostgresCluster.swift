@@ -47,12 +47,28 @@ public final class PostgresCluster: @unchecked Sendable {
         try runServerProgram("initdb", ["-D", dataDirectory, "-A", "trust", "-U", "relay", "-E", "UTF8"])
         let rules = "local all relay trust\nlocal all all scram-sha-256\n"
         try runServerProgram("sh", ["-c", "printf '\(rules)' > '\(dataDirectory)/pg_hba.conf'"])
+        try start()
+    }
+
+    /// A cluster of its own, for a test that stops and starts it (the shared one serves the
+    /// other tests meanwhile). Stopped when released.
+    public static func makePrivate() throws -> PostgresCluster {
+        try PostgresCluster()
+    }
+
+    /// Starts the server (again) and waits until it accepts connections.
+    public func start() throws {
         try runServerProgram(
             "pg_ctl",
             [
                 "-D", dataDirectory, "-l", socketDirectory + "/log", "-w", "-t", "60", "start", "-o",
                 "-k \(socketDirectory) -c listen_addresses='' -c fsync=off -c max_connections=200",
             ])
+    }
+
+    /// Stops the server as a crash would (`-m immediate`: every connection is cut at once).
+    public func crash() throws {
+        try runServerProgram("pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"])
     }
 
     deinit { stop() }
