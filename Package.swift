@@ -100,7 +100,7 @@ let package = Package(
             name: "RelayStoreTests",
             dependencies: [
                 "RelayStore", "ReplicaCore", "ReplicaCoreTestSupport", "EventRuntime", "MonotonicTime",
-                "TestSupport",
+                "TestSupport", "ReplicaSync", "ReplicaStore",
             ]),
         .testTarget(
             name: "ReplicaSyncTests",

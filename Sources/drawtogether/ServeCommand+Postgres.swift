@@ -56,6 +56,15 @@ extension ServeCommand {
             options: options)
         replica.onDurable = { [weak node] in node?.durable($0) }
         replica.onChanged = { [weak node] in node?.replicaChangedOutsideSessions() }
+        // Presence crosses relays through the database's presence channel, coalesced.
+        node.onPresence = { [weak replica] in replica?.publishPresence(.update($0)) }
+        node.onPresenceExpired = { [weak replica] in replica?.publishPresence(.left(peerID: $0)) }
+        replica.onRemotePresence = { [weak node] change in
+            switch change {
+            case .update(let update): node?.forward(presence: update)
+            case .left(let peerID): node?.forward(presenceLeft: peerID)
+            }
+        }
         replica.onAvailabilityChanged = { failure in
             if let failure {
                 printError(

@@ -39,12 +39,16 @@ public final class RelayReplica: SyncReplica {
     /// The collections read in full when (re)connecting: the app's, and any a client wrote to.
     private var collections: Set<String> = ["drawings"]
     private var hasStarted = false
+    private var coalescer = PresenceCoalescer()
+    private var presenceTimer: EventLoopTimer?
 
     /// The deltas of these tickets are committed (see `SyncApplyOutcome.deferred`); the cache
     /// holds them. Call `SyncNode.durable`.
     public var onDurable: (Set<UInt64>) -> Void = { _ in }
     /// Rows of other relays entered the cache. Call `SyncNode.replicaChangedOutsideSessions`.
     public var onChanged: () -> Void = {}
+    /// Presence of another relay's client (or its departure). Pass it to `SyncNode.forward`.
+    public var onRemotePresence: (PresenceNotice.Change) -> Void = { _ in }
     /// The database went away (with why) or came back (nil).
     public var onAvailabilityChanged: (PostgresError?) -> Void = { _ in }
 
@@ -85,6 +89,8 @@ public final class RelayReplica: SyncReplica {
     public func close() {
         if let reconnectTimer { loop.cancel(reconnectTimer) }
         reconnectTimer = nil
+        if let presenceTimer { loop.cancel(presenceTimer) }
+        presenceTimer = nil
         hasStarted = false
         dropConnection()
     }
@@ -118,7 +124,10 @@ public final class RelayReplica: SyncReplica {
                 dropConnection()
                 completion(failure)
             case .success(let store):
-                store.listen(onNotice: { [weak self] in self?.noticed($0) }) { [weak self] failure in
+                store.listen(
+                    onNotice: { [weak self] in self?.noticed($0) },
+                    onPresence: { [weak self] in self?.presenceArrived($0) }
+                ) { [weak self] failure in
                     guard let self else { return }
                     if let failure {
                         dropConnection()
@@ -315,6 +324,38 @@ public final class RelayReplica: SyncReplica {
             usable.append(event)
         }
         return (usable, complete)
+    }
+
+    // MARK: Presence
+
+    /// Passes a client's presence (or its departure) to the other relays, at most once per
+    /// 50 ms per peer. While the database is away presence is dropped: it is ephemeral.
+    public func publishPresence(_ change: PresenceNotice.Change) {
+        let peerID = PresenceNotice(relayPeerID: 0, change: change).peerID
+        if let ready = coalescer.offer(change, peerID: peerID, now: loop.now) { sendPresence([ready]) }
+        armPresenceTimer()
+    }
+
+    private func armPresenceTimer() {
+        guard presenceTimer == nil, let deadline = coalescer.nextDeadline else { return }
+        presenceTimer = loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            presenceTimer = nil
+            sendPresence(coalescer.due(now: loop.now).map(\.change))
+            armPresenceTimer()
+        }
+    }
+
+    private func sendPresence(_ changes: [PresenceNotice.Change]) {
+        guard let store, !changes.isEmpty else { return }
+        let relay = cache.peerID.rawValue
+        store.notifyPresence(changes.map { PresenceNotice(relayPeerID: relay, change: $0).payload }) { _ in }
+    }
+
+    private func presenceArrived(_ payload: String) {
+        guard let notice = PresenceNotice(payload: payload), notice.relayPeerID != cache.peerID.rawValue
+        else { return }
+        onRemotePresence(notice.change)
     }
 
     // MARK: SyncReplica

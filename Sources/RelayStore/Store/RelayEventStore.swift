@@ -10,11 +10,14 @@ public final class RelayEventStore {
     public let connection: PostgresConnection
     /// The LISTEN/NOTIFY channel of this database id.
     public let channel: String
+    /// The channel its relays pass their clients' presence on (`PresenceNotice`).
+    public let presenceChannel: String
 
     private init(databaseID: String, connection: PostgresConnection) {
         self.databaseID = databaseID
         self.connection = connection
         channel = RelaySchema.channel(databaseID: databaseID)
+        presenceChannel = channel + "_presence"
     }
 
     /// Brings the schema up to date (one relay at a time, under an advisory lock) and answers
@@ -143,18 +146,33 @@ public final class RelayEventStore {
     /// Starts listening on this database id's channel; `onNotice` gets each commit's notices,
     /// the ones of this connection's own commits included.
     public func listen(
-        onNotice: @escaping (CommitNotice) -> Void, completion: @escaping (PostgresError?) -> Void
+        onNotice: @escaping (CommitNotice) -> Void, onPresence: @escaping (String) -> Void = { _ in },
+        completion: @escaping (PostgresError?) -> Void
     ) {
         let channel = channel
+        let presenceChannel = presenceChannel
         connection.onNotification = { notification in
+            if notification.channel == presenceChannel { return onPresence(notification.payload) }
             guard notification.channel == channel, let notice = CommitNotice(payload: notification.payload)
             else { return }
             onNotice(notice)
         }
-        // The channel is hex digits behind a fixed prefix (RelaySchema.channel), never data.
-        connection.send("LISTEN \(channel)", operation: "listening on \(channel)") { outcome in
-            completion(outcome.failure)
+        // The channels are hex digits behind fixed words (RelaySchema.channel), never data.
+        connection.send("LISTEN \(channel)", operation: "listening on \(channel)") { [connection] outcome in
+            if case .failure(let failure) = outcome { return completion(failure) }
+            connection.send("LISTEN \(presenceChannel)", operation: "listening on \(presenceChannel)") {
+                completion($0.failure)
+            }
         }
+    }
+
+    /// Sends presence payloads to the other relays (one statement, delivered when it ends).
+    public func notifyPresence(_ payloads: [String], completion: @escaping (PostgresError?) -> Void) {
+        connection.send(
+            "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
+            [.text(presenceChannel), .textArray(payloads)],
+            operation: "sending presence"
+        ) { completion($0.failure) }
     }
 
     // MARK: Migrations

@@ -126,6 +126,17 @@ public final class SyncNode {
         onReplicaChanged()
     }
 
+    /// Passes presence that came from outside the sessions (another relay's client) to every
+    /// connected peer but its own.
+    public func forward(presence update: PresenceUpdate) {
+        driveAll { $0.publish(presence: update, now: $1) }
+    }
+
+    /// Tells every connected peer that a peer known from outside the sessions left.
+    public func forward(presenceLeft peerID: UInt64) {
+        driveAll { $0.publish(presenceLeft: peerID, now: $1) }
+    }
+
     /// Publishes this peer's presence to every connected peer.
     public func publish(presence: PresenceUpdate) {
         ownPresence = presence
