@@ -121,7 +121,7 @@ let package = Package(
             name: "DrawTogetherTests",
             dependencies: [
                 "drawtogether", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit",
-                "MonotonicTime", "EventRuntime", "TestSupport",
+                "MonotonicTime", "EventRuntime", "TestSupport", "RelayStore",
             ]),
     ]
 )
