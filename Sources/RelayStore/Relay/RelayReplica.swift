@@ -134,7 +134,12 @@ public final class RelayReplica: SyncReplica {
                         return completion(failure)
                     }
                     self.store = store
-                    group = GroupCommit(store: store, loop: loop)
+                    let group = GroupCommit(store: store, loop: loop)
+                    group.onCommitted = { [weak self] deltas in
+                        self?.committedTransactions += 1
+                        self?.committedDeltas += deltas
+                    }
+                    self.group = group
                     catchUp(Array(collections.sorted()), completion: completion)
                 }
             }
@@ -212,7 +217,6 @@ public final class RelayReplica: SyncReplica {
             switch outcome {
             case .success:
                 guard unsaved.removeValue(forKey: ticket) != nil else { return }
-                committedDeltas += 1
                 if integrate(delta, readAgainOnGap: true) { changedThisTurn = true }
                 durableTickets.insert(ticket)
                 reportLater(changed: false)
@@ -240,7 +244,6 @@ public final class RelayReplica: SyncReplica {
             durableTickets = []
             changedThisTurn = false
             if !tickets.isEmpty {
-                committedTransactions = group?.transactions ?? committedTransactions
                 onDurable(tickets)
             } else if changed {
                 onChanged()

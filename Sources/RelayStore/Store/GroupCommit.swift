@@ -15,6 +15,8 @@ public final class GroupCommit {
     /// Deltas per transaction so far, for the bench's `relay.pg.commit_batch`.
     public private(set) var transactions = 0
     public private(set) var committedDeltas = 0
+    /// Called after each transaction that committed, with how many deltas it held.
+    public var onCommitted: (Int) -> Void = { _ in }
 
     public init(store: RelayEventStore, loop: any EventLoop) {
         self.store = store
@@ -44,6 +46,7 @@ public final class GroupCommit {
             transactions += 1
             committedDeltas += batch.count
             let result = outcome.map { _ in () }
+            if case .success = outcome { onCommitted(batch.count) }
             for entry in batch { entry.acknowledge(result) }
             commitPending()
         }
