@@ -65,7 +65,8 @@ extension ServeCommand {
             case .left(let peerID): node?.forward(presenceLeft: peerID)
             }
         }
-        replica.onAvailabilityChanged = { failure in
+        replica.onAvailabilityChanged = { [weak node] failure in
+            node?.announce(relayProblem: failure.map { _ in UserMessage.relayDatabaseUnreachable })
             if let failure {
                 printError(
                     "\(prefix): \(UserMessage.message(for: failure)); clients stay connected, and what they "

@@ -59,6 +59,9 @@ enum UserMessage {
         }
     }
 
+    /// What a relay on PostgreSQL tells its clients while its database is away (their status line).
+    static let relayDatabaseUnreachable = "database unreachable"
+
     /// A session with `peer` ended with a reason worth a line: the peer refused, or (a local
     /// replica failure) this side could not keep what the peer sent, which is no fault of the peer.
     static func ending(with peer: String, _ reason: SyncCloseReason) -> String {

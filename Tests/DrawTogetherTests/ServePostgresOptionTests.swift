@@ -1,4 +1,6 @@
 import RelayStore
+import ReplicaSync
+import TerminalCanvas
 import Testing
 
 @testable import drawtogether
@@ -73,5 +75,24 @@ import Testing
                     "the PostgreSQL URL (--postgres or DRAWTOGETHER_POSTGRES_URL) cannot be read"))
             #expect(!message.contains("s3cret"))
         }
+    }
+}
+
+/// A client whose relay says its database is unreachable shows it in the status line, escaped.
+@Suite struct RelayProblemStatusTests {
+    @Test func aRelaysDatabaseProblemIsTheSyncStateWhileConnected() {
+        var status = SyncNodeStatus()
+        status.peers = [SyncNodeStatus.Peer(peerID: 1, displayName: "relay", transport: .tcp)]
+        status.isCaughtUp = true
+        status.relayProblem = UserMessage.relayDatabaseUnreachable
+        #expect(
+            CanvasSession.syncStatus(flushError: nil, node: status, hasUnflushedEdits: false)
+                == .error(reason: "relay: database unreachable"))
+        status.relayProblem = "\u{1B}[2Jforged"
+        #expect(
+            CanvasSession.syncStatus(flushError: nil, node: status, hasUnflushedEdits: false)
+                == .error(reason: "relay: \\u{1B}[2Jforged"))
+        status.relayProblem = nil
+        #expect(CanvasSession.syncStatus(flushError: nil, node: status, hasUnflushedEdits: false) == .inSync)
     }
 }

@@ -34,6 +34,9 @@ import Testing
             replica.onChanged = { node.replicaChangedOutsideSessions() }
             node.onPresence = { replica.publishPresence(.update($0)) }
             node.onPresenceExpired = { replica.publishPresence(.left(peerID: $0)) }
+            replica.onAvailabilityChanged = { failure in
+                node.announce(relayProblem: failure.map { _ in "database unreachable" })
+            }
             replica.onRemotePresence = { change in
                 switch change {
                 case .update(let update): node.forward(presence: update)
@@ -136,5 +139,55 @@ import Testing
         #expect(seen.count < 100)
         for node in relays.map(\.node) + clients.map(\.node) { node.shutdown() }
         for relay in relays { relay.replica.close() }
+    }
+
+    @Test func aClientIsToldWhileTheDatabaseIsAwayAndNothingItSentMeanwhileIsLost() throws {
+        let cluster = try PostgresCluster.makePrivate()
+        let url = cluster.url(database: try cluster.createDatabase())
+        let loop = try PollEventLoop(clock: .system)
+        func wait(_ what: String, _ condition: () -> Bool) {
+            if !loop.run(until: condition, timeout: .seconds(30)) {
+                Issue.record("timed out waiting for \(what)")
+            }
+        }
+        let relay = try Relay(url: url, peer: 7, loop: loop, token: token)
+        var started = false
+        relay.replica.start { failure in
+            #expect(failure == nil)
+            started = true
+        }
+        wait("the relay") { started }
+        let directory = try TemporaryDirectory()
+        let client = try Client(
+            directory: directory.path + "/c", relay: relay.endpoint, loop: loop, token: token)
+        wait("the client") { client.node.status.isCaughtUp }
+        try client.draw(["before"])
+        wait("the first stroke") {
+            client.node.status.pendingDeltaCount == 0 && relay.replica.unsavedDeltaCount == 0
+        }
+
+        try cluster.crash()
+        wait("the relay's word") { client.node.status.relayProblem == "database unreachable" }
+        try client.draw(["during"])
+        wait("the stroke to reach the relay") { relay.replica.unsavedDeltaCount == 1 }
+        #expect(client.node.status.pendingDeltaCount == 1, "acknowledged without a database")
+        #expect(client.node.status.peers.count == 1)
+
+        try cluster.start()
+        wait("the database to be back") {
+            client.node.status.relayProblem == nil && client.node.status.pendingDeltaCount == 0
+        }
+        #expect(relay.replica.isAvailable)
+        // A relay started now finds both strokes in PostgreSQL.
+        let late = try Relay(url: url, peer: 8, loop: loop, token: token)
+        var lateStarted = false
+        late.replica.start { _ in lateStarted = true }
+        wait("the late relay") { lateStarted }
+        let reader = try Client(
+            directory: directory.path + "/r", relay: late.endpoint, loop: loop, token: token)
+        wait("the reader") { reader.strokes == ["before", "during"] }
+        for node in [relay.node, late.node, client.node, reader.node] { node.shutdown() }
+        relay.replica.close()
+        late.replica.close()
     }
 }

@@ -41,6 +41,8 @@ public final class SyncNode {
     var heldBackReportTimer: EventLoopTimer?
     /// This peer's last published presence, sent to every connection when it is established.
     public private(set) var ownPresence: PresenceUpdate?
+    /// What this relay last announced is wrong with it (`announce(relayProblem:)`).
+    public private(set) var ownRelayProblem: String?
 
     /// Called after a remote delta changed the replica (refresh the view).
     public var onReplicaChanged: () -> Void = {}
@@ -126,6 +128,14 @@ public final class SyncNode {
         onReplicaChanged()
     }
 
+    /// A relay's own trouble (nil: none), told to every client now and to each one that connects
+    /// while it lasts.
+    public func announce(relayProblem: String?) {
+        guard relayProblem != ownRelayProblem else { return }
+        ownRelayProblem = relayProblem
+        driveAll { $0.publish(relayProblem: relayProblem, now: $1) }
+    }
+
     /// Passes presence that came from outside the sessions (another relay's client) to every
     /// connected peer but its own.
     public func forward(presence update: PresenceUpdate) {
@@ -175,6 +185,7 @@ public final class SyncNode {
         status.pendingDeltaCount = sessions.reduce(0) { $0 + $1.pendingDeltaCount }
         status.lastRefusal = lastRefusal
         status.isCaughtUp = !status.peers.isEmpty && sessions.allSatisfy { $0.isCaughtUp }
+        status.relayProblem = sessions.lazy.compactMap(\.relayProblem).first
         return status
     }
 
@@ -246,6 +257,9 @@ public final class SyncNode {
                 let peer = connection.peer(hello)
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
                 announcePresence(to: connection)
+                if let problem = ownRelayProblem {
+                    connection.drive { $0.publish(relayProblem: problem, now: $1) }
+                }
             case .replicaChanged:
                 driveAll(except: connection) { $0.localCommitted(now: $1) }
                 onReplicaChanged()

@@ -48,6 +48,12 @@ extension SyncSession {
         return send(.presence(update), now: now)
     }
 
+    /// Tells the remote (a client of this relay) what is wrong with the relay, or nil: all is well.
+    public mutating func publish(relayProblem: String?, now: SyncInstant) -> [SyncAction] {
+        guard isEstablished else { return [] }
+        return send(.relayStatus(relayProblem ?? ""), now: now)
+    }
+
     /// Tells the remote that a peer's presence is gone; a relay forwards departures as it forwards
     /// presence, so its clients drop the cursor at once instead of after their presence timeout.
     public mutating func publish(presenceLeft peerID: UInt64, now: SyncInstant) -> [SyncAction] {
@@ -118,6 +124,9 @@ extension SyncSession {
             }
             return [.presenceExpired(peerID: peerID)]
         case .keepalive:
+            return []
+        case .relayStatus(let text):
+            relayProblem = text.isEmpty ? nil : text
             return []
         case .hello, .response, .identity, .sealed, .goodbye:
             return refuse(.unexpectedMessage(String(describing: message.kind), phase: "sync"), now: now)
