@@ -13,6 +13,12 @@ extension ServeCommand {
     /// How many descriptors the relay keeps for itself (listener, wake-up pipe, the database, logs).
     static let reservedDescriptors: UInt64 = 16
 
+    /// The start-up line saying how many clients the open-file limit leaves room for.
+    static func clientCapacity(openFileLimit limit: UInt64) -> String {
+        "\(prefix): open-file limit \(limit): room for about "
+            + "\(limit > reservedDescriptors ? limit - reservedDescriptors : 0) clients"
+    }
+
     static func runOnPostgres(url: String, configuration: Configuration) throws -> Int32 {
         guard let listen = configuration.listen else { return 2 }
         let limit = DescriptorLimit.raiseToHardLimit()
@@ -83,9 +89,7 @@ extension ServeCommand {
         printError(
             "\(prefix): documents in PostgreSQL at \(replica.target), database id \(configuration.databaseID), "
                 + "peer \(PeerIDText.short(peerID.rawValue))")
-        printError(
-            "\(prefix): open-file limit \(limit): room for about "
-                + "\(limit > reservedDescriptors ? limit - reservedDescriptors : 0) clients")
+        printError(clientCapacity(openFileLimit: limit))
         let endpoint = try node.listen(on: listener)
         for target in (configuration.peers + [configuration.server].compactMap { $0 }) {
             node.connect(to: PeerWiring.endpoint(target))

@@ -1,3 +1,4 @@
+import EventRuntime
 import Foundation
 import ReplicaSync
 
@@ -26,6 +27,8 @@ enum ServeCommand {
             if let line = log.line(for: event) { printError(line) }
         }
         printError("\(prefix): replica \(wiring.replica.directory), peer \(wiring.replica.peerID.shortHex)")
+        // PeerWiring raised the limit already; this reads what is in force.
+        printError(clientCapacity(openFileLimit: DescriptorLimit.raiseToHardLimit()))
         // A relay is not a local instance: it does not take part in local discovery.
         for endpoint in try wiring.start(discovery: false) {
             FileHandle.standardOutput.write(Data("listening on \(endpoint)\n".utf8))
