@@ -14,8 +14,12 @@ struct CommandLineOptions: Equatable, Sendable {
     var envFile: String?
     /// `--name NAME` (open only): the name other peers see.
     var name: String?
+    /// `--cursor-colour NAME` (open only): the colour peers see one's cursor in.
+    var cursorColour: String?
     /// `--theme dark|light` (export only): the SVG's background; nil is dark.
     var theme: ExportTheme?
+    /// `--glyphs block|braille` (export only): the glyphs of text and ANSI; nil is block.
+    var glyphs: ExportGlyphs?
     /// `--postgres URL` (serve only): the relay keeps its documents in that PostgreSQL database.
     var postgres: String?
 }
@@ -56,10 +60,15 @@ struct CommandLineArguments: Equatable, Sendable {
         options.tokenFile = scan.value("--token-file")
         options.envFile = scan.value("--env-file")
         options.name = scan.value("--name")
+        options.cursorColour = scan.value("--cursor-colour")
         options.postgres = scan.value("--postgres")
         if let theme = scan.value("--theme") {
             guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
             options.theme = known
+        }
+        if let glyphs = scan.value("--glyphs") {
+            guard let known = ExportGlyphs(rawValue: glyphs) else { throw .badGlyphs(glyphs) }
+            options.glyphs = known
         }
         options.discovery = !scan.has("--no-discovery")
         if let listen = scan.value("--listen") {

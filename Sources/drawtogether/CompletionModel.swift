@@ -78,6 +78,7 @@ struct CompletionModel: Equatable {
 
     private static func value(ofFlag name: String) -> Value {
         if name == "--format" { return .choices(ExportFormat.allCases.map(\.rawValue)) }
+        if name == "--glyphs" { return .choices(ExportGlyphs.allCases.map(\.rawValue)) }
         switch CommandLineError.placeholder(for: name) {
         case "DIR": return .directory
         case "FILE": return .file

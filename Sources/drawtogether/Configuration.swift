@@ -18,8 +18,13 @@ struct Configuration: Equatable, Sendable {
     var discovery: Bool
     /// The display name asked for (`--name`, `DRAWTOGETHER_NAME`); nil keeps the saved one.
     var displayName: String? = nil
+    /// The cursor colour asked for (`--cursor-colour`, `DRAWTOGETHER_CURSOR_COLOUR`), a palette
+    /// name or `auto`; nil keeps the saved one.
+    var cursorColour: String? = nil
     /// `export --theme`: the SVG background, and so the colour of default ink.
     var exportTheme: ExportTheme = .dark
+    /// `export --glyphs`: the glyphs of text and ANSI exports.
+    var exportGlyphs: ExportGlyphs = .block
     /// `serve --postgres URL` (or `DRAWTOGETHER_POSTGRES_URL`): the relay's documents live in
     /// PostgreSQL; nil keeps them in the local replica.
     var postgresURL: String? = nil
@@ -39,10 +44,12 @@ struct Configuration: Equatable, Sendable {
         static let token = "DRAWTOGETHER_TOKEN"
         /// The name other peers see next to this cursor (`--name`).
         static let name = "DRAWTOGETHER_NAME"
+        /// The colour other peers see this cursor in (`--cursor-colour`).
+        static let cursorColour = "DRAWTOGETHER_CURSOR_COLOUR"
         /// The relay's PostgreSQL database (`serve --postgres`).
         static let postgresURL = "DRAWTOGETHER_POSTGRES_URL"
         /// The settings above, which the environment and `.env` both give.
-        static let settings = [store, databaseID, serverURL, token, name, postgresURL]
+        static let settings = [store, databaseID, serverURL, token, name, cursorColour, postgresURL]
         /// Read from the environment only (by `sync` and by the resource lookup).
         static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
         static let prefix = "DRAWTOGETHER_"
@@ -124,7 +131,8 @@ struct Configuration: Equatable, Sendable {
             server: server,
             discovery: options.discovery,
             displayName: options.name ?? settings[Variable.name]?.value,
-            exportTheme: options.theme ?? .dark,
+            cursorColour: options.cursorColour ?? settings[Variable.cursorColour]?.value,
+            exportTheme: options.theme ?? .dark, exportGlyphs: options.glyphs ?? .block,
             postgresURL: options.postgres ?? settings[Variable.postgresURL]?.value)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
         if let token = configuration.token, configuration.listen != nil,

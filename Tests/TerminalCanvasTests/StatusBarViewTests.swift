@@ -26,6 +26,25 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
                 == " Design notes │ pen │ █ colour 3 │ brush 2             1 peer online │ syncing…")
     }
 
+    /// A pen finer than the glyphs can draw says what it draws as (`¼→½` in blocks), so ¼ and
+    /// ½ do not silently look the same.
+    @Test func aBrushFinerThanTheGlyphsSaysWhatItDrawsAs() {
+        var view = bar(brush: 0.25)
+        view.brushDrawnAs = 0.5
+        #expect(paint(view, width: 80).contains("│ brush ¼→½ "))
+        #expect(paint(view, width: 60).contains("│ b¼→½ "))
+        view.glyphs = .ascii
+        #expect(paint(view, width: 80).contains("| brush 0.25->0.5 "))
+    }
+
+    /// Following a peer (`F`) is said on the bar, shorter in a narrow terminal.
+    @Test func followingAPeerIsShown() {
+        var view = bar()
+        view.following = "bob"
+        #expect(paint(view, width: 100).contains("│ following bob"))
+        #expect(paint(view, width: 64).contains("│ follow bob"))
+    }
+
     @Test func narrowerTerminalsShortenLabelsThenCutTheNameThenDropFields() {
         #expect(paint(bar(), width: 60) == " Design notes │ pen │ █ 3 │ b2            1 peer │ syncing…")
         #expect(paint(bar(), width: 45) == " Design not… │ pen │ █ 3   1 peer │ syncing…")

@@ -84,7 +84,7 @@ public enum SyncMessage: Equatable, Sendable {
         case presenceLeft = 11
         /// Added in protocol version 3.
         case identity = 12
-        /// Added in protocol version 3 with the relay tier (no release spoke 3 without it).
+        /// Added in protocol version 4 with the relay tier (no release spoke 4 without it).
         case relayStatus = 13
         case sealed = 32
     }

@@ -87,6 +87,18 @@ public struct SpatialIndex: Sendable {
     public static func bounds(of group: StrokeGroup) -> CellRect? {
         var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
         for stroke in group.pieces {
+            if let layout = TextLayout(stroke) {
+                // Text covers exactly its cells; the box below is in points, so its far edges
+                // are just short of the next cell.
+                let cells = layout.bounds
+                let low = (x: Double(cells.x), y: Double(cells.y))
+                let high = (x: Double(cells.maxX) - 0.5, y: Double(cells.maxY) - 0.5)
+                box =
+                    box.map {
+                        (min($0.minX, low.x), min($0.minY, low.y), max($0.maxX, high.x), max($0.maxY, high.y))
+                    } ?? (low.x, low.y, high.x, high.y)
+                continue
+            }
             let margin = stroke.ink.width / 2 + 1
             for sample in stroke.path {
                 let point = stroke.transform.apply(sample.point)

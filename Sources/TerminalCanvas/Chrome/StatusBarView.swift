@@ -25,9 +25,14 @@ public struct StatusBarView: Equatable, Sendable {
     public var glyphMode: String?
     /// The keyboard pen is down: moving draws. Shown with the tool, so it is never missed.
     public var isPenDown = false
+    /// The peer whose cursor the view follows (`F`), shown as `following NAME`.
+    public var following: String?
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
+    /// The width the brush draws as in this glyph mode when that is more than its own (a ¼ pen
+    /// draws as ½ in blocks), shown after the size as `¼→½`; nil when it draws as it is.
+    public var brushDrawnAs: Double?
     /// Peers online on this drawing (or on none in particular, such as a relay).
     public var peersOnline: Int
     /// Peers online but on another drawing: counted apart, as they are not on this canvas.
@@ -77,7 +82,7 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private enum DroppableField: CaseIterable {
-        case glyphs, position, brush, color, peers, tool
+        case glyphs, position, following, brush, color, peers, tool
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
@@ -112,15 +117,25 @@ public struct StatusBarView: Equatable, Sendable {
             left.append(Field(text: isPenDown ? name + (compact ? " \(glyphs.moreBelow)" : " down") : name))
         }
         // An eraser has no colour: its size is what matters.
-        if !dropped.contains(.color), tool == .pen || tool == .marker {
-            let label =
+        if !dropped.contains(.color), tool.inkTool != nil {
+            var label =
                 compact
                 ? "\(colorNumber)" : colorName.map { "\(colorNumber) \($0)" } ?? "colour \(colorNumber)"
+            // A colour no key holds (from the palette overlay or the eyedropper): its index.
+            if colorNumber < 1, let colorValue {
+                label = compact ? "#\(colorValue)" : "colour #\(colorValue)"
+            }
             left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
         }
         if !dropped.contains(.brush), let brushSize {
-            let size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
+            var size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
+            if let brushDrawnAs {
+                size += (glyphs.isASCII ? "->" : "→") + Self.sizeLabel(brushDrawnAs, ascii: glyphs.isASCII)
+            }
             left.append(Field(text: compact ? "b\(size)" : "brush \(size)"))
+        }
+        if !dropped.contains(.following), let following {
+            left.append(Field(text: (compact ? "follow " : "following ") + following))
         }
         if !dropped.contains(.glyphs), let glyphMode, !compact { left.append(Field(text: glyphMode)) }
         if !dropped.contains(.position), let cursor {
