@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Pure libraries. ByteCoding (the one byte reader and writer), JSONText (the one JSON reader,
         // quoter and text position) and MonotonicTime (the instant sync is timed by; no clock is
@@ -35,6 +37,12 @@ let package = Package(
         // observers.
         .target(name: "EventRuntime", dependencies: ["MonotonicTime"]),
         .target(name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"]),
+        // RelayStore: the relay tier's PostgreSQL event store (libpq on the event loop).
+        .target(
+            name: "RelayStore",
+            dependencies: [
+                "ByteCoding", "ReplicaCore", "ReplicaSync", "CLibPQ", "EventRuntime", "MonotonicTime",
+            ]),
         .target(
             name: "ReplicaSync",
             dependencies: [
@@ -48,7 +56,7 @@ let package = Package(
             name: "drawtogether",
             dependencies: [
                 "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "TerminalCanvas",
-                "MonotonicTime", "EventRuntime",
+                "MonotonicTime", "EventRuntime", "RelayStore",
             ]),
 
         // A test helper: writes to a replica until killed (ReplicaStoreTests' crash test).
@@ -89,6 +97,12 @@ let package = Package(
                 "replica-crash-writer",
             ]),
         .testTarget(
+            name: "RelayStoreTests",
+            dependencies: [
+                "RelayStore", "ReplicaCore", "ReplicaCoreTestSupport", "EventRuntime", "MonotonicTime",
+                "TestSupport", "ReplicaSync", "ReplicaStore",
+            ]),
+        .testTarget(
             name: "ReplicaSyncTests",
             dependencies: [
                 "ReplicaSync", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime",
@@ -107,7 +121,7 @@ let package = Package(
             name: "DrawTogetherTests",
             dependencies: [
                 "drawtogether", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync", "StrokeKit",
-                "MonotonicTime", "EventRuntime", "TestSupport",
+                "MonotonicTime", "EventRuntime", "TestSupport", "RelayStore",
             ]),
     ]
 )

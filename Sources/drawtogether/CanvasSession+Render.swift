@@ -147,6 +147,9 @@ extension CanvasSession {
     {
         if let flushError { return .error(reason: "not saved: \(flushError)") }
         guard let status else { return dialsRemote ? .offline : .alone }
+        if let problem = status.relayProblem, !status.peers.isEmpty {
+            return .error(reason: "relay: \(DisplayText.excerpt(problem, limit: 40))")
+        }
         if status.peers.isEmpty {
             if let refusal = status.lastRefusal, refusal.dialled {
                 return .error(reason: refusal.reason.shortMessage)

@@ -22,6 +22,8 @@ struct CommandLineOptions: Equatable, Sendable {
     var theme: ExportTheme?
     /// `--glyphs block|braille` (export only): the glyphs of text and ANSI; nil is block.
     var glyphs: ExportGlyphs?
+    /// `--postgres URL` (serve only): the relay keeps its documents in that PostgreSQL database.
+    var postgres: String?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -61,6 +63,7 @@ struct CommandLineArguments: Equatable, Sendable {
         options.envFile = scan.value("--env-file")
         options.name = scan.value("--name")
         options.cursorColour = scan.value("--cursor-colour")
+        options.postgres = scan.value("--postgres")
         if let theme = scan.value("--theme") {
             guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
             options.theme = known

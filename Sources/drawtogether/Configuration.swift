@@ -27,6 +27,9 @@ struct Configuration: Equatable, Sendable {
     var exportTheme: ExportTheme = .dark
     /// `export --glyphs`: the glyphs of text and ANSI exports.
     var exportGlyphs: ExportGlyphs = .block
+    /// `serve --postgres URL` (or `DRAWTOGETHER_POSTGRES_URL`): the relay's documents live in
+    /// PostgreSQL; nil keeps them in the local replica.
+    var postgresURL: String? = nil
 
     static let defaultDatabaseID = "default"
 
@@ -45,8 +48,10 @@ struct Configuration: Equatable, Sendable {
         static let name = "DRAWTOGETHER_NAME"
         /// The colour other peers see this cursor in (`--cursor-colour`).
         static let cursorColour = "DRAWTOGETHER_CURSOR_COLOUR"
+        /// The relay's PostgreSQL database (`serve --postgres`).
+        static let postgresURL = "DRAWTOGETHER_POSTGRES_URL"
         /// The settings above, which the environment and `.env` both give.
-        static let settings = [store, databaseID, serverURL, token, name, cursorColour]
+        static let settings = [store, databaseID, serverURL, token, name, cursorColour, postgresURL]
         /// Read from the environment only (by `sync` and by the resource lookup).
         static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
         static let prefix = "DRAWTOGETHER_"
@@ -129,7 +134,8 @@ struct Configuration: Equatable, Sendable {
             discovery: options.discovery,
             displayName: options.name ?? settings[Variable.name]?.value,
             cursorColour: options.cursorColour ?? settings[Variable.cursorColour]?.value,
-            exportTheme: options.theme ?? .dark, exportGlyphs: options.glyphs ?? .block)
+            exportTheme: options.theme ?? .dark, exportGlyphs: options.glyphs ?? .block,
+            postgresURL: options.postgres ?? settings[Variable.postgresURL]?.value)
         try configuration.checkTokenIsSetForNetworking(serverFromFlag: !options.servers.isEmpty)
         if let token = configuration.token, configuration.listen != nil,
             token.count < SharedToken.recommendedLength

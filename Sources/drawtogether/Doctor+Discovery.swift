@@ -50,7 +50,7 @@ extension Doctor {
     /// The paths of the Unix sockets some process listens on (`/proc/net/unix`, state 01 with
     /// the accepting flag 00010000).
     private static func listeningUnixSockets() -> Set<String> {
-        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return [] }
+        guard let table = wholeProcFile("/proc/net/unix") else { return [] }
         var paths: Set<String> = []
         for line in table.split(separator: "\n").dropFirst() {
             // Num RefCount Protocol Flags Type St Inode Path
@@ -59,5 +59,25 @@ extension Doctor {
             paths.insert(fields[7...].joined(separator: " "))
         }
         return paths
+    }
+
+    /// A /proc file read to its end: Foundation reads one (whose size is 0) only in part, about
+    /// 4 KiB, so a busy machine's socket table (and lock table) lost what was listed after that.
+    static func wholeProcFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count > 0 {
+                bytes += buffer.prefix(count)
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil
+            }
+        }
     }
 }

@@ -119,7 +119,7 @@ extension Doctor {
     static func lockHolder(_ lockFile: String) -> Int32? {
         var info = stat()
         guard stat(lockFile, &info) == 0,
-            let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+            let locks = wholeProcFile("/proc/locks")
         else { return nil }
         // /proc/locks names a file by device (major:minor in hex) and inode.
         let device = UInt64(info.st_dev)

@@ -22,6 +22,7 @@ struct FlagScan {
         "--once": Spec(takesValue: false, owner: .sync), "--name": Spec(takesValue: true, owner: .open),
         "--theme": Spec(takesValue: true, owner: .export), "--glyphs": Spec(takesValue: true, owner: .export),
         "--cursor-colour": Spec(takesValue: true, owner: .open),
+        "--postgres": Spec(takesValue: true, owner: .serve),
     ]
 
     /// The words that are not flags or flag values, in order.

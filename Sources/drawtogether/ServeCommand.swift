@@ -1,3 +1,4 @@
+import EventRuntime
 import Foundation
 import ReplicaSync
 
@@ -15,6 +16,9 @@ enum ServeCommand {
             printError("\(prefix): serve needs --listen HOST:PORT")
             return 2
         }
+        if let url = configuration.postgresURL {
+            return try runOnPostgres(url: url, configuration: configuration)
+        }
         let wiring = try PeerWiring(
             configuration: configuration, role: .relay, displayName: PeerWiring.displayName("relay"))
         let signals = try SyncShutdownSignals(loop: wiring.loop)
@@ -23,6 +27,8 @@ enum ServeCommand {
             if let line = log.line(for: event) { printError(line) }
         }
         printError("\(prefix): replica \(wiring.replica.directory), peer \(wiring.replica.peerID.shortHex)")
+        // PeerWiring raised the limit already; this reads what is in force.
+        printError(clientCapacity(openFileLimit: DescriptorLimit.raiseToHardLimit()))
         // A relay is not a local instance: it does not take part in local discovery.
         for endpoint in try wiring.start(discovery: false) {
             FileHandle.standardOutput.write(Data("listening on \(endpoint)\n".utf8))

@@ -1,3 +1,4 @@
+import RelayStore
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -18,6 +19,8 @@ enum UserMessage {
             text = join(error.description, advice(for: error))
         case let reason as SyncCloseReason:
             text = message(for: reason)
+        case let error as PostgresError:
+            text = message(for: error)
         default:
             text = FileSystemFailure.message(error) ?? String(describing: error)
         }
@@ -38,6 +41,26 @@ enum UserMessage {
         default: sentence(reason.message)
         }
     }
+
+    /// A PostgreSQL failure of `serve --postgres`: where (never with the password), what failed,
+    /// and what to fix.
+    static func message(for error: PostgresError) -> String {
+        let what = "PostgreSQL at \(error.target): \(error.operation) failed: \(error.message)"
+        switch error.kind {
+        case .invalidURL:
+            return sentence(
+                "the PostgreSQL URL (--postgres or DRAWTOGETHER_POSTGRES_URL) cannot be read: "
+                    + "\(error.message); \(error.hint)")
+        case .connectionFailed, .timedOut:
+            return sentence(
+                "cannot use \(what); \(error.hint) (the URL is --postgres or DRAWTOGETHER_POSTGRES_URL)")
+        case .connectionLost, .statementFailed, .damagedRow:
+            return sentence("the relay's database is unreachable: \(what); \(error.hint)")
+        }
+    }
+
+    /// What a relay on PostgreSQL tells its clients while its database is away (their status line).
+    static let relayDatabaseUnreachable = "database unreachable"
 
     /// A session with `peer` ended with a reason worth a line: the peer refused, or (a local
     /// replica failure) this side could not keep what the peer sent, which is no fault of the peer.

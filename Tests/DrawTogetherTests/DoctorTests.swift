@@ -81,7 +81,9 @@ import Testing
         #expect(held.status == 0, "\(held.output)")
         #expect(held.output.contains("replica \(store)/default/replica-1: schema "), "\(held.output)")
         #expect(held.output.contains("1 drawing, open in process \(instance.pid)"), "\(held.output)")
-        #expect(lines(held.output, "ok", "discovery").first?.contains("1 instance listening (peer ") == true)
+        #expect(
+            lines(held.output, "ok", "discovery").first?.contains("1 instance listening (peer ") == true,
+            "\(held.output)")
         instance.send(SIGTERM)
         #expect(instance.waitForExit() == 0)
         #expect(result.status == 0, "\(result.output)")

@@ -67,7 +67,7 @@ extension ReplicaState {
     }
 
     /// Rejects events no honest peer writes, before anything is applied.
-    static func validate(_ events: [DocumentEvent], documentID: String) throws {
+    public static func validate(_ events: [DocumentEvent], documentID: String) throws {
         for event in events {
             let problem: String?
             switch event.kind {

@@ -70,6 +70,8 @@ extension SyncMessage {
             writer.writeFixed(peerID, .bigEndian)
         case .keepalive:
             break
+        case .relayStatus(let text):
+            writer.write(text: text)
         case .goodbye(let code, let text):
             writer.writeByte(code.rawValue)
             writer.write(text: text)
@@ -131,6 +133,8 @@ extension SyncMessage {
                 peerID: try reader.readFixed("presenceLeft.peerID", as: UInt64.self, .bigEndian))
         case .keepalive:
             self = .keepalive
+        case .relayStatus:
+            self = .relayStatus(try reader.readText("relayStatus.text"))
         case .goodbye:
             let raw = try reader.readByte("goodbye.code")
             // An unknown code from a newer peer still ends the connection; its text explains it.

@@ -23,6 +23,9 @@ public enum SyncMessage: Equatable, Sendable {
     /// would otherwise keep the forwarded cursor until their own presence timeout.
     case presenceLeft(peerID: UInt64)
     case keepalive
+    /// A relay's own trouble, for its clients' status line ("" when there is none): a relay on
+    /// PostgreSQL whose database is unreachable keeps its clients and says so.
+    case relayStatus(String)
     case goodbye(GoodbyeCode, String)
     /// An encrypted frame (only after the handshake, only on encrypted connections).
     case sealed([UInt8])
@@ -81,6 +84,8 @@ public enum SyncMessage: Equatable, Sendable {
         case presenceLeft = 11
         /// Added in protocol version 3.
         case identity = 12
+        /// Added in protocol version 4 with the relay tier (no release spoke 4 without it).
+        case relayStatus = 13
         case sealed = 32
     }
 
@@ -96,6 +101,7 @@ public enum SyncMessage: Equatable, Sendable {
         case .presence: .presence
         case .presenceLeft: .presenceLeft
         case .keepalive: .keepalive
+        case .relayStatus: .relayStatus
         case .goodbye: .goodbye
         case .sealed: .sealed
         }

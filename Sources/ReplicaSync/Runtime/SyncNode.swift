@@ -50,6 +50,8 @@ public final class SyncNode {
     var heldBackReportTimer: EventLoopTimer?
     /// This peer's last published presence, sent to every connection when it is established.
     public private(set) var ownPresence: PresenceUpdate?
+    /// What this relay last announced is wrong with it (`announce(relayProblem:)`).
+    public private(set) var ownRelayProblem: String?
 
     /// Called after a remote delta changed the replica (refresh the view).
     public var onReplicaChanged: () -> Void = {}
@@ -140,6 +142,39 @@ public final class SyncNode {
         driveAll { $0.localCommitted(now: $1) }
     }
 
+    /// The replica made the deltas of `tickets` durable (see `SyncApplyOutcome.deferred`): the
+    /// sessions that took them acknowledge, then every session sends what its peer now lacks.
+    public func durable(_ tickets: Set<UInt64>) {
+        driveAll { $0.durable(tickets, now: $1) }
+        replicaChangedOutsideSessions()
+    }
+
+    /// The replica changed without a session (a relay read what other relays stored): every
+    /// session sends what its peer lacks, and the view refreshes.
+    public func replicaChangedOutsideSessions() {
+        driveAll { $0.localCommitted(now: $1) }
+        onReplicaChanged()
+    }
+
+    /// A relay's own trouble (nil: none), told to every client now and to each one that connects
+    /// while it lasts.
+    public func announce(relayProblem: String?) {
+        guard relayProblem != ownRelayProblem else { return }
+        ownRelayProblem = relayProblem
+        driveAll { $0.publish(relayProblem: relayProblem, now: $1) }
+    }
+
+    /// Passes presence that came from outside the sessions (another relay's client) to every
+    /// connected peer but its own.
+    public func forward(presence update: PresenceUpdate) {
+        driveAll { $0.publish(presence: update, now: $1) }
+    }
+
+    /// Tells every connected peer that a peer known from outside the sessions left.
+    public func forward(presenceLeft peerID: UInt64) {
+        driveAll { $0.publish(presenceLeft: peerID, now: $1) }
+    }
+
     /// Publishes this peer's presence to every connected peer.
     public func publish(presence: PresenceUpdate) {
         ownPresence = presence
@@ -178,6 +213,7 @@ public final class SyncNode {
         status.pendingDeltaCount = sessions.reduce(0) { $0 + $1.pendingDeltaCount }
         status.lastRefusal = lastRefusal
         status.isCaughtUp = !status.peers.isEmpty && sessions.allSatisfy { $0.isCaughtUp }
+        status.relayProblem = sessions.lazy.compactMap(\.relayProblem).first
         return status
     }
 
@@ -258,6 +294,9 @@ public final class SyncNode {
                 let peer = connection.peer(hello)
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
                 announcePresence(to: connection)
+                if let problem = ownRelayProblem {
+                    connection.drive { $0.publish(relayProblem: problem, now: $1) }
+                }
             case .replicaChanged(let subscription):
                 // Only the sessions that replicate what changed: on a relay of many clients on
                 // many drawings, a stroke is pushed to its drawing's few, not offered to all.

@@ -53,6 +53,8 @@ public struct SyncNodeStatus: Equatable, Sendable {
     public var lastRefusal: Refusal?
     /// Whether every connected peer has sent its first delta for every subscription.
     public var isCaughtUp = false
+    /// What a connected relay says is wrong with it (its database is unreachable), nil if nothing.
+    public var relayProblem: String?
 
     public init() {}
 }

@@ -8,4 +8,9 @@ public enum SyncApplyOutcome: Equatable, Sendable {
     /// The session acknowledges with the versions the replica really has, and the sender resends
     /// from there.
     case refused
+    /// The replica took the delta but keeps it only once `ticket` is durable (a relay on
+    /// PostgreSQL: after the COMMIT that holds it). The session acknowledges when told so through
+    /// `SyncSession.durable(_:now:)`; until then the sender keeps the delta in flight and resends
+    /// it on another connection if this one ends.
+    case deferred(ticket: UInt64)
 }

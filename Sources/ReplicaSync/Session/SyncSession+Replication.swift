@@ -14,6 +14,8 @@ extension SyncSession {
         var inFlight: [SyncSubscription: UInt64] = [:]
         /// Subscriptions for which the remote's first delta arrived: initial sync done.
         var caughtUp: Set<SyncSubscription> = []
+        /// Deltas the replica took but has not made durable yet, by its ticket: their acks wait.
+        var awaitingDurability: [UInt64: (subscription: SyncSubscription, sequence: UInt64)] = [:]
         var nextSequence: UInt64 = 1
     }
 
@@ -44,6 +46,12 @@ extension SyncSession {
     public mutating func publish(presence update: PresenceUpdate, now: SyncInstant) -> [SyncAction] {
         guard isEstablished, update.peerID != remote?.peerID else { return [] }
         return send(.presence(update), now: now)
+    }
+
+    /// Tells the remote (a client of this relay) what is wrong with the relay, or nil: all is well.
+    public mutating func publish(relayProblem: String?, now: SyncInstant) -> [SyncAction] {
+        guard isEstablished else { return [] }
+        return send(.relayStatus(relayProblem ?? ""), now: now)
     }
 
     /// Tells the remote that a peer's presence is gone; a relay forwards departures as it forwards
@@ -123,6 +131,9 @@ extension SyncSession {
             return [.presenceExpired(peerID: peerID)]
         case .keepalive:
             return []
+        case .relayStatus(let text):
+            relayProblem = text.isEmpty ? nil : text
+            return []
         case .hello, .response, .identity, .sealed, .goodbye:
             return refuse(.unexpectedMessage(String(describing: message.kind), phase: "sync"), now: now)
         }
@@ -140,6 +151,15 @@ extension SyncSession {
                 outcome = try replica.applyEncodedChanges(delta.changes, for: delta.subscription)
             }
             if outcome == .changed { actions.append(.replicaChanged(delta.subscription)) }
+            if case .deferred(let ticket) = outcome {
+                replication.awaitingDurability[ticket] = (delta.subscription, delta.sequence)
+                if replication.inFlight[delta.subscription] == nil {
+                    replication.remoteVersions[delta.subscription] = delta.senderVersions
+                }
+                replication.caughtUp.insert(delta.subscription)
+                lastSyncAt = now
+                return actions
+            }
             // After a refusal the ack carries the versions the replica really has; the sender
             // resends from them (see `.ack`).
             let versions = try replica.encodedVersions(for: delta.subscription)
@@ -152,6 +172,25 @@ extension SyncSession {
             actions += send(.ack(delta.subscription, sequence: delta.sequence, versions: versions), now: now)
         } catch {
             return actions + refuse(.replicaFailed(String(describing: error)), now: now)
+        }
+        return actions
+    }
+
+    /// The replica made the deltas of `tickets` durable: acknowledge the ones this session took,
+    /// with the versions the replica now has.
+    public mutating func durable(_ tickets: Set<UInt64>, now: SyncInstant) -> [SyncAction] {
+        guard isEstablished else { return [] }
+        var actions: [SyncAction] = []
+        for ticket in tickets.sorted() {
+            guard let waiting = replication.awaitingDurability.removeValue(forKey: ticket) else { continue }
+            do {
+                let versions = try replica.encodedVersions(for: waiting.subscription)
+                actions += send(
+                    .ack(waiting.subscription, sequence: waiting.sequence, versions: versions), now: now)
+            } catch {
+                return actions + refuse(.replicaFailed(String(describing: error)), now: now)
+            }
+            if !isOpen { break }
         }
         return actions
     }

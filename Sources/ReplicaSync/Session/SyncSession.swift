@@ -27,6 +27,8 @@ public struct SyncSession {
     public internal(set) var answeredAGuess = false
     /// When a delta was last applied or acknowledged.
     public internal(set) var lastSyncAt: SyncInstant?
+    /// What the remote relay last said is wrong with it (`SyncMessage.relayStatus`), nil if nothing.
+    public internal(set) var relayProblem: String?
 
     enum State {
         case fresh

@@ -29,6 +29,11 @@ final class InMemorySyncReplica: SyncReplica {
     /// How often a delta was computed for a remote: zero means no content could have left.
     private(set) var changesComputedCount = 0
 
+    /// While set, a delta that changed something is answered `.deferred` with a new ticket (a
+    /// relay that acknowledges after its database's COMMIT); the tickets given out, in order.
+    var defersAcknowledgements = false
+    private(set) var deferredTickets: [UInt64] = []
+
     init(peerID: UInt64) {
         self.peerID = peerID
     }
@@ -94,6 +99,10 @@ final class InMemorySyncReplica: SyncReplica {
             documents[path] = document
         }
         if changed { appliedDeltaCount += 1 }
+        if changed, defersAcknowledgements {
+            deferredTickets.append(UInt64(deferredTickets.count + 100))
+            return .deferred(ticket: deferredTickets[deferredTickets.count - 1])
+        }
         return changed ? .changed : .unchanged
     }
 

@@ -1,0 +1,421 @@
+import EventRuntime
+import MonotonicTime
+import ReplicaCore
+import ReplicaSync
+
+/// The replica of a relay whose documents live in PostgreSQL (`serve --postgres`): the rows are
+/// the truth, the documents in memory a cache derived from them. What a client sends is
+/// committed first (group commit) and acknowledged after the COMMIT; only then does it enter the
+/// cache and go out to the other clients. Commits of other relays arrive as notices, and the rows
+/// this relay has not seen are read by version vector.
+///
+/// When the database goes away the relay keeps its clients: they are answered from the cache,
+/// what they send waits (unacknowledged) until the database is back, and the connection is made
+/// again with backoff, after which everything stored meanwhile is read by version vector.
+///
+/// Used only on the event loop's thread, like the sessions.
+public final class RelayReplica: SyncReplica {
+    public let databaseID: String
+    public let target: PostgresTarget
+    private let url: String
+    private let loop: any EventLoop
+    private var cache: ReplicaState
+    private var connection: PostgresConnection?
+    private var store: RelayEventStore?
+    private var group: GroupCommit?
+    private var backoff = ReconnectBackoff()
+    private var random: any RandomNumberGenerator
+    private var reconnectTimer: EventLoopTimer?
+    private var nextTicket: UInt64 = 1
+    /// Deltas taken from clients and not yet committed, by ticket.
+    private var unsaved: [UInt64: ReplicaDelta] = [:]
+    /// Tickets committed this turn, reported together.
+    private var durableTickets: Set<UInt64> = []
+    private var changedThisTurn = false
+    private var reportIsScheduled = false
+    /// Documents another relay stored something new in, waiting to be read.
+    private var stale: Set<DocumentKey> = []
+    private var isReading = false
+    /// The collections read in full when (re)connecting: the app's, and any a client wrote to.
+    private var collections: Set<String> = ["drawings"]
+    private var hasStarted = false
+    private var coalescer = PresenceCoalescer()
+    private var presenceTimer: EventLoopTimer?
+
+    /// The deltas of these tickets are committed (see `SyncApplyOutcome.deferred`); the cache
+    /// holds them. Call `SyncNode.durable`.
+    public var onDurable: (Set<UInt64>) -> Void = { _ in }
+    /// Rows of other relays entered the cache. Call `SyncNode.replicaChangedOutsideSessions`.
+    public var onChanged: () -> Void = {}
+    /// Presence of another relay's client (or its departure). Pass it to `SyncNode.forward`.
+    public var onRemotePresence: (PresenceNotice.Change) -> Void = { _ in }
+    /// The database went away (with why) or came back (nil).
+    public var onAvailabilityChanged: (PostgresError?) -> Void = { _ in }
+
+    /// Whether the database is connected and caught up.
+    public private(set) var isAvailable = false
+    /// Transactions committed and the client deltas they held (the bench's commit batch).
+    public var commitStatistics: (transactions: Int, deltas: Int) { (committedTransactions, committedDeltas) }
+    private var committedTransactions = 0
+    private var committedDeltas = 0
+
+    /// Reads `url` (throws for one libpq cannot read); nothing connects before `start`.
+    public init(
+        url: String, databaseID: String, loop: any EventLoop, peerID: PeerID,
+        random: any RandomNumberGenerator = SystemRandomNumberGenerator()
+    ) throws(PostgresError) {
+        target = try PostgresTarget(url: url)
+        self.url = url
+        self.databaseID = databaseID
+        self.loop = loop
+        self.random = random
+        cache = ReplicaState(peerID: peerID)
+    }
+
+    /// Connects, brings the schema up to date, listens and reads every stored document, then
+    /// answers: nil when ready, or why the first connection failed (no retry: the caller exits).
+    public func start(completion: @escaping (PostgresError?) -> Void) {
+        establish { [weak self] failure in
+            guard let self else { return }
+            if failure == nil {
+                hasStarted = true
+                isAvailable = true
+            }
+            completion(failure)
+        }
+    }
+
+    /// Closes the connection; what was not committed stays unacknowledged (clients resend it).
+    public func close() {
+        if let reconnectTimer { loop.cancel(reconnectTimer) }
+        reconnectTimer = nil
+        if let presenceTimer { loop.cancel(presenceTimer) }
+        presenceTimer = nil
+        hasStarted = false
+        dropConnection()
+    }
+
+    // MARK: Connecting
+
+    private func establish(completion: @escaping (PostgresError?) -> Void) {
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection(url: url, loop: loop) { [weak self] failure in
+                guard let self else { return }
+                if let failure { return completion(failure) }
+                self.opened(completion: completion)
+            }
+        } catch {
+            return completion(error)
+        }
+        connection.onFailure = { [weak self, weak connection] failure in
+            guard let self, connection === self.connection else { return }
+            self.lost(failure)
+        }
+        self.connection = connection
+    }
+
+    private func opened(completion: @escaping (PostgresError?) -> Void) {
+        guard let connection else { return }
+        RelayEventStore.open(databaseID: databaseID, connection: connection) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .failure(let failure):
+                dropConnection()
+                completion(failure)
+            case .success(let store):
+                store.listen(
+                    onNotice: { [weak self] in self?.noticed($0) },
+                    onPresence: { [weak self] in self?.presenceArrived($0) }
+                ) { [weak self] failure in
+                    guard let self else { return }
+                    if let failure {
+                        dropConnection()
+                        return completion(failure)
+                    }
+                    self.store = store
+                    let group = GroupCommit(store: store, loop: loop)
+                    group.onCommitted = { [weak self] deltas in
+                        self?.committedTransactions += 1
+                        self?.committedDeltas += deltas
+                    }
+                    self.group = group
+                    catchUp(Array(collections.sorted()), completion: completion)
+                }
+            }
+        }
+    }
+
+    /// Reads, collection by collection, every row the cache does not hold.
+    private func catchUp(_ remaining: [String], completion: @escaping (PostgresError?) -> Void) {
+        guard let store else { return completion(connectionGone()) }
+        guard let collection = remaining.first else {
+            resubmitUnsaved()
+            return completion(nil)
+        }
+        store.changes(
+            collection: collection, documentID: nil,
+            since: cache.versions(collection: collection, documentID: nil)
+        ) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .failure(let failure):
+                dropConnection()
+                completion(failure)
+            case .success(let delta):
+                if integrate(delta, readAgainOnGap: false) { reportLater(changed: true) }
+                catchUp(Array(remaining.dropFirst()), completion: completion)
+            }
+        }
+    }
+
+    private func lost(_ failure: PostgresError) {
+        let wasAvailable = isAvailable
+        isAvailable = false
+        dropConnection()
+        if wasAvailable { onAvailabilityChanged(failure) }
+        scheduleReconnect()
+    }
+
+    private func scheduleReconnect() {
+        guard hasStarted, reconnectTimer == nil else { return }
+        let delay = backoff.nextDelay(using: &random)
+        reconnectTimer = loop.schedule(at: loop.now + delay) { [weak self] in
+            guard let self else { return }
+            reconnectTimer = nil
+            establish { [weak self] failure in
+                guard let self, hasStarted else { return }
+                if failure != nil { return scheduleReconnect() }
+                backoff.reset()
+                isAvailable = true
+                onAvailabilityChanged(nil)
+            }
+        }
+    }
+
+    private func dropConnection() {
+        let connection = connection
+        self.connection = nil
+        store = nil
+        group = nil
+        isReading = false
+        connection?.close()
+    }
+
+    private func connectionGone() -> PostgresError {
+        PostgresError(
+            kind: .connectionLost, operation: "reading", target: target.description,
+            message: "the connection was closed")
+    }
+
+    // MARK: Writing
+
+    private func submit(_ ticket: UInt64, _ delta: ReplicaDelta) {
+        guard let group else { return }
+        group.submit(delta) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case .success:
+                guard unsaved.removeValue(forKey: ticket) != nil else { return }
+                if integrate(delta, readAgainOnGap: true) { changedThisTurn = true }
+                durableTickets.insert(ticket)
+                reportLater(changed: false)
+            case .failure(let failure):
+                // Kept in `unsaved`; committed again once the database is back.
+                if isAvailable || connection != nil { lost(failure) }
+            }
+        }
+    }
+
+    private func resubmitUnsaved() {
+        for (ticket, delta) in unsaved.sorted(by: { $0.key < $1.key }) { submit(ticket, delta) }
+    }
+
+    /// One report per loop turn: the committed tickets, and whether the cache changed.
+    private func reportLater(changed: Bool) {
+        if changed { changedThisTurn = true }
+        guard !reportIsScheduled else { return }
+        reportIsScheduled = true
+        loop.schedule(at: loop.now) { [weak self] in
+            guard let self else { return }
+            reportIsScheduled = false
+            let tickets = durableTickets
+            let changed = changedThisTurn
+            durableTickets = []
+            changedThisTurn = false
+            if !tickets.isEmpty {
+                onDurable(tickets)
+            } else if changed {
+                onChanged()
+            }
+        }
+    }
+
+    // MARK: Reading what other relays stored
+
+    private func noticed(_ notice: CommitNotice) {
+        let key = DocumentKey(collection: notice.collection, id: notice.documentID)
+        guard notice.isNew(comparedWith: cache.document(key)?.versionVector ?? VersionVector()) else {
+            return
+        }
+        stale.insert(key)
+        readStale()
+    }
+
+    private func readStale() {
+        guard !isReading, let store,
+            let key = stale.min(by: { ($0.collection, $0.id) < ($1.collection, $1.id) })
+        else { return }
+        stale.remove(key)
+        isReading = true
+        store.changes(
+            collection: key.collection, documentID: key.id,
+            since: cache.versions(collection: key.collection, documentID: key.id)
+        ) { [weak self] outcome in
+            guard let self, store === self.store else { return }
+            isReading = false
+            switch outcome {
+            case .success(let delta):
+                if integrate(delta, readAgainOnGap: false) { reportLater(changed: true) }
+            case .failure(let failure):
+                if failure.kind == .connectionLost { return lost(failure) }
+            // A row this program cannot read: the document is read again after the next notice.
+            }
+            readStale()
+        }
+    }
+
+    /// Enters rows into the cache, per document, up to the first gap of each peer (a row another
+    /// relay committed later can be visible before one it committed earlier); the rest comes
+    /// with a later read. Returns whether the cache changed.
+    private func integrate(_ delta: ReplicaDelta, readAgainOnGap: Bool) -> Bool {
+        var changed = false
+        for document in delta.documents {
+            let key = DocumentKey(collection: delta.collection, id: document.documentID)
+            let have = cache.document(key)?.versionVector ?? VersionVector()
+            let (usable, complete) = Self.contiguous(document.events, after: have)
+            if !complete, readAgainOnGap { stale.insert(key) }
+            guard !usable.isEmpty else { continue }
+            // The relay never writes, so its clock's wall time is never used.
+            let outcome = try? cache.apply(
+                ReplicaDelta(
+                    collection: delta.collection,
+                    documents: [.init(documentID: document.documentID, events: usable)]), wall: 0)
+            if case .applied(let newEvents, let documents) = outcome, newEvents > 0 || !documents.isEmpty {
+                changed = true
+            }
+        }
+        if readAgainOnGap, !stale.isEmpty { readStale() }
+        return changed
+    }
+
+    /// The events that continue `have` without a gap, and whether that is all of them.
+    static func contiguous(_ events: [DocumentEvent], after have: VersionVector) -> ([DocumentEvent], Bool) {
+        var next: [PeerID: UInt64] = [:]
+        var usable: [DocumentEvent] = []
+        var complete = true
+        for event in events.sorted(by: { $0.dot < $1.dot }) {
+            let peer = event.dot.peer
+            let expected = next[peer] ?? have[peer] + 1
+            if event.dot.counter < expected { continue }
+            if event.dot.counter > expected {
+                complete = false
+                next[peer] = .max
+                continue
+            }
+            next[peer] = expected + 1
+            usable.append(event)
+        }
+        return (usable, complete)
+    }
+
+    // MARK: Presence
+
+    /// Passes a client's presence (or its departure) to the other relays, at most once per
+    /// 50 ms per peer. While the database is away presence is dropped: it is ephemeral.
+    public func publishPresence(_ change: PresenceNotice.Change) {
+        let peerID = PresenceNotice(relayPeerID: 0, change: change).peerID
+        if let ready = coalescer.offer(change, peerID: peerID, now: loop.now) { sendPresence([ready]) }
+        armPresenceTimer()
+    }
+
+    private func armPresenceTimer() {
+        guard presenceTimer == nil, let deadline = coalescer.nextDeadline else { return }
+        presenceTimer = loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            presenceTimer = nil
+            sendPresence(coalescer.due(now: loop.now).map(\.change))
+            armPresenceTimer()
+        }
+    }
+
+    private func sendPresence(_ changes: [PresenceNotice.Change]) {
+        guard let store, !changes.isEmpty else { return }
+        let relay = cache.peerID.rawValue
+        store.notifyPresence(changes.map { PresenceNotice(relayPeerID: relay, change: $0).payload }) { _ in }
+    }
+
+    private func presenceArrived(_ payload: String) {
+        guard let notice = PresenceNotice(payload: payload), notice.relayPeerID != cache.peerID.rawValue
+        else { return }
+        onRemotePresence(notice.change)
+    }
+
+    // MARK: SyncReplica
+
+    public func encodedVersions(for subscription: SyncSubscription) throws -> [UInt8] {
+        cache.versions(collection: subscription.collection, documentID: subscription.documentID).encoded()
+    }
+
+    public func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    {
+        let since: DocumentVersions
+        do {
+            since = try DocumentVersions(decoding: remoteVersions)
+        } catch {
+            throw ReplicaSyncAdapterError.undecodable(what: "version vectors", reason: "\(error)")
+        }
+        let delta = cache.changes(
+            collection: subscription.collection, documentID: subscription.documentID, since: since)
+        return delta.isEmpty ? nil : delta.encoded()
+    }
+
+    /// Checks the delta and hands it to the group commit; the ack waits for its COMMIT. A delta
+    /// the cache already holds is answered at once.
+    public func applyEncodedChanges(_ bytes: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
+        let delta: ReplicaDelta
+        do {
+            delta = try ReplicaDelta(decoding: bytes)
+        } catch {
+            throw ReplicaSyncAdapterError.undecodable(what: "a delta", reason: "\(error)")
+        }
+        let covering = ReplicaSubscription(
+            collection: subscription.collection, documentID: subscription.documentID)
+        var isNew = false
+        for document in delta.documents {
+            let key = DocumentKey(collection: delta.collection, id: document.documentID)
+            guard covering.covers(key) else {
+                throw ReplicaSyncAdapterError.outsideSubscription(
+                    collection: delta.collection, documentID: document.documentID,
+                    subscription: subscription.description)
+            }
+            // What no honest peer writes is refused before it reaches the shared log.
+            try ReplicaState.validate(document.events, documentID: document.documentID)
+            let have = cache.document(key)?.versionVector ?? VersionVector()
+            if document.events.contains(where: { !have.contains($0.dot) }) { isNew = true }
+        }
+        guard isNew else { return .unchanged }
+        collections.insert(delta.collection)
+        let ticket = nextTicket
+        nextTicket += 1
+        unsaved[ticket] = delta
+        submit(ticket, delta)
+        return .deferred(ticket: ticket)
+    }
+
+    /// Deltas waiting for the database (unacknowledged).
+    public var unsavedDeltaCount: Int { unsaved.count }
+}

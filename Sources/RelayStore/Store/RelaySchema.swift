@@ -1,0 +1,77 @@
+/// The relay tier's tables in PostgreSQL and the migrations that make them.
+///
+/// Every table starts with `drawtogether_`, so the store can live in a database shared with
+/// other programs. Migration `n` (from 1) brings the version in `drawtogether_meta` from n - 1
+/// to n; relays starting together take an advisory lock, so exactly one of them migrates.
+enum RelaySchema {
+    /// The advisory lock key ("DRW1", as the SQLite store's application id).
+    static let migrationLock: Int64 = 0x4452_5731
+
+    static let migrations: [[String]] = [
+        [
+            // Events of every database id; the record is `DocumentEvent.encoded()`. The key is
+            // the event's dot within its document, so inserting it twice keeps one row.
+            """
+            CREATE TABLE drawtogether_events(
+                database_id text NOT NULL, collection text NOT NULL, document text NOT NULL,
+                peer bigint NOT NULL, counter bigint NOT NULL, record bytea NOT NULL,
+                PRIMARY KEY (database_id, collection, document, peer, counter))
+            """
+        ]
+    ]
+
+    static var version: Int64 { Int64(migrations.count) }
+
+    static let createMeta = """
+        CREATE TABLE IF NOT EXISTS drawtogether_meta(key text PRIMARY KEY, value bigint NOT NULL)
+        """
+    static let readVersion = "SELECT value FROM drawtogether_meta WHERE key = 'schema_version'"
+    static let writeVersion = """
+        INSERT INTO drawtogether_meta(key, value) VALUES ('schema_version', $1)
+        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+        """
+
+    /// One statement, so one round trip and one implicit transaction: insert the batch (a row
+    /// already there is left as it is), then notify once per document that got a new row.
+    /// Parameters: database id, the batch as five parallel arrays, the channel, and the notices
+    /// as three parallel arrays (collection, document, payload).
+    static let commitBatch = """
+        WITH inserted AS (
+            INSERT INTO drawtogether_events(database_id, collection, document, peer, counter, record)
+            SELECT $1, b.collection, b.document, b.peer, b.counter, b.record
+            FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::bytea[])
+                AS b(collection, document, peer, counter, record)
+            ON CONFLICT (database_id, collection, document, peer, counter) DO NOTHING
+            RETURNING collection, document),
+        notified AS (
+            SELECT pg_notify($7, n.payload)
+            FROM unnest($8::text[], $9::text[], $10::text[]) AS n(collection, document, payload)
+            WHERE EXISTS (SELECT 1 FROM inserted i WHERE i.collection = n.collection AND i.document = n.document))
+        SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM notified)
+        """
+
+    /// The events of one collection (or one document of it) that a version list does not cover.
+    /// Parameters: database id, collection, document or NULL, the versions as three parallel
+    /// arrays (document, peer, counter).
+    static let readSince = """
+        SELECT e.document, e.peer, e.counter, e.record FROM drawtogether_events e
+        WHERE e.database_id = $1 AND e.collection = $2 AND ($3::text IS NULL OR e.document = $3)
+            AND e.counter > COALESCE((
+                SELECT max(h.counter) FROM unnest($4::text[], $5::int8[], $6::int8[]) AS h(document, peer, counter)
+                WHERE h.document = e.document AND h.peer = e.peer), 0)
+        ORDER BY e.document COLLATE "C", e.peer, e.counter
+        """
+
+    /// LISTEN takes no parameters, so the channel is made of hex digits only: a hash of the
+    /// database id. Two ids that share a channel cost a read that finds nothing, never a wrong row
+    /// (reads are by database id).
+    static func channel(databaseID: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in databaseID.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return "drawtogether_" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
