@@ -130,7 +130,8 @@ extension CanvasSession {
         let drawing = coordinator.drawing
         guard
             let key = Raster.topmostKey(
-                in: drawing.groups, atCellX: cell.x, y: cell.y, mode: editor.glyphMode),
+                in: drawing.groups(in: CellRect(x: cell.x, y: cell.y, width: 1, height: 1)), atCellX: cell.x,
+                y: cell.y, mode: editor.glyphMode),
             let ink = drawing[key]?.pieces.last?.ink
         else {
             show("no ink there to pick a colour from")
