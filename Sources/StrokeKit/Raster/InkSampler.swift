@@ -76,6 +76,9 @@ struct InkSampler {
         let halfWidth = shape.halfWidth
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
+        // The square of half a sample's diagonal, with room for rounding: no point of a sample's
+        // rectangle is further than that from its centre.
+        let reachSquared = (sw * sw + sh * sh) / 4 * (1 + 1e-6) + 1e-12
         for (a, b) in shape.segments {
             var firstRow = Int((min(a.y, b.y) - halfWidth) / sh) - 2
             var lastRow = Int((max(a.y, b.y) + halfWidth) / sh) + 2
@@ -102,11 +105,15 @@ struct InkSampler {
                 for column in firstColumn...lastColumn {
                     let left = Double(column) * sw
                     let centre = Vector2(left + sw / 2, centreY)
+                    let distanceSquared = PlanarGeometry.distanceSquared(from: centre, toSegment: a, b)
+                    // A segment further from the centre than the rectangle's corners cannot
+                    // touch it: most candidates are settled without the rectangle test.
                     let inked =
-                        PlanarGeometry.distanceSquared(from: centre, toSegment: a, b) < halfWidth * halfWidth
-                        || PlanarGeometry.segment(
-                            a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
-                            maxY: bottom - Self.edge)
+                        distanceSquared < halfWidth * halfWidth
+                        || (distanceSquared <= reachSquared
+                            && PlanarGeometry.segment(
+                                a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
+                                maxY: bottom - Self.edge))
                     if inked && !shape.hidden(centre) && !body(column, row) { return false }
                 }
             }

@@ -54,7 +54,11 @@ public enum Raster {
 
     /// Every piece, bottom first: groups by key, pieces in group order.
     static func strokesInZOrder(_ groups: [StrokeGroup]) -> [Stroke] {
-        groups.enumerated()
+        // Most callers pass groups in key order already (`Drawing.groups(in:)`): no sort then.
+        if zip(groups, groups.dropFirst()).allSatisfy({ $0.key < $1.key }) {
+            return groups.flatMap(\.pieces)
+        }
+        return groups.enumerated()
             .sorted { lhs, rhs in
                 lhs.element.key != rhs.element.key
                     ? lhs.element.key < rhs.element.key : lhs.offset < rhs.offset
