@@ -13,6 +13,8 @@ struct InkSampler {
 
     /// Far below the 1/16 grid, so only points exactly on a right or bottom edge are left out.
     private static let edge = 1e-9
+    /// Room for rounding where candidate rows and columns are worked out.
+    private static let slack = 1e-9
 
     /// A stroke's geometry on the canvas (path segments, half width, mask), derived once so that
     /// sampling it many times (as `visibleBounds` does, a row or column at a time) does not
@@ -80,8 +82,9 @@ struct InkSampler {
         // rectangle is further than that from its centre.
         let reachSquared = (sw * sw + sh * sh) / 4 * (1 + 1e-6) + 1e-12
         for (a, b) in shape.segments {
-            var firstRow = Int((min(a.y, b.y) - halfWidth) / sh) - 2
-            var lastRow = Int((max(a.y, b.y) + halfWidth) / sh) + 2
+            // The rows whose band (below) can meet the segment, with room for rounding.
+            var firstRow = Int(((min(a.y, b.y) - halfWidth - Self.slack) / sh).rounded(.down)) - 1
+            var lastRow = Int(((max(a.y, b.y) + halfWidth + Self.slack) / sh).rounded(.down))
             if let rows {
                 firstRow = max(firstRow, rows.lowerBound)
                 lastRow = min(lastRow, rows.upperBound - 1)
@@ -94,8 +97,14 @@ struct InkSampler {
                 guard let span = xSpan(of: a, b, inBand: top - halfWidth, bottom + halfWidth) else {
                     continue
                 }
-                var firstColumn = Int(((span.lowerBound - halfWidth) / sw).rounded(.down)) - 1
-                var lastColumn = Int(((span.upperBound + halfWidth) / sw).rounded(.down)) + 1
+                // Only samples whose centre lies within half the width of the span (the first
+                // rule) or whose rectangle meets it (the second) can be inked.
+                var firstColumn = min(
+                    Int((span.lowerBound / sw).rounded(.down)) - 1,
+                    Int(((span.lowerBound - halfWidth) / sw - 0.5 - Self.slack).rounded(.down)))
+                var lastColumn = max(
+                    Int((span.upperBound / sw).rounded(.down)),
+                    Int(((span.upperBound + halfWidth) / sw - 0.5 + Self.slack).rounded(.down)))
                 if let columns {
                     firstColumn = max(firstColumn, columns.lowerBound)
                     lastColumn = min(lastColumn, columns.upperBound - 1)
