@@ -64,16 +64,21 @@ struct InkSampler {
     /// Calls `body` with (column, row) of each visible sample, possibly more than once, within
     /// the given sample ranges (unbounded when nil). `body` returns false to stop; the result is
     /// false when it did.
+    ///
+    /// `settled` says of a candidate sample that nothing `body` would do there can change what
+    /// the caller draws (a sample inked already by a stroke above): it is not tested, and `body`
+    /// may not be called for it.
     @discardableResult
     func forEachVisibleSample(
         of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
-        _ body: (Int, Int) -> Bool
+        skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
     ) -> Bool {
-        forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, body)
+        forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, skipping: settled, body)
     }
 
     private func forEachVisibleSample(
-        of shape: Shape, columns: Range<Int>?, rows: Range<Int>?, _ body: (Int, Int) -> Bool
+        of shape: Shape, columns: Range<Int>?, rows: Range<Int>?,
+        skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
     ) -> Bool {
         let halfWidth = shape.halfWidth
         let sw = lattice.sampleWidth
@@ -111,7 +116,7 @@ struct InkSampler {
                 }
                 guard firstColumn <= lastColumn else { continue }
                 let centreY = top + sh / 2
-                for column in firstColumn...lastColumn {
+                for column in firstColumn...lastColumn where !settled(column, row) {
                     let left = Double(column) * sw
                     let centre = Vector2(left + sw / 2, centreY)
                     let distanceSquared = PlanarGeometry.distanceSquared(from: centre, toSegment: a, b)

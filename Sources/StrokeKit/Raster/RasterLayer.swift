@@ -93,17 +93,18 @@ public struct RasterLayer: Equatable, Sendable {
     /// Draws `groups` into `region`, whose cells are blank, with the result `draw` gives, but
     /// topmost stroke first: a cell's pen colour is the first pen's to ink it, its marker colour
     /// the first marker's, and its samples are or-ed as before, so the order does not change
-    /// what a cell ends as. What it saves: a cell with every pen sample inked cannot change for
-    /// a pen below, nor one with a marker colour for a marker below, so a stroke whose bounds
-    /// hold only such cells is not sampled at all, and once every cell of the region is full
-    /// the strokes below are not looked at. In a large drawing most strokes under the viewport
-    /// lie under others (at 100,000 strokes, under dozens), so a frame costs about what the
-    /// visible ink costs, not what the drawing does.
+    /// what a cell ends as. What it saves: a sample a pen above inked already cannot change for
+    /// a pen below, nor a cell with a marker colour for a marker below, so such samples are not
+    /// tested; a stroke whose bounds hold only full cells is not looked at, and once every cell
+    /// of the region is full the strokes below are not either. In a large drawing most strokes
+    /// under the viewport lie under others (at 100,000 strokes, under dozens), so a frame costs
+    /// about what the visible ink costs, not what the drawing does.
     private mutating func drawTopFirst(_ groups: [StrokeGroup], in region: CellRect) {
         let width = viewport.width
         guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, !groups.isEmpty else {
             return
         }
+        let origin = (x: viewport.x, y: viewport.y)
         let lattice = mode.lattice
         let (columns, rows) = lattice.samples(in: region)
         let sampler = InkSampler(lattice: lattice)
@@ -111,49 +112,69 @@ public struct RasterLayer: Equatable, Sendable {
         var openPens = region.width * region.height
         var openMarkers = openPens
         let strokes = Raster.strokesInZOrder(groups)
-        for stroke in strokes.reversed() {
-            let isMarker = stroke.ink.tool == .marker
-            if isMarker ? openMarkers == 0 : openPens == 0 {
-                if openPens == 0 && openMarkers == 0 { break }
-                continue
-            }
-            guard let reach = SpatialIndex.bounds(of: stroke).intersection(region),
-                hasOpenCell(in: reach, forMarker: isMarker, full: full)
-            else { continue }
-            let colour = stroke.ink.colour
-            sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { column, row in
-                let place = lattice.cell(ofColumn: column, row: row)
-                let index = (place.y - viewport.y) * width + (place.x - viewport.x)
-                if isMarker {
-                    if markerColours[index] == nil {
-                        markerColours[index] = colour
-                        openMarkers -= 1
+        // The cells are written through buffers: the test of what is settled reads them while
+        // the stroke is drawn into them.
+        penBits.withUnsafeMutableBufferPointer { bits in
+            penColours.withUnsafeMutableBufferPointer { colours in
+                markerColours.withUnsafeMutableBufferPointer { markers in
+                    func index(_ place: (x: Int, y: Int, subColumn: Int, subRow: Int)) -> Int {
+                        (place.y - origin.y) * width + (place.x - origin.x)
                     }
-                } else {
-                    let old = penBits[index]
-                    let new = old | 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
-                    if old == 0 { penColours[index] = colour }
-                    if new != old {
-                        penBits[index] = new
-                        if new == full { openPens -= 1 }
+                    func bit(_ place: (x: Int, y: Int, subColumn: Int, subRow: Int)) -> UInt8 {
+                        1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
+                    }
+                    func hasOpenCell(in rect: CellRect, forMarker isMarker: Bool) -> Bool {
+                        for y in rect.y..<rect.maxY {
+                            let start = (y - origin.y) * width + (rect.x - origin.x)
+                            for cell in start..<(start + rect.width) {
+                                if isMarker ? markers[cell] == nil : bits[cell] != full { return true }
+                            }
+                        }
+                        return false
+                    }
+                    for stroke in strokes.reversed() {
+                        let isMarker = stroke.ink.tool == .marker
+                        if isMarker ? openMarkers == 0 : openPens == 0 {
+                            if openPens == 0 && openMarkers == 0 { break }
+                            continue
+                        }
+                        guard let reach = SpatialIndex.bounds(of: stroke).intersection(region),
+                            hasOpenCell(in: reach, forMarker: isMarker)
+                        else { continue }
+                        let colour = stroke.ink.colour
+                        // A sample a stroke above inked already is settled: a pen there can only
+                        // set a bit that is set, a marker only a colour that is chosen.
+                        let settled = { (column: Int, row: Int) -> Bool in
+                            let place = lattice.cell(ofColumn: column, row: row)
+                            return isMarker
+                                ? markers[index(place)] != nil : bits[index(place)] & bit(place) != 0
+                        }
+                        sampler.forEachVisibleSample(
+                            of: stroke, columns: columns, rows: rows, skipping: settled
+                        ) {
+                            column, row in
+                            let place = lattice.cell(ofColumn: column, row: row)
+                            let cell = index(place)
+                            if isMarker {
+                                if markers[cell] == nil {
+                                    markers[cell] = colour
+                                    openMarkers -= 1
+                                }
+                            } else {
+                                let old = bits[cell]
+                                let new = old | bit(place)
+                                if old == 0 { colours[cell] = colour }
+                                if new != old {
+                                    bits[cell] = new
+                                    if new == full { openPens -= 1 }
+                                }
+                            }
+                            return true
+                        }
                     }
                 }
-                return true
             }
         }
-    }
-
-    /// Whether a cell of `rect` (inside the viewport) can still change for a stroke below: a pen
-    /// where not every sample is inked, a marker where no marker is.
-    private func hasOpenCell(in rect: CellRect, forMarker isMarker: Bool, full: UInt8) -> Bool {
-        let width = viewport.width
-        for y in rect.y..<rect.maxY {
-            let start = (y - viewport.y) * width + (rect.x - viewport.x)
-            for index in start..<(start + rect.width) {
-                if isMarker ? markerColours[index] == nil : penBits[index] != full { return true }
-            }
-        }
-        return false
     }
 
     /// The cells, blank where there is no ink.

@@ -33,6 +33,12 @@ public struct SpatialIndex: Sendable {
 
     public init() {}
 
+    /// Makes room for `count` groups, so filling an index with a whole drawing grows it once.
+    public mutating func reserveCapacity(_ count: Int) {
+        slotsByKey.reserveCapacity(count)
+        entries.reserveCapacity(count)
+    }
+
     /// How many groups the index holds.
     public var count: Int { slotsByKey.count }
 
