@@ -69,6 +69,7 @@ struct InkSampler {
     /// the caller draws (a sample inked already by a stroke above): it is not tested, and `body`
     /// may not be called for it.
     @discardableResult
+    @inline(__always)
     func forEachVisibleSample(
         of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
         skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
@@ -76,6 +77,8 @@ struct InkSampler {
         forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, skipping: settled, body)
     }
 
+    // Inlined so that the caller's closures are too: a frame calls them for every candidate.
+    @inline(__always)
     private func forEachVisibleSample(
         of shape: Shape, columns: Range<Int>?, rows: Range<Int>?,
         skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool

@@ -58,11 +58,16 @@ public enum Raster {
         if zip(groups, groups.dropFirst()).allSatisfy({ $0.key < $1.key }) {
             return groups.flatMap(\.pieces)
         }
-        return groups.enumerated()
+        return inKeyOrder(groups).flatMap(\.pieces)
+    }
+
+    /// The groups sorted by key; groups with equal keys stay in the order given.
+    static func inKeyOrder(_ groups: [StrokeGroup]) -> [StrokeGroup] {
+        groups.enumerated()
             .sorted { lhs, rhs in
                 lhs.element.key != rhs.element.key
                     ? lhs.element.key < rhs.element.key : lhs.offset < rhs.offset
             }
-            .flatMap(\.element.pieces)
+            .map(\.element)
     }
 }

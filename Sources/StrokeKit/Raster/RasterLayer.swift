@@ -111,7 +111,11 @@ public struct RasterLayer: Equatable, Sendable {
         let full = UInt8(truncatingIfNeeded: (1 << (lattice.columnsPerCell * lattice.rowsPerCell)) - 1)
         var openPens = region.width * region.height
         var openMarkers = openPens
-        let strokes = Raster.strokesInZOrder(groups)
+        // Topmost first, without a copy of every stroke: groups in key order (as
+        // `Drawing.groups(in:)` gives them) are walked backwards, others sorted first.
+        let ordered =
+            zip(groups, groups.dropFirst()).allSatisfy({ $0.key < $1.key })
+            ? groups : Raster.inKeyOrder(groups)
         // The cells are written through buffers: the test of what is settled reads them while
         // the stroke is drawn into them.
         penBits.withUnsafeMutableBufferPointer { bits in
@@ -132,7 +136,7 @@ public struct RasterLayer: Equatable, Sendable {
                         }
                         return false
                     }
-                    for stroke in strokes.reversed() {
+                    for stroke in ordered.reversed().lazy.flatMap({ $0.pieces.reversed() }) {
                         let isMarker = stroke.ink.tool == .marker
                         if isMarker ? openMarkers == 0 : openPens == 0 {
                             if openPens == 0 && openMarkers == 0 { break }
