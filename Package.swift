@@ -66,7 +66,7 @@ let package = Package(
             name: "drawtogether-bench",
             dependencies: [
                 "JSONText", "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync",
-                "TerminalCanvas", "EventRuntime",
+                "TerminalCanvas", "EventRuntime", "CSQLite",
             ]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and

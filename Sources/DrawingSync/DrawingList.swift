@@ -2,20 +2,32 @@ import ReplicaCore
 import ReplicaStore
 
 /// The drawings in a replica, kept current by an observer, with create, rename and delete.
+///
+/// Deleting moves a drawing to the trash: its document stays, with a `trashed` field (the wall
+/// time, Unix milliseconds), so it syncs as one register and a restore (`UNSET trashed`) brings
+/// back everything it had, on every peer. Only `deleteForever` removes the document.
 public final class DrawingList {
     /// One drawing as the list shows it.
     public struct Entry: Equatable, Sendable {
         public var id: String
         public var name: String
+        /// When it was moved to the trash (Unix milliseconds); nil for a drawing not in it.
+        public var trashedAt: Int64?
 
-        public init(id: String, name: String) {
+        public init(id: String, name: String, trashedAt: Int64? = nil) {
             self.id = id
             self.name = name
+            self.trashedAt = trashedAt
         }
     }
 
-    /// Sorted by name, then id.
+    /// How long a drawing stays in the trash before `purgeTrash` deletes it for good.
+    public static let trashKeepsMilliseconds: Int64 = 30 * 24 * 3_600_000
+
+    /// The drawings not in the trash, sorted by name, then id.
     public private(set) var entries: [Entry] = []
+    /// The drawings in the trash, the latest moved there first.
+    public private(set) var trash: [Entry] = []
     /// Called after the list changed (a drawing created, renamed or deleted, here or by a peer).
     public var onChange: (([Entry]) -> Void)?
 
@@ -27,7 +39,7 @@ public final class DrawingList {
         observation = try replica.observe(
             .select(
                 DQLSelect(
-                    projection: .fields([DQLPath(["_id"]), DQLPath(["name"])]),
+                    projection: .fields([DQLPath(["_id"]), DQLPath(["name"]), DQLPath(["trashed"])]),
                     collection: DrawingSyncCoordinator.collection, filter: nil))
         ) { [weak self] result in
             self?.receive(result)
@@ -38,9 +50,14 @@ public final class DrawingList {
         observation?.cancel()
     }
 
-    /// The drawing whose id is `idOrName`, else the first whose name is.
+    /// The drawing whose id is `idOrName`, else the first whose name is (not one in the trash).
     public func find(_ idOrName: String) -> Entry? {
         entries.first { $0.id == idOrName } ?? entries.first { $0.name == idOrName }
+    }
+
+    /// The drawing in the trash whose id is `idOrName`, else the first whose name is.
+    public func findInTrash(_ idOrName: String) -> Entry? {
+        trash.first { $0.id == idOrName } ?? trash.first { $0.name == idOrName }
     }
 
     /// Creates a drawing with no strokes.
@@ -56,9 +73,10 @@ public final class DrawingList {
     @discardableResult
     public func create(named name: String) throws -> Entry {
         if entries.contains(where: { $0.name == name }) { throw DrawingListError.nameTaken(name) }
+        if trash.contains(where: { $0.name == name }) { throw DrawingListError.nameInTrash(name) }
         var id = name
         var suffix = 2
-        while entries.contains(where: { $0.id == id }) {
+        while (entries + trash).contains(where: { $0.id == id }) {
             id = "\(name)-\(suffix)"
             suffix += 1
         }
@@ -71,12 +89,20 @@ public final class DrawingList {
         if entries.contains(where: { $0.name == name && $0.id != id }) {
             throw DrawingListError.nameTaken(name)
         }
+        if trash.contains(where: { $0.name == name && $0.id != id }) {
+            throw DrawingListError.nameInTrash(name)
+        }
         try rename(id: id, to: name)
     }
 
-    /// The drawing named by `idOrName`; created with it as both id and name when there is none.
+    /// The drawing named by `idOrName`; taken out of the trash when it is there (asked for by
+    /// name, it is wanted back); created with it as both id and name when there is none.
     public func openOrCreate(_ idOrName: String) throws -> Entry {
         if let entry = find(idOrName) { return entry }
+        if let trashed = findInTrash(idOrName) {
+            try restore(id: trashed.id)
+            return Entry(id: trashed.id, name: trashed.name)
+        }
         try create(id: idOrName, name: idOrName)
         return Entry(id: idOrName, name: idOrName)
     }
@@ -87,15 +113,51 @@ public final class DrawingList {
             arguments: ["id": .string(id), "name": .string(name)])
     }
 
-    public func delete(id: String) throws {
+    /// Moves a drawing to the trash at `now` (Unix milliseconds), for every peer.
+    public func delete(id: String, now: Int64) throws {
+        try replica.execute(
+            "UPDATE drawings SET trashed = :now WHERE _id = :id",
+            arguments: ["id": .string(id), "now": .number(Double(now))])
+    }
+
+    /// Takes a drawing out of the trash, with everything it had.
+    public func restore(id: String) throws {
+        try replica.execute("UPDATE drawings UNSET trashed WHERE _id = :id", arguments: ["id": .string(id)])
+    }
+
+    /// Deletes a drawing for good: its document goes (a peer drawing on it at the same time
+    /// still brings it back with its edit, as the replica's removals are add-wins).
+    public func deleteForever(id: String) throws {
         try replica.execute("DELETE FROM drawings WHERE _id = :id", arguments: ["id": .string(id)])
     }
 
+    /// Deletes for good the drawings that went to the trash more than `trashKeepsMilliseconds`
+    /// before `now`; returns how many.
+    @discardableResult
+    public func purgeTrash(now: Int64) throws -> Int {
+        let expired = trash.filter { ($0.trashedAt ?? now) < now - Self.trashKeepsMilliseconds }
+        for entry in expired { try deleteForever(id: entry.id) }
+        return expired.count
+    }
+
     private func receive(_ result: QueryResult) {
-        entries = result.documents.compactMap { document in
+        let all = result.documents.compactMap { document -> Entry? in
             guard let id = document["_id"]?.stringValue else { return nil }
-            return Entry(id: id, name: document["name"]?.stringValue ?? "Untitled (\(id.prefix(8)))")
-        }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+            let trashedAt: Int64? =
+                if case .number(let value)? = document["trashed"], let whole = Int64(exactly: value.rounded())
+                {
+                    whole
+                } else {
+                    nil
+                }
+            return Entry(
+                id: id, name: document["name"]?.stringValue ?? "Untitled (\(id.prefix(8)))",
+                trashedAt: trashedAt)
+        }
+        entries = all.filter { $0.trashedAt == nil }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        trash = all.filter { $0.trashedAt != nil }.sorted {
+            $0.trashedAt == $1.trashedAt ? $0.id < $1.id : ($0.trashedAt ?? 0) > ($1.trashedAt ?? 0)
+        }
         onChange?(entries)
     }
 }
@@ -104,10 +166,14 @@ public final class DrawingList {
 public enum DrawingListError: Error, Equatable, CustomStringConvertible {
     /// Another drawing already has this name.
     case nameTaken(String)
+    /// A drawing in the trash has this name.
+    case nameInTrash(String)
 
     public var description: String {
         switch self {
         case .nameTaken(let name): "a drawing named '\(name)' exists already: choose another name"
+        case .nameInTrash(let name):
+            "a drawing named '\(name)' is in the trash: put it back (u in the menu) or choose another name"
         }
     }
 }

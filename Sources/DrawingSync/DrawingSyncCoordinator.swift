@@ -144,19 +144,22 @@ public final class DrawingSyncCoordinator {
     }
 
     /// A remote change of a group with unflushed local edits: nil keeps the local group as it
-    /// is (a local removal, a new or rewritten stroke: the flush writes them over the remote
-    /// change). When the local edits only added or took out sweeps, they are carried over onto
-    /// the remote group, so a peer's sweep arriving inside the quiet period is kept (the flush
-    /// must not unset what it never took out), and a remote removal of the stroke wins.
+    /// is (a local removal, a new stroke: the flush writes them over the remote change). The
+    /// local edits of a group that was there are carried over onto the remote group: the sweeps
+    /// added or taken out, and a stroke as drawn that was rewritten (a move: the flush writes it,
+    /// and it wins as the later write of that register). So a peer's sweep arriving inside the
+    /// quiet period is kept (the flush must not unset what it never took out), a moved stroke
+    /// keeps a peer's erasure, which moves with it, and a remote removal of the stroke wins.
     static func rebase(_ local: StrokeGroup?, onto remote: StrokeGroup?, from old: StrokeGroup?)
         -> StrokeGroup??
     {
-        guard let local, let old, local.base == old.base else { return nil }
+        guard let local, let old else { return nil }
         guard let remote else { return .some(nil) }
+        let base = local.base == old.base ? remote.base : local.base
         var sweeps = remote.sweeps
         for (sweepKey, mask) in local.sweeps where old.sweeps[sweepKey] != mask { sweeps[sweepKey] = mask }
         for sweepKey in old.sweeps.keys where local.sweeps[sweepKey] == nil { sweeps[sweepKey] = nil }
-        return .some(StrokeGroup(key: remote.key, base: remote.base, sweeps: sweeps))
+        return .some(StrokeGroup(key: remote.key, base: base, sweeps: sweeps))
     }
 
     /// The `strokes` and `sweeps` entries the patches set, each with its value now or nil; a

@@ -12,7 +12,9 @@ final class SocketConnection: Connection {
     private var outgoing: [UInt8] = []
     private var outgoingOffset = 0
     /// Reused by every read: a presence update per mouse move must not allocate and zero 64 KiB.
-    private var incoming = [UInt8](repeating: 0, count: 65_536)
+    /// Shared by the transport's connections (they are read one at a time, on the loop), so a
+    /// relay's idle client costs no 64 KiB of its own.
+    private let incoming: ReceiveBuffer
     private var closesWhenFlushed = false
     private(set) var isClosed = false
     /// Set while closing: the connection keeps itself alive until its goodbye is out.
@@ -25,8 +27,12 @@ final class SocketConnection: Connection {
     /// Called once the descriptor is closed (the transport resumes listeners that ran out).
     var onDescriptorReleased: () -> Void = {}
 
-    init(descriptor: Int32, loop: any EventLoop, remoteAddress: SocketEndpoint? = nil) {
+    init(
+        descriptor: Int32, loop: any EventLoop, remoteAddress: SocketEndpoint? = nil,
+        buffer: ReceiveBuffer = ReceiveBuffer()
+    ) {
         self.descriptor = descriptor
+        incoming = buffer
         self.loop = loop
         self.remoteAddress = remoteAddress
         loop.register(descriptor) { [unowned self] in readAvailable() }
@@ -64,11 +70,12 @@ final class SocketConnection: Connection {
     }
 
     private func readAvailable() {
-        let capacity = incoming.count
+        let capacity = incoming.bytes.count
         while !isClosed {
-            let count = recv(descriptor, &incoming, capacity, 0)
+            // A slice handed out before and still held makes this copy the buffer, not reuse it.
+            let count = recv(descriptor, &incoming.bytes, capacity, 0)
             if count > 0 {
-                if !closesWhenFlushed { onBytes(incoming[0..<count]) }
+                if !closesWhenFlushed { onBytes(incoming.bytes[0..<count]) }
                 continue
             }
             if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
@@ -111,4 +118,9 @@ final class SocketConnection: Connection {
             loop.schedule(at: loop.now + .seconds(2)) { [weak self] in self?.close() }
         }
     }
+}
+
+/// The bytes one read lands in, shared by the connections of one transport.
+final class ReceiveBuffer {
+    var bytes = [UInt8](repeating: 0, count: 65_536)
 }

@@ -12,6 +12,8 @@ public final class SocketTransport: Transport {
     private let loop: any EventLoop
     private var listeners: [ObjectIdentifier: Weak<SocketListener>] = [:]
     public var acceptRetryInterval: Duration = .seconds(1)
+    /// What every connection of this transport reads into.
+    private let receiveBuffer = ReceiveBuffer()
 
     public init(loop: any EventLoop) {
         self.loop = loop
@@ -61,7 +63,8 @@ public final class SocketTransport: Transport {
     }
 
     func connection(descriptor: Int32, remote: SocketEndpoint?) -> SocketConnection {
-        let connection = SocketConnection(descriptor: descriptor, loop: loop, remoteAddress: remote)
+        let connection = SocketConnection(
+            descriptor: descriptor, loop: loop, remoteAddress: remote, buffer: receiveBuffer)
         connection.onDescriptorReleased = { [weak self] in self?.descriptorReleased() }
         return connection
     }

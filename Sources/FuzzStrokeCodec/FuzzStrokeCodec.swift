@@ -9,7 +9,8 @@ import StrokeKit
 /// relies on it to skip unchanged groups); the decoded group survives a base64 round trip and
 /// equals itself decoded again; its fingerprint is the digest of those bytes (the encoding). Text
 /// that decodes as base64 re-encodes to the same text. A sweep that decodes re-encodes to the input
-/// too (one sweep, one stored value).
+/// too (one sweep, one stored value). Both versions are covered: version 1 (paths) and version 2
+/// (text, and kinds from a newer build kept byte for byte), with seeds for each.
 enum FuzzStrokeCodec: FuzzTarget {
     static func check(_ input: [UInt8]) {
         checkBinary(input)

@@ -48,6 +48,14 @@ public struct ConvergenceHarness<Node: ConvergenceNode> {
     }
 
     public mutating func run(operations: Int, workload: RandomWorkload) throws {
+        try run(operations: operations, workload: workload) { _ in }
+    }
+
+    /// `run`, with `between` called after each operation (to compact, or to take a replica
+    /// offline); it must not draw from `rng`, so the same seed gives the same operations.
+    public mutating func run(
+        operations: Int, workload: RandomWorkload, between: (inout ConvergenceHarness) throws -> Void
+    ) throws {
         for _ in 0..<operations {
             let index = Int(rng.next() % UInt64(nodes.count))
             walls[index] += Int64(rng.next() % 3)  // often the same millisecond
@@ -61,6 +69,7 @@ public struct ConvergenceHarness<Node: ConvergenceNode> {
             if rng.next() % 200 == 0 {
                 try antiEntropy(from: Int(rng.next() % UInt64(nodes.count)), to: index)
             }
+            try between(&self)
         }
     }
 

@@ -28,6 +28,7 @@ extension Replica {
             try restoreCommittedState(after: error)
         }
         didCommit(changed, isLocal: false)
+        checkpointAfterCommit()
         return outcome
     }
 }

@@ -24,7 +24,12 @@ public final class Replica {
     var nextHandlerID = 0
     var pendingDeliveries: [() -> Void] = []
     var isDelivering = false
-    private var activeTransaction: ReplicaTransaction?
+    private(set) var activeTransaction: ReplicaTransaction?
+    /// Per document, its snapshot and how much log follows it: what the checkpoint works from.
+    var storedDocuments: [DocumentKey: ReplicaDatabase.StoredDocument] = [:]
+    var checkpointJob: CheckpointJob?
+    /// Documents whose log a commit has grown past the checkpoint threshold.
+    var dueDocuments: Set<DocumentKey> = []
 
     /// Opens (creating if needed) the store in `directory` for writing; takes the writer's lock.
     public convenience init(directory: String, configuration: ReplicaConfiguration = .init()) throws {
@@ -64,8 +69,10 @@ public final class Replica {
             throw ReplicaError.notAReplica(path: database.path, reason: "it has no peer id")
         }
         self.peerID = peerID
-        state = try Self.loadCommittedState(database, peerID: peerID, configuration: configuration)
+        (state, storedDocuments) = try Self.loadCommittedState(
+            database, peerID: peerID, configuration: configuration)
         subscriptions = try database.loadSubscriptions()
+        dueDocuments = Set(storedDocuments.filter { isCheckpointDue($0.value) }.keys)
     }
 
     /// Creates the directory and any missing parents (`mkdir -p`). Nil when it exists now, or the
@@ -88,18 +95,19 @@ public final class Replica {
         return nil
     }
 
-    /// The state SQLite has committed: every event, and the clock as of the last commit.
+    /// The state SQLite has committed: every event, and the clock as of the last commit (the
+    /// metadata's, or the log's when a commit after the last checkpoint moved it on).
     private static func loadCommittedState(
         _ database: ReplicaDatabase, peerID: PeerID, configuration: ReplicaConfiguration
-    ) throws -> ReplicaState {
-        let latest = HybridTimestamp(
+    ) throws -> (ReplicaState, [DocumentKey: ReplicaDatabase.StoredDocument]) {
+        let stored = HybridTimestamp(
             milliseconds: try database.metaInteger("clock_milliseconds") ?? 0,
             counter: UInt32(truncatingIfNeeded: try database.metaInteger("clock_counter") ?? 0))
-        var state = ReplicaState(
-            peerID: peerID,
-            clock: HybridClock(latest: latest, maximumForwardDrift: configuration.maximumClockDrift))
-        try database.loadEvents(into: &state)
-        return state
+        var state = ReplicaState(peerID: peerID)
+        let (documents, logged) = try database.load(into: &state)
+        state.clock = HybridClock(
+            latest: max(stored, logged), maximumForwardDrift: configuration.maximumClockDrift)
+        return (state, documents)
     }
 
     /// Puts memory back to what SQLite committed, after a transaction failed part way.
@@ -109,7 +117,10 @@ public final class Replica {
     /// snapshot made each write copy the whole document it touched.
     func restoreCommittedState(after failure: any Error) throws -> Never {
         do {
-            state = try Self.loadCommittedState(database, peerID: peerID, configuration: configuration)
+            (state, storedDocuments) = try Self.loadCommittedState(
+                database, peerID: peerID, configuration: configuration)
+            checkpointJob = nil
+            dueDocuments = Set(storedDocuments.filter { isCheckpointDue($0.value) }.keys)
         } catch {
             // A damaged file fails the reload too; that says more than the failed transaction.
             if case .damaged? = error as? ReplicaError { throw error }
@@ -153,19 +164,23 @@ public final class Replica {
             try restoreCommittedState(after: error)
         }
         didCommit(changed, isLocal: true)
+        checkpointAfterCommit()
         return result
     }
 
-    /// Writes every changed event and the clock; the caller holds the SQLite transaction.
-    /// Returns, per document, the paths of the events written (see `ReplicaCommit.changedPaths`).
+    /// Appends every changed event, one log row per document, with the clock; the caller holds
+    /// the SQLite transaction (a failure reloads what is committed, counts included). Returns,
+    /// per document, the paths of the events written (see `ReplicaCommit.changedPaths`).
     func persistUnsaved() throws -> [DocumentKey: Set<[String]>] {
         guard state.hasUnsavedChanges else { return [:] }
         let changes = state.takeUnsaved()
-        try database.save(changes)
-        try database.setMeta("clock_milliseconds", state.clock.latest.milliseconds)
-        try database.setMeta("clock_counter", Int64(state.clock.latest.counter))
+        try database.append(changes, clock: state.clock.latest)
         var paths: [DocumentKey: Set<[String]>] = [:]
-        for (key, events) in changes { paths[key, default: []].formUnion(events.map(\.path)) }
+        for (key, events) in changes {
+            paths[key, default: []].formUnion(events.map(\.path))
+            storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += events.count
+            if let stored = storedDocuments[key], isCheckpointDue(stored) { dueDocuments.insert(key) }
+        }
         return paths
     }
 

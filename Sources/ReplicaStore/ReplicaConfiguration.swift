@@ -11,15 +11,24 @@ public struct ReplicaConfiguration {
     public var busyTimeoutMilliseconds: Int32
     /// How far ahead of wall time a remote timestamp may move this replica's clock.
     public var maximumClockDrift: Int64
+    /// Events per snapshot part: the checkpoint writes one part after a commit, so this bounds
+    /// the work a commit takes on besides its own.
+    public var checkpointPartEvents: Int
+    /// A document's snapshot is rewritten once its log holds this many events and as many as
+    /// the snapshot (so an event is rewritten a bounded number of times).
+    public var checkpointMinimumLogEvents: Int
 
     public init(
         wallClock: @escaping () -> Int64 = ReplicaConfiguration.systemWallClock, peerID: PeerID? = nil,
-        busyTimeoutMilliseconds: Int32 = 5_000, maximumClockDrift: Int64 = 60_000
+        busyTimeoutMilliseconds: Int32 = 5_000, maximumClockDrift: Int64 = 60_000,
+        checkpointPartEvents: Int = 256, checkpointMinimumLogEvents: Int = 256
     ) {
         self.wallClock = wallClock
         self.peerID = peerID
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maximumClockDrift = maximumClockDrift
+        self.checkpointPartEvents = checkpointPartEvents
+        self.checkpointMinimumLogEvents = checkpointMinimumLogEvents
     }
 
     /// The system's real-time clock in milliseconds.

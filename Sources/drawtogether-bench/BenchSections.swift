@@ -8,7 +8,7 @@ enum BenchSections {
         case .replica: MapWorkload.Scenario.allCases.map(\.rawValue)
         case .drawing:
             options.strokes == nil && !options.quick ? [nil, "strokes:\(largeDrawing)"] : [nil]
-        case .live, .e2e: [nil]
+        case .live, .e2e, .relay: [nil]
         }
     }
 
@@ -45,6 +45,11 @@ enum BenchSections {
                     strokes: options.strokeCount, repetitions: options.quick ? 5 : 20, report: report
                 ).run()
             }
+        case .relay:
+            try RelayBench(
+                clientCounts: options.relayClientCounts, measureSeconds: options.relaySeconds,
+                setup: .oneRelay, report: report
+            ).run()
         case .e2e:
             try EndToEndBench(
                 strokes: options.strokeCount, samples: options.sampleCount,

@@ -99,6 +99,15 @@ struct MapWorkload {
                 for index in 0..<(keys / 2) { try Self.unset(keyNames[index * 2], in: a) }
             }.seconds
         }
+        if scenario == .disjoint, let last = writesA.last {
+            // The floor in the same run, with the bytes of A's last write as its log row holds them.
+            let state = try a.changes(
+                collection: Self.collection, documentID: Self.documentID, since: DocumentVersions())
+            if let event = state.documents.first?.events.first(where: { $0.path == ["strokes", last.0] }) {
+                try FloorCommit(report: report).run(
+                    record: DocumentEvent.encodedList([event]), count: writesA.count, directory: stores.root)
+            }
+        }
         let writeB = try BenchClock.measure { try Self.write(writesB, into: b) }.seconds
         let operations = writeCount + (scenario == .deleteHalf ? keys / 2 : 0)
         report.add(

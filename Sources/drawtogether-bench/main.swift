@@ -1,4 +1,5 @@
-// drawtogether-bench: measures the replica, live sync, end-to-end sync, flush, render and open.
+// drawtogether-bench: measures the replica, live sync, end-to-end sync, flush, render, open and
+// the relay's capacity.
 // See PERFORMANCE.md for the figures of a release run and what each one means.
 import Glibc
 
@@ -26,7 +27,15 @@ do {
                 "this is a debug build: run `swift run -c release drawtogether-bench` for real figures")
         #endif
         let handoff = try TemporaryStores("handoff")
-        for section in options.sections {
+        var sections = options.sections
+        // `swift run drawtogether-bench` builds the bench alone: the full run then goes without
+        // the relay's figures, saying why; `--only relay` insists.
+        if sections.contains(.relay), sections != [.relay], !RelayProcess.isBuilt {
+            FigureReport.progress(
+                "no relay figures: \(RelayProcess.binary) is not built (swift build -c release builds it)")
+            sections.removeAll { $0 == .relay }
+        }
+        for section in sections {
             for scenario in BenchSections.scenarios(of: section, options: options) {
                 FigureReport.progress("running \(section.rawValue)\(scenario.map { " " + $0 } ?? "")")
                 try WorkerProcess.run(

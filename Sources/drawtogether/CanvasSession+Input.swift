@@ -20,18 +20,23 @@ extension CanvasSession {
             return
         }
         emptyReads = 0
-        if menu != nil {
-            // A name prompt switches the decoder to text, so decode one input at a time.
-            for input in inputs {
-                // Too small to see the prompt: keys stay commands, so q still quits.
-                decoder.mode = menu?.takesText == true && !screenIsTooSmall ? .text : .commands
-                for event in decoder.decode([input]) { handle(event) }
-            }
-            decoder.mode = .commands
-        } else {
-            for event in decoder.decode(inputs) { handle(event) }
+        // A prompt or the text tool switches the decoder to text, so decode one input at a time.
+        for input in inputs {
+            decoder.mode = takesText ? .text : .commands
+            for event in decoder.decode(input) { handle(event) }
         }
+        for event in decoder.endOfBatch() { handle(event) }
+        decoder.mode = .commands
         render()
+    }
+
+    /// Whether printable keys are text now: a name prompt, the export prompt, or the text tool
+    /// on the canvas. Too small to see any of them, keys stay commands, so q still quits.
+    var takesText: Bool {
+        guard !screenIsTooSmall else { return false }
+        if let menu { return menu.takesText }
+        if exportPrompt != nil { return true }
+        return helpFirstLine == nil && editor.tool == .text
     }
 
     /// Whether the screen shows the too-small message instead of the canvas.
@@ -58,6 +63,14 @@ extension CanvasSession {
             handleMenu(event)
             return
         }
+        if exportPrompt != nil {
+            handleExportPrompt(event)
+            return
+        }
+        if paletteOverlay != nil {
+            handlePalette(event)
+            return
+        }
         switch event {
         case .command(let key):
             handle(key)
@@ -74,8 +87,12 @@ extension CanvasSession {
             handleCanvasMouse(mouse)
         case .resize:
             break  // handled above, menu or not
-        case .character, .enter, .backspace:
-            break
+        case .character(let character):
+            if editor.tool == .text, helpFirstLine == nil { apply(.type(.character(character))) }
+        case .enter:
+            if editor.tool == .text, helpFirstLine == nil { apply(.type(.newLine)) }
+        case .backspace:
+            if editor.tool == .text, helpFirstLine == nil { apply(.type(.backspace)) }
         }
     }
 
@@ -99,11 +116,15 @@ extension CanvasSession {
     func handleCanvasMouse(_ mouse: MouseEvent) {
         switch (mouse.kind, mouse.button) {
         case (.scrollUp, _), (.scrollDown, _):
+            stopFollowing(saying: "stopped following")
             let forward = mouse.kind == .scrollDown
             let direction: CanvasViewport.PanDirection =
                 mouse.shift ? (forward ? .right : .left) : (forward ? .down : .up)
             apply(.pan(direction))
+        case (.press, .left) where editor.tool == .eyedropper:
+            pickWithEyedropper(atScreenX: mouse.x, y: mouse.y)
         case (_, .left):
+            editor.pointerShiftHeld = mouse.shift
             if let command = EditorCommand(mouse, viewport: editor.viewport) { apply(command) }
         case (_, .right):
             if mouse.kind == .press, toolBeforeRightButton == nil {
@@ -123,26 +144,12 @@ extension CanvasSession {
         }
     }
 
-    /// The middle button: the colour of the topmost ink in the cell becomes the current colour,
-    /// when the palette has it.
-    func pickColour(atScreenX x: Int, y: Int) {
-        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return }
-        let drawing = coordinator.drawing
-        guard
-            let key = Raster.topmostKey(
-                in: drawing.groups(in: CellRect(x: cell.x, y: cell.y, width: 1, height: 1)), atCellX: cell.x,
-                y: cell.y, mode: editor.glyphMode),
-            let ink = drawing[key]?.pieces.last?.ink
-        else {
-            show("no ink there to pick a colour from")
-            return
-        }
-        guard let index = palette.colours.firstIndex(of: ink.colour) else {
-            show("that ink's colour (\(ink.colour)) is not in the palette")
-            return
-        }
-        apply(.selectColour(slot: index + 1))
-        show("picked \(palette.name(slot: index + 1) ?? "colour \(index + 1)")")
+    /// The middle button (and the eyedropper): the colour of the topmost ink in the cell becomes
+    /// the current colour; false when there is no ink there.
+    @discardableResult
+    func pickColour(atScreenX x: Int, y: Int) -> Bool {
+        guard let cell = editor.viewport.canvasCell(atScreenX: x, y: y) else { return false }
+        return pickColour(at: cell)
     }
 
     /// The mouse while the help is open: the wheel scrolls it, a click outside the box closes it,
@@ -170,12 +177,30 @@ extension CanvasSession {
             return
         }
         switch key {
+        case .pan, .viewHome, .escape, .jumpToPeer:
+            // Moving the view oneself (or going to a peer) ends following.
+            stopFollowing(saying: "stopped following")
+        default:
+            break
+        }
+        switch key {
         case .quit:
             quit()
         case .toggleHelp:
             helpFirstLine = helpFirstLine == nil ? 0 : nil
         case .escape:
             helpFirstLine = nil
+            // Esc ends the text being typed; with none, it leaves the text tool, or selects nothing.
+            if editor.isTyping {
+                apply(.liftPen)
+            } else if editor.tool == .text {
+                apply(.selectTool(editor.toolBeforeText))
+            } else if !editor.selection(in: coordinator.drawing).isEmpty {
+                apply(.clearSelection)
+            }
+        case .exportDrawing:
+            apply(.liftPen)
+            exportPrompt = ExportPrompt(path: ExportPrompt.defaultFileName(forDrawing: drawingName))
         case .toggleGlyphs:
             guard screen.supportsUnicode else {
                 show("braille needs a UTF-8 terminal")
@@ -184,6 +209,12 @@ extension CanvasSession {
             editor.glyphMode = editor.glyphMode == .braille ? .block : .braille
         case .jumpToPeer:
             jumpToNextPeer()
+        case .followPeer:
+            toggleFollowing()
+        case .openPalette:
+            openPalette()
+        case .togglePen where editor.tool == .eyedropper:
+            pickWithEyedropper(at: editor.cursor)
         case .openDrawings:
             helpFirstLine = nil
             menu = DrawingsMenu(items: menuItems(drawings.entries), currentID: coordinator.drawingID)
@@ -206,7 +237,7 @@ extension CanvasSession {
         lastJumpedPeer = next.peerID
         if editor.isPenDown { apply(.liftPen) }
         let target = CanvasCell(x: Int(next.cursor.x), y: Int(next.cursor.y))
-        apply(.moveCursor(dx: target.x - editor.cursor.x, dy: target.y - editor.cursor.y))
+        apply(.placeCursor(target))
         show("at \(PeerPresence(name: next.displayName, colour: next.colour, cursor: target).tag)'s cursor")
     }
 
@@ -258,7 +289,23 @@ extension CanvasSession {
                 try drawings.rename(id: id, toUniqueName: name)
                 if id == coordinator.drawingID { drawingName = name }
             case .delete(let id):
-                try drawings.delete(id: id)
+                let name = drawings.find(id)?.name ?? id
+                try drawings.delete(id: id, now: wallClock())
+                current.say("'\(name)' moved to the trash: u puts it back")
+                menu = current
+            case .restore(let id):
+                let name = drawings.findInTrash(id)?.name ?? id
+                try drawings.restore(id: id)
+                current.say("'\(name)' is back")
+                menu = current
+            case .deleteForever(let id):
+                let name = drawings.findInTrash(id)?.name ?? id
+                try drawings.deleteForever(id: id)
+                current.say("'\(name)' deleted for good")
+                menu = current
+            case .clear:
+                menu = nil
+                apply(.clearDrawing)
             }
         } catch {
             show(UserMessage.message(for: error))
@@ -276,7 +323,9 @@ extension CanvasSession {
         layerCache = CanvasLayerCache()  // it follows one drawing
         inkExtentCache = nil  // so does this
         handover.reset()
+        followedPeer = nil  // the peer is on the drawing left behind
         onDrawingOpened?(id)
+        reportWhereabouts()
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)
         editor.resetUndo()

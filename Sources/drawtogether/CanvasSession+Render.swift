@@ -1,3 +1,4 @@
+import EventRuntime
 import MonotonicTime
 import ReplicaSync
 import StrokeKit
@@ -29,13 +30,16 @@ extension CanvasSession {
             EdgeMarkersView(glyphs: glyphs).paint(
                 into: &grid, viewport: editor.viewport, peers: here, inkExtent: inkExtent)
             statusBar(node: node, sync: syncStatus).paint(into: &grid, row: size.height - 1)
-            if let message {
+            if let exportPrompt {
+                exportPrompt.paint(into: &grid, row: size.height - 2, glyphs: glyphs)
+            } else if let message {
                 // Above the status bar, on up to three lines: the end often says what to do.
                 MessageLineView(message: message, glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             } else if showsHint {
                 FirstScreenHint(glyphs: glyphs).paint(into: &grid, row: size.height - 2)
             }
             if let helpFirstLine { helpOverlay(firstLine: helpFirstLine).paint(into: &grid) }
+            paletteOverlay?.paint(into: &grid)
             menu?.paint(into: &grid, glyphs: glyphs)
         }
         screen.draw(grid)
@@ -73,7 +77,7 @@ extension CanvasSession {
     /// The first-screen hint: on an empty drawing nobody has drawn on yet, with nothing open over it.
     var showsHint: Bool {
         if !coordinator.drawing.isEmpty { hintDismissed = true }
-        return !hintDismissed && helpFirstLine == nil && menu == nil
+        return !hintDismissed && helpFirstLine == nil && menu == nil && paletteOverlay == nil
     }
 
     func helpOverlay(firstLine: Int) -> HelpOverlayView {
@@ -95,17 +99,31 @@ extension CanvasSession {
         }
         var bar = StatusBarView(
             drawingName: drawingDeleted ? "\(drawingName) (deleted)" : drawingName, tool: tool,
-            colorNumber: editor.settings.colourSlot,
+            colorNumber: editor.settings.colourOutsidePalette == nil ? editor.settings.colourSlot : 0,
             colorValue: editor.settings.colour, brushSize: editor.settings.size(for: tool),
             peersOnline: online.count - elsewhere.count, sync: sync, glyphs: glyphs,
-            colorName: palette.name(slot: editor.settings.colourSlot),
+            colorName: editor.settings.colourOutsidePalette == nil
+                ? palette.name(slot: editor.settings.colourSlot) : nil,
             cursor: editor.cursor,
             viewOrigin: editor.viewport.origin == CanvasCell(x: 0, y: 0) ? nil : editor.viewport.origin)
         bar.peersElsewhere = elsewhere.count
         bar.isPenDown = editor.isPenDown
+        bar.following = followedPeerName
+        // Pen sizes finer than the glyphs can show draw alike: the bar says as what.
+        if tool == .pen || tool == .marker, let size = bar.brushSize, size < editor.glyphMode.thinnestLine {
+            bar.brushDrawnAs = editor.glyphMode.thinnestLine
+        }
         // Blocks are the default and need no word (ASCII is the terminal's, not a choice).
         bar.glyphMode = editor.glyphMode == .braille ? "braille" : nil
+        bar.relay = Self.relayName(status: status, relays: relays)
         return bar
+    }
+
+    /// The relay of the `--server` list this peer is connected to, as the user wrote it
+    /// (`relay-b:7420`); nil when there is no list or none of it is connected.
+    static func relayName(status: SyncNodeStatus?, relays: [SocketEndpoint]) -> String? {
+        guard let peers = status?.peers else { return nil }
+        return peers.lazy.compactMap(\.dialled).first { relays.contains($0) }?.description
     }
 
     /// In sync, syncing, alone, offline, or the last refusal with its reason.
@@ -151,7 +169,9 @@ extension CanvasSession {
                 strokeInProgress: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
                 inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
                 width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil,
-                cursorColour: Self.cursorColour(peerID: update.peerID, palette: palette.colours))
+                cursorColour: update.cursorColour.flatMap { $0 == Ink.defaultInkColour ? nil : $0 }
+                    ?? Self.cursorColour(peerID: update.peerID, palette: palette.colours),
+                textInProgress: update.textInProgress)
         }
     }
 
@@ -173,16 +193,20 @@ extension CanvasSession {
     /// Tells the other peers where this one's cursor is and what it is drawing.
     func publishPresence() {
         guard let sync else { return }
-        sync.publish(
-            presence: PresenceUpdate(
+        var presence =
+            PresenceUpdate(
                 peerID: replica.peerID.rawValue, displayName: displayName, drawingID: coordinator.drawingID,
                 cursor: .init(x: Int32(clamping: editor.cursor.x), y: Int32(clamping: editor.cursor.y)),
                 tool: editor.tool.name, colour: editor.settings.colour,
-                strokeInProgress: editor.inProgressCells.map {
+                // Text in progress is sent as its origin, with its characters below.
+                strokeInProgress: (editor.inProgressText.map { [$0.origin] } ?? editor.inProgressCells).map {
                     .init(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y))
                 },
                 widthSixteenths: UInt16(
                     clamping: Int(((editor.inProgressStroke?.ink.width ?? 0) * 16).rounded())),
-                strokeKey: editor.inProgressStroke?.key.rawValue ?? ""))
+                strokeKey: editor.inProgressStroke?.key.rawValue ?? "",
+                textInProgress: editor.inProgressText?.text ?? "")
+        presence.cursorColour = chosenCursorColour
+        sync.publish(presence: presence)
     }
 }

@@ -15,12 +15,22 @@ extension CanvasSession {
             }
             peers[update.peerID] = update
             handOver(update)
+            // Following pans the view and so publishes this peer's presence: not from inside the
+            // node's own work (see `setNeedsRender`), but right after it.
+            if update.peerID == followedPeer {
+                loop.schedule(at: loop.now) { [unowned self] in
+                    if let latest = peers[update.peerID] { followedPeerMoved(latest) }
+                }
+            }
+            reportWhereabouts()
             setNeedsRender()
         }
         node.onPresenceExpired = { [unowned self] peerID in
+            if peerID == followedPeer { stopFollowing(saying: "stopped following (left):") }
             if let gone = peers[peerID], !isConnectedDirectly(peerID) { show("\(gone.displayName) left") }
             peers[peerID] = nil
             handover.peerLeft(peerID, now: loop.now.milliseconds, isCommitted: isCommitted)
+            reportWhereabouts()
             setNeedsRender()
         }
         node.onEvent = { [unowned self] event in
@@ -29,6 +39,23 @@ extension CanvasSession {
         }
         node.onReplicaChanged = { [unowned self] in setNeedsRender() }
         publishPresence()
+        reportWhereabouts()
+    }
+
+    /// Tells `onWhereaboutsChanged` who is on which drawing (this user included) when that
+    /// changed since last time: peers arriving, leaving or changing drawing, not cursors moving.
+    /// A peer on no drawing (a relay) is on none of them.
+    func reportWhereabouts() {
+        guard let onWhereaboutsChanged else { return }
+        let own = replica.peerID.rawValue
+        var people = [Whereabouts.Person(peerID: own, name: displayName, drawingID: coordinator.drawingID)]
+        for update in peers.values where update.peerID != own && !update.drawingID.isEmpty {
+            people.append(.init(peerID: update.peerID, name: update.displayName, drawingID: update.drawingID))
+        }
+        let whereabouts = Whereabouts(people: people)
+        guard whereabouts != lastWhereabouts else { return }
+        lastWhereabouts = whereabouts
+        onWhereaboutsChanged(whereabouts)
     }
 
     /// Whether the open drawing holds a stroke group.
@@ -47,7 +74,8 @@ extension CanvasSession {
         let stroke = PeerStroke(
             cells: update.strokeInProgress.map { CanvasCell(x: Int($0.x), y: Int($0.y)) },
             colour: update.colour, inkTool: ToolKind(presenceName: update.tool)?.inkTool ?? .pen,
-            width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil)
+            width: update.widthSixteenths > 0 ? Double(update.widthSixteenths) / 16 : nil,
+            text: update.textInProgress)
         handover.peerUpdated(
             update.peerID, key: StrokeKey(rawValue: update.strokeKey), stroke: stroke, now: now,
             isCommitted: isCommitted)

@@ -22,10 +22,14 @@ final class CanvasSession {
     let keysHelp: String
     let palette: Palette
     let displayName: String
+    /// The cursor colour chosen with `--cursor-colour`, sent with the presence; nil: none chosen.
+    var chosenCursorColour: UInt8?
     let wallClock: () -> Int64
     /// A `--peer` or `--server` is configured: with nobody connected the status is "offline"
     /// rather than "alone".
     let dialsRemote: Bool
+    /// The `--server` relays: the status bar names the one this peer is on.
+    let relays: [SocketEndpoint]
     /// The first-screen hint is shown until the first stroke (or a drawing that has one).
     var hintDismissed = false
 
@@ -43,6 +47,10 @@ final class CanvasSession {
     /// The help's first line shown (it scrolls when taller than the terminal); nil: help closed.
     var helpFirstLine: Int?
     var menu: DrawingsMenu?
+    /// The `E` prompt, while it asks where to export the drawing.
+    var exportPrompt: ExportPrompt?
+    /// The palette overlay (`C`), while it is open.
+    var paletteOverlay: PaletteOverlay?
     /// A line of feedback shown above the status bar until `messageExpiry`.
     var message: String?
     var messageTimer: EventLoopTimer?
@@ -53,6 +61,8 @@ final class CanvasSession {
     var handoverTimer: EventLoopTimer?
     /// The peer `f` last jumped to, so the next `f` goes to the one after it.
     var lastJumpedPeer: UInt64?
+    /// The peer whose cursor the view follows (`F`); nil: following nobody.
+    var followedPeer: UInt64?
     /// A press went to an overlay (and may have closed it): the rest of that button hold is
     /// swallowed, so it draws nothing on the canvas under the overlay.
     var swallowsPointerUntilRelease = false
@@ -60,6 +70,11 @@ final class CanvasSession {
     var toolBeforeRightButton: ToolKind?
     /// Told the id of every drawing switched to (the store remembers the last one).
     var onDrawingOpened: ((String) -> Void)?
+    /// Told who is on which drawing whenever that changes (for `drawtogether list`).
+    var onWhereaboutsChanged: ((Whereabouts) -> Void)? {
+        didSet { lastWhereabouts = nil }
+    }
+    var lastWhereabouts: Whereabouts?
     /// The drawing's ink extent for a revision and glyph mode, for the edge markers.
     var inkExtentCache: (revision: UInt64, mode: GlyphMode, extent: CellRect?)?
     var flushTimer: EventLoopTimer?
@@ -73,9 +88,10 @@ final class CanvasSession {
     init(
         loop: PollEventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
         drawing: DrawingList.Entry, palette: Palette, keysHelp: String, displayName: String,
-        dialsRemote: Bool = false, wallClock: @escaping () -> Int64
+        dialsRemote: Bool = false, relays: [SocketEndpoint] = [], wallClock: @escaping () -> Int64
     ) throws {
         self.dialsRemote = dialsRemote
+        self.relays = relays
         self.loop = loop
         self.replica = replica
         self.screen = screen
@@ -185,10 +201,19 @@ final class CanvasSession {
     func drawingsChanged(_ entries: [DrawingList.Entry]) {
         if let entry = entries.first(where: { $0.id == coordinator.drawingID }) {
             drawingName = entry.name
+            if drawingDeleted { show("'\(drawingName)' is back") }
             drawingDeleted = false
         } else if !drawingDeleted {
             drawingDeleted = true
-            show("'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back")
+            if drawings.findInTrash(coordinator.drawingID) != nil {
+                show(
+                    "'\(drawingName)' was moved to the trash on another peer: u in the menu (o) puts it back; "
+                        + "drawing here does too")
+            } else {
+                show(
+                    "'\(drawingName)' was deleted on another peer: o opens another; drawing here brings it back"
+                )
+            }
         }
         menu?.update(items: menuItems(entries))
         setNeedsRender()
@@ -205,7 +230,11 @@ final class CanvasSession {
     /// alone would bring back a document without one).
     private func restoreDeletedDrawing() {
         do {
-            try drawings.create(id: coordinator.drawingID, name: drawingName)
+            if drawings.findInTrash(coordinator.drawingID) != nil {
+                try drawings.restore(id: coordinator.drawingID)
+            } else {
+                try drawings.create(id: coordinator.drawingID, name: drawingName)
+            }
             show("'\(drawingName)' is back")
         } catch {
             show("could not bring '\(drawingName)' back: \(UserMessage.message(for: error))")
@@ -242,8 +271,8 @@ final class CanvasSession {
         let others = peers.values.filter { $0.peerID != replica.peerID.rawValue }.sorted {
             $0.peerID < $1.peerID
         }
-        return entries.map { entry in
-            var item = DrawingsMenu.Item(id: entry.id, name: entry.name)
+        return (entries + drawings.trash).map { entry in
+            var item = DrawingsMenu.Item(id: entry.id, name: entry.name, inTrash: entry.trashedAt != nil)
             item.strokeCount =
                 entry.id == coordinator.drawingID ? coordinator.drawing.count : counts[entry.id]
             item.people = others.filter { $0.drawingID == entry.id }.map {

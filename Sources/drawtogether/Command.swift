@@ -41,6 +41,11 @@ enum ExportTheme: String, CaseIterable, Equatable, Sendable {
     case dark, light
 }
 
+/// The glyphs `drawtogether export --glyphs` draws text and ANSI with, as the screen's `g` does.
+enum ExportGlyphs: String, CaseIterable, Equatable, Sendable {
+    case block, braille
+}
+
 /// The formats `drawtogether export --format` writes.
 enum ExportFormat: String, CaseIterable, Equatable, Sendable {
     case text, ansi, svg, json

@@ -8,14 +8,20 @@ struct CommandLineOptions: Equatable, Sendable {
     var tokenFile: String?
     var listen: HostPort?
     var peers: [HostPort] = []
-    var server: HostPort?
+    /// Every `--server` (repeatable; each may also be a comma-separated list), in order: the
+    /// relays tried in turn.
+    var servers: [HostPort] = []
     /// False with `--no-discovery`.
     var discovery = true
     var envFile: String?
     /// `--name NAME` (open only): the name other peers see.
     var name: String?
+    /// `--cursor-colour NAME` (open only): the colour peers see one's cursor in.
+    var cursorColour: String?
     /// `--theme dark|light` (export only): the SVG's background; nil is dark.
     var theme: ExportTheme?
+    /// `--glyphs block|braille` (export only): the glyphs of text and ANSI; nil is block.
+    var glyphs: ExportGlyphs?
 }
 
 /// A parsed command line: what to do, and the common options.
@@ -54,9 +60,14 @@ struct CommandLineArguments: Equatable, Sendable {
         options.tokenFile = scan.value("--token-file")
         options.envFile = scan.value("--env-file")
         options.name = scan.value("--name")
+        options.cursorColour = scan.value("--cursor-colour")
         if let theme = scan.value("--theme") {
             guard let known = ExportTheme(rawValue: theme) else { throw .badTheme(theme) }
             options.theme = known
+        }
+        if let glyphs = scan.value("--glyphs") {
+            guard let known = ExportGlyphs(rawValue: glyphs) else { throw .badGlyphs(glyphs) }
+            options.glyphs = known
         }
         options.discovery = !scan.has("--no-discovery")
         if let listen = scan.value("--listen") {
@@ -70,10 +81,11 @@ struct CommandLineArguments: Equatable, Sendable {
                     try HostPort.parse(text)
                 })
         }
-        if let server = scan.value("--server") {
-            options.server = try address(server, flag: "--server") { text throws(HostPort.Problem) in
-                try HostPort.parse(serverURL: text)
+        for list in scan.values("--server") {
+            let servers = try addresses(list, flag: "--server") { text throws(HostPort.Problem) in
+                try HostPort.parse(serverURLs: text)
             }
+            options.servers += servers.filter { !options.servers.contains($0) }
         }
         return options
     }
@@ -81,6 +93,16 @@ struct CommandLineArguments: Equatable, Sendable {
     private static func address(
         _ text: String, flag: String, _ parse: (String) throws(HostPort.Problem) -> HostPort
     ) throws(CommandLineError) -> HostPort {
+        do {
+            return try parse(text)
+        } catch {
+            throw .badHostPort(flag: flag, value: text, problem: error)
+        }
+    }
+
+    private static func addresses(
+        _ text: String, flag: String, _ parse: (String) throws(HostPort.Problem) -> [HostPort]
+    ) throws(CommandLineError) -> [HostPort] {
         do {
             return try parse(text)
         } catch {

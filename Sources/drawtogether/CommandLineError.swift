@@ -9,6 +9,7 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
     case badHostPort(flag: String, value: String, problem: HostPort.Problem)
     case badFormat(String)
     case badTheme(String)
+    case badGlyphs(String)
     /// `drawtogether completions tcsh`.
     case badCompletionRequest(String)
     case unknownSubcommand(String, suggestion: Subcommand?)
@@ -35,6 +36,8 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(flag) '\(value)' is not a valid address: \(problem)"
         case .badTheme(let theme):
             return "unknown export theme '\(theme)'; use dark (the default) or light"
+        case .badGlyphs(let glyphs):
+            return "unknown export glyphs '\(glyphs)'; use block (the default) or braille"
         case .badFormat(let format):
             let formats = ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")
             return "unknown export format '\(format)'; use one of \(formats)"
@@ -69,6 +72,7 @@ enum CommandLineError: Error, Equatable, Sendable, CustomStringConvertible {
         case "--server": return "tcp://HOST:PORT"
         case "--env-file", "--token-file", "-o", "--output": return "FILE"
         case "--format": return "text"
+        case "--cursor-colour": return "blue"
         case "--args": return "'{\"id\": \"drawing-1\"}'"
         default: return "VALUE"
         }

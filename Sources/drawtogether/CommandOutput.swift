@@ -19,9 +19,18 @@ enum CommandOutput {
             switch self {
             case .standardOutput(let code):
                 return "cannot write to standard output: \(Self.reason(code)); the output is incomplete"
+            case .file:
+                return what + "; choose another file with -o, or leave -o out to print it"
+            }
+        }
+
+        /// What failed, without the command line's advice.
+        var what: String {
+            switch self {
+            case .standardOutput(let code):
+                return "cannot write to standard output: \(Self.reason(code)); the output is incomplete"
             case .file(let path, let step, let code):
-                return "cannot write \(path) (\(step)): \(Self.reason(code)); "
-                    + "choose another file with -o, or leave -o out to print it"
+                return "cannot write \(path) (\(step)): \(Self.reason(code))"
             }
         }
 

@@ -54,7 +54,7 @@ struct CompletionModel: Equatable {
             let spec = FlagScan.specs[name]!
             return Option(
                 name: name, value: spec.takesValue ? Self.value(ofFlag: name) : .none, owner: spec.owner,
-                summary: optionSummaries[name], isRepeatable: name == "--peer")
+                summary: optionSummaries[name], isRepeatable: name == "--peer" || name == "--server")
         }
     }
 
@@ -78,6 +78,7 @@ struct CompletionModel: Equatable {
 
     private static func value(ofFlag name: String) -> Value {
         if name == "--format" { return .choices(ExportFormat.allCases.map(\.rawValue)) }
+        if name == "--glyphs" { return .choices(ExportGlyphs.allCases.map(\.rawValue)) }
         switch CommandLineError.placeholder(for: name) {
         case "DIR": return .directory
         case "FILE": return .file
@@ -88,13 +89,26 @@ struct CompletionModel: Equatable {
     /// `--flag [VALUE]   summary` lines of the usage text, by flag.
     static func optionSummaries(_ usage: String) -> [String: String] {
         var summaries: [String: String] = [:]
-        for line in usage.split(separator: "\n") where line.hasPrefix("  -") {
+        var previous: [String] = []
+        for line in usage.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix("  ") else {
+                previous = []
+                continue
+            }
             let text = line.drop { $0 == " " }
+            // A deeper-indented line that is no flag continues the summary above it.
+            guard text.hasPrefix("-") else {
+                for name in previous { summaries[name]? += " " + text }
+                continue
+            }
+            previous = []
             guard let gap = text.firstRange(of: "  ") else { continue }
             // `-h, --help` names two flags; `--store DIR` one, with its value.
             let summary = String(text[gap.upperBound...].drop { $0 == " " })
             for name in text[..<gap.lowerBound].split(separator: ",") {
-                summaries[String(name.drop { $0 == " " }.prefix { $0 != " " })] = summary
+                let flag = String(name.drop { $0 == " " }.prefix { $0 != " " })
+                summaries[flag] = summary
+                previous.append(flag)
             }
         }
         return summaries

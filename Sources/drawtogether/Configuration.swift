@@ -14,12 +14,19 @@ struct Configuration: Equatable, Sendable {
     var token: String?
     var listen: HostPort?
     var peers: [HostPort]
-    var server: HostPort?
+    /// The relays (`--server`, repeatable, or `DRAWTOGETHER_SERVER_URL`, a comma-separated
+    /// list), tried in this order: the client keeps one connection, to the first that answers.
+    var servers: [HostPort]
     var discovery: Bool
     /// The display name asked for (`--name`, `DRAWTOGETHER_NAME`); nil keeps the saved one.
     var displayName: String? = nil
+    /// The cursor colour asked for (`--cursor-colour`, `DRAWTOGETHER_CURSOR_COLOUR`), a palette
+    /// name or `auto`; nil keeps the saved one.
+    var cursorColour: String? = nil
     /// `export --theme`: the SVG background, and so the colour of default ink.
     var exportTheme: ExportTheme = .dark
+    /// `export --glyphs`: the glyphs of text and ANSI exports.
+    var exportGlyphs: ExportGlyphs = .block
 
     static let defaultDatabaseID = "default"
 
@@ -36,8 +43,10 @@ struct Configuration: Equatable, Sendable {
         static let token = "DRAWTOGETHER_TOKEN"
         /// The name other peers see next to this cursor (`--name`).
         static let name = "DRAWTOGETHER_NAME"
+        /// The colour other peers see this cursor in (`--cursor-colour`).
+        static let cursorColour = "DRAWTOGETHER_CURSOR_COLOUR"
         /// The settings above, which the environment and `.env` both give.
-        static let settings = [store, databaseID, serverURL, token, name]
+        static let settings = [store, databaseID, serverURL, token, name, cursorColour]
         /// Read from the environment only (by `sync` and by the resource lookup).
         static let environmentOnly = [SyncCommand.timeoutVariable, ResourceDirectory.variable]
         static let prefix = "DRAWTOGETHER_"
@@ -92,12 +101,12 @@ struct Configuration: Equatable, Sendable {
         }
         origin(.databaseID, databaseID.1)
 
-        var server = options.server
-        if server != nil { origin(.server, .flag("--server")) }
-        if server == nil, let setting = settings[Variable.serverURL] {
+        var servers = options.servers
+        if !servers.isEmpty { origin(.server, .flag("--server")) }
+        if servers.isEmpty, let setting = settings[Variable.serverURL] {
             origin(.server, setting.source)
             do {
-                server = try HostPort.parse(serverURL: setting.value)
+                servers = try HostPort.parse(serverURLs: setting.value)
             } catch {
                 throw .badServerURL(value: setting.value, source: setting.source, problem: error)
             }
@@ -116,11 +125,12 @@ struct Configuration: Equatable, Sendable {
             token: try token(options, settings, workingDirectory, readSecretFile, warn),
             listen: options.listen,
             peers: options.peers,
-            server: server,
+            servers: servers,
             discovery: options.discovery,
             displayName: options.name ?? settings[Variable.name]?.value,
-            exportTheme: options.theme ?? .dark)
-        try configuration.checkTokenIsSetForNetworking(serverFromFlag: options.server != nil)
+            cursorColour: options.cursorColour ?? settings[Variable.cursorColour]?.value,
+            exportTheme: options.theme ?? .dark, exportGlyphs: options.glyphs ?? .block)
+        try configuration.checkTokenIsSetForNetworking(serverFromFlag: !options.servers.isEmpty)
         if let token = configuration.token, configuration.listen != nil,
             token.count < SharedToken.recommendedLength
         {
@@ -185,7 +195,9 @@ struct Configuration: Equatable, Sendable {
         guard token == nil else { return }
         if listen != nil { throw .tokenRequired(feature: "--listen") }
         if !peers.isEmpty { throw .tokenRequired(feature: "--peer") }
-        if server != nil { throw .tokenRequired(feature: serverFromFlag ? "--server" : Variable.serverURL) }
+        if !servers.isEmpty {
+            throw .tokenRequired(feature: serverFromFlag ? "--server" : Variable.serverURL)
+        }
     }
 
     // MARK: Pieces

@@ -25,7 +25,12 @@ enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
         case .envFileSyntax(let path, let error):
             return "\(path) \(error)"
         case .badServerURL(let value, let source, let problem):
-            return "the server URL '\(DisplayText.excerpt(value))' (from \(source)) is not valid: \(problem)"
+            let what: String
+            switch problem {
+            case .emptyListItem, .badListItem: what = "list of server URLs"
+            default: what = "server URL"
+            }
+            return "the \(what) '\(DisplayText.excerpt(value))' (from \(source)) is not valid: \(problem)"
         case .badDatabaseID(let value, let source):
             return
                 "the database id '\(DisplayText.excerpt(value))' (from \(source)) is not valid: use 1 to 64 letters, digits, "

@@ -7,13 +7,13 @@ extension Doctor {
     /// How long doctor waits for each configured peer or relay to answer the handshake.
     static let networkTimeout: Duration = .seconds(5)
 
-    /// Each `--peer` and the `--server` relay: dialled with the configured token through a real
+    /// Each `--peer` and each `--server` relay: dialled with the configured token through a real
     /// handshake, from a throwaway replica that subscribes to nothing, so no drawing is sent
     /// either way and the user's replica is not touched.
     static func network(_ configuration: Configuration) -> [DoctorFinding] {
         let targets =
             configuration.peers.map { ("peer \($0)", $0) }
-            + (configuration.server.map { [("server tcp://\($0)", $0)] } ?? [])
+            + configuration.servers.map { ("server tcp://\($0)", $0) }
         guard !targets.isEmpty else { return [] }
         do {
             return try probe(targets, configuration: configuration)

@@ -15,8 +15,10 @@ extension Doctor {
         } else {
             findings.append(.ok(.settings, "no token (needed only for --listen, --peer and --server)"))
         }
-        if let server = configuration.server {
-            findings.append(.ok(.settings, "server tcp://\(server) (from \(from(.server)))"))
+        if !configuration.servers.isEmpty {
+            let list = configuration.servers.map { "tcp://\($0)" }.joined(separator: ", ")
+            let label = configuration.servers.count == 1 ? "server" : "servers, tried in turn,"
+            findings.append(.ok(.settings, "\(label) \(list) (from \(from(.server)))"))
         }
         if let listen = configuration.listen {
             findings.append(.ok(.settings, "listening on \(listen) (from --listen)"))

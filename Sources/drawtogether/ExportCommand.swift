@@ -36,7 +36,8 @@ enum ExportCommand {
         let exportFormat = DrawingExportFormat(rawValue: format.rawValue) ?? .text
         let groups = model.drawing()
         let svg: SVGExportOptions = configuration.exportTheme == .light ? .light : .dark
-        let text = DrawingExporter.export(groups, as: exportFormat, svg: svg)
+        let mode: GlyphMode = configuration.exportGlyphs == .braille ? .braille : .block
+        let text = DrawingExporter.export(groups, as: exportFormat, mode: mode, svg: svg)
         let clipping = OriginClipping(of: groups)
         if exportFormat == .text || exportFormat == .ansi,
             let warning = clipping.warning(format: exportFormat.rawValue)

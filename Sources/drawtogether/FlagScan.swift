@@ -20,7 +20,8 @@ struct FlagScan {
         "--format": Spec(takesValue: true, owner: .export), "-o": Spec(takesValue: true, owner: .export),
         "--output": Spec(takesValue: true, owner: .export), "--args": Spec(takesValue: true, owner: .query),
         "--once": Spec(takesValue: false, owner: .sync), "--name": Spec(takesValue: true, owner: .open),
-        "--theme": Spec(takesValue: true, owner: .export),
+        "--theme": Spec(takesValue: true, owner: .export), "--glyphs": Spec(takesValue: true, owner: .export),
+        "--cursor-colour": Spec(takesValue: true, owner: .open),
     ]
 
     /// The words that are not flags or flag values, in order.

@@ -14,6 +14,10 @@ struct HostPort: Equatable, Hashable, Sendable, CustomStringConvertible {
         case badPort(String)
         case portZeroNotAllowed
         case notTCPURL
+        /// An item of a comma-separated list of server URLs is empty (`tcp://a:7420,,tcp://b:7420`).
+        case emptyListItem(item: Int, of: Int)
+        /// An item of a comma-separated list of server URLs is not one.
+        indirect case badListItem(item: Int, of: Int, text: String, problem: Problem)
 
         var description: String {
             switch self {
@@ -26,6 +30,11 @@ struct HostPort: Equatable, Hashable, Sendable, CustomStringConvertible {
                 return "the port '\(DisplayText.excerpt(port))' is not a number from 1 to 65535"
             case .portZeroNotAllowed: return "port 0 only makes sense for --listen (any free port)"
             case .notTCPURL: return "a server URL has the form tcp://HOST:PORT"
+            case .emptyListItem(let item, let count):
+                return "item \(item) of \(count) is empty (separate the relays with single commas, "
+                    + "e.g. tcp://relay-a:7420,tcp://relay-b:7420)"
+            case .badListItem(let item, let count, let text, let problem):
+                return "item \(item) of \(count), '\(DisplayText.excerpt(text))', is not valid: \(problem)"
             }
         }
     }
@@ -71,6 +80,29 @@ struct HostPort: Equatable, Hashable, Sendable, CustomStringConvertible {
         var rest = text.dropFirst(scheme.count)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         return try parse(String(rest))
+    }
+
+    /// One or more `tcp://HOST:PORT` separated by commas (spaces around them allowed), the
+    /// relays of one service in the order they are tried; an address listed twice counts once.
+    /// A single URL is refused as `parse(serverURL:)` refuses it; an item of a longer list is
+    /// named by its position.
+    static func parse(serverURLs text: String) throws(Problem) -> [HostPort] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }
+        guard items.count > 1 else { return [try parse(serverURL: items.first ?? "")] }
+        var servers: [HostPort] = []
+        for (index, item) in items.enumerated() {
+            guard !item.isEmpty else { throw .emptyListItem(item: index + 1, of: items.count) }
+            let server: HostPort
+            do {
+                server = try parse(serverURL: item)
+            } catch {
+                throw .badListItem(item: index + 1, of: items.count, text: item, problem: error)
+            }
+            if !servers.contains(server) { servers.append(server) }
+        }
+        return servers
     }
 
     var description: String {

@@ -19,6 +19,12 @@ struct LastDrawing {
         LastDrawing(location: location, file: "display-name")
     }
 
+    /// The cursor colour saved for the store (`--cursor-colour`), a palette name, in a file of
+    /// its own beside this one.
+    static func cursorColour(location: ReplicaLocation) -> LastDrawing {
+        LastDrawing(location: location, file: "cursor-colour")
+    }
+
     /// The remembered drawing id, if any.
     func read() -> String? {
         guard let data = FileManager.default.contents(atPath: path),

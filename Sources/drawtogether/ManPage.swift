@@ -73,7 +73,12 @@ struct ManPage {
             if section.hasPrefix("usage:"), line.hasPrefix("  ") {
                 forms.append(line.trimmingLeadingSpaces)
             } else if section.hasPrefix("options"), line.hasPrefix("  ") {
-                options.append(line.trimmingLeadingSpaces)
+                // A deeper-indented line continues the option above's summary.
+                if !line.trimmingLeadingSpaces.hasPrefix("-"), let last = options.popLast() {
+                    options.append(last + " " + line.trimmingLeadingSpaces)
+                } else {
+                    options.append(line.trimmingLeadingSpaces)
+                }
             } else {
                 section = ""
                 closing.append(line)

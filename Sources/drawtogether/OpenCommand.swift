@@ -16,12 +16,21 @@ enum OpenCommand {
         // saved name, else the login and the replica's short id.
         let savedName = LastDrawing.displayName(location: configuration.replicaLocation)
         let chosen = configuration.displayName ?? savedName.read()
+        // The same for the cursor colour; one given must be a palette colour (else nothing
+        // starts), a saved one the palette no longer has is forgotten.
+        let savedColour = LastDrawing.cursorColour(location: configuration.replicaLocation)
+        let cursorColour =
+            try configuration.cursorColour.map { try CursorColourChoice.resolve($0, palette: palette) }
+            ?? savedColour.read().flatMap { try? CursorColourChoice.resolve($0, palette: palette) }
         let wiring = try PeerWiring(
             configuration: configuration, role: .peer,
             displayName: { chosen ?? displayName(peerID: $0) })
         let name = chosen ?? displayName(peerID: wiring.replica.peerID)
         if let given = configuration.displayName { savedName.write(given) }  // the store exists now
+        if let given = configuration.cursorColour { savedColour.write(given.lowercased()) }
         let drawings = try DrawingList(replica: wiring.replica)
+        // Drawings kept in the trash long enough go for good.
+        try drawings.purgeTrash(now: ReplicaConfiguration.systemWallClock())
         let lastDrawing = LastDrawing(location: configuration.replicaLocation)
         // Unnamed: the last drawing this store had open, while it still exists (a deleted one is
         // not silently made again).
@@ -36,9 +45,14 @@ enum OpenCommand {
         let session = try CanvasSession(
             loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
             palette: palette, keysHelp: keysHelp, displayName: name,
-            dialsRemote: !configuration.peers.isEmpty || configuration.server != nil,
+            dialsRemote: !configuration.peers.isEmpty || !configuration.servers.isEmpty,
+            relays: wiring.relayTargets,
             wallClock: ReplicaConfiguration.systemWallClock)
         session.onDrawingOpened = { lastDrawing.write($0) }
+        session.chosenCursorColour = cursorColour
+        let whereabouts = WhereaboutsFile(location: configuration.replicaLocation)
+        session.onWhereaboutsChanged = { whereabouts.write($0) }
+        defer { whereabouts.remove() }
         session.attach(sync: wiring.node)
         _ = try wiring.start(discovery: configuration.discovery)
         let code = session.run(signals: signals, resize: resize, suspend: suspend)

@@ -6,8 +6,9 @@ import ReplicaSync
 
 /// The live pieces of a syncing process, wired from the configuration: the replica (next free
 /// slot), its sync adapter subscribed to `drawings`, and a `SyncNode` on one event loop that
-/// listens on `--listen`, dials every `--peer` and the `--server` relay, and (when asked) finds
-/// the other instances of the database on this machine.
+/// listens on `--listen`, dials every `--peer` and one of the `--server` relays (the first that
+/// answers, the next when it is lost), and (when asked) finds the other instances of the
+/// database on this machine.
 final class PeerWiring {
     /// A plain peer, or the relay (which also forwards presence between its clients).
     enum Role {
@@ -19,8 +20,10 @@ final class PeerWiring {
     let replica: Replica
     let adapter: ReplicaSyncAdapter
     let node: SyncNode
-    /// What this process dials: each `--peer`, then the `--server` relay.
-    let dialTargets: [SocketEndpoint]
+    /// Each `--peer`, each kept connected.
+    let peerTargets: [SocketEndpoint]
+    /// The `--server` relays in the order given: one connection, to the first that answers.
+    let relayTargets: [SocketEndpoint]
     /// `--listen`, bound before anything else, so an address in use fails before a replica is
     /// opened or created; served from `start`.
     private let listener: ListeningSocket?
@@ -45,11 +48,13 @@ final class PeerWiring {
             token: configuration.token ?? "", encrypts: false, subscriptions: adapter.subscriptions)
         var options = SyncNode.Options()
         options.forwardsPresence = role == .relay
+        options.servesOnlyRemoteSubscriptions = role == .relay
         node = SyncNode(
             loop: loop, transport: SocketTransport(loop: loop), replica: adapter, configuration: session,
             options: options)
         adapter.forwardLocalCommits(to: node)
-        dialTargets = (configuration.peers + [configuration.server].compactMap { $0 }).map(Self.endpoint)
+        peerTargets = configuration.peers.map(Self.endpoint)
+        relayTargets = configuration.servers.map(Self.endpoint)
     }
 
     /// Starts listening and dialling; returns the addresses listened on (a port 0 resolved).
@@ -58,7 +63,8 @@ final class PeerWiring {
         if let listener {
             listening.append(try node.listen(on: listener))
         }
-        for target in dialTargets { node.connect(to: target) }
+        for target in peerTargets { node.connect(to: target) }
+        node.connect(toFirstOf: relayTargets)
         if discovery {
             let directory = try SyncNode.rendezvousDirectory(databaseID: configuration.databaseID)
             try node.startLocalDiscovery(in: directory)

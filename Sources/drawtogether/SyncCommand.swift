@@ -13,7 +13,7 @@ enum SyncCommand {
 
     static func run(configuration: Configuration, once: Bool) throws -> Int32 {
         let timeout = try onceTimeout(ProcessInfo.processInfo.environment)
-        if once, configuration.peers.isEmpty, configuration.server == nil, !configuration.discovery,
+        if once, configuration.peers.isEmpty, configuration.servers.isEmpty, !configuration.discovery,
             configuration.listen == nil
         {
             printError(
@@ -25,7 +25,9 @@ enum SyncCommand {
         let signals = try SyncShutdownSignals(loop: wiring.loop)
         var log = SyncEventLog(prefix: prefix)
         var progress = SyncOnceProgress(
-            targets: wiring.dialTargets, timeout: timeout, discovery: configuration.discovery,
+            targets: wiring.peerTargets.map { [$0] }
+                + (wiring.relayTargets.isEmpty ? [] : [wiring.relayTargets]),
+            timeout: timeout, discovery: configuration.discovery,
             databaseID: configuration.databaseID, now: wiring.loop.now)
         wiring.node.onEvent = { event in
             if let line = log.line(for: event) { printError(line) }

@@ -7,7 +7,8 @@ import ReplicaSync
 ///
 /// - In sync: at least one peer is connected, every connection is past the handshake, has
 ///   received everything its peer had for our subscriptions and has nothing of ours
-///   unacknowledged, and every `--peer`/`--server` target has been reached.
+///   unacknowledged, and every target has been reached: each `--peer`, and one of the
+///   `--server` relays (they are alternatives: the node keeps one of them).
 /// - Failed: a peer this process dialled refused (wrong token, other database, other protocol
 ///   version, a broken peer); or no peer was connected for `timeout` (from the start, or since the
 ///   last one dropped); or some target was still not reached `timeout` after the start.
@@ -21,7 +22,8 @@ struct SyncOnceProgress {
         case refused(String)
     }
 
-    let targets: [SocketEndpoint]
+    /// What must be reached: each entry is a list of alternatives, of which one will do.
+    let targets: [[SocketEndpoint]]
     let timeout: Duration
     let discovery: Bool
     let databaseID: String
@@ -31,8 +33,9 @@ struct SyncOnceProgress {
     private var problems: [SocketEndpoint: String] = [:]
     private var refusal: String?
 
-    init(targets: [SocketEndpoint], timeout: Duration, discovery: Bool, databaseID: String, now: SyncInstant)
-    {
+    init(
+        targets: [[SocketEndpoint]], timeout: Duration, discovery: Bool, databaseID: String, now: SyncInstant
+    ) {
         self.targets = targets
         self.timeout = timeout
         self.discovery = discovery
@@ -61,7 +64,7 @@ struct SyncOnceProgress {
     mutating func verdict(status: SyncNodeStatus, now: SyncInstant) -> Verdict {
         if let refusal { return .refused(refusal) }
         if !status.peers.isEmpty { lastPeerSeenAt = now }
-        let unreached = targets.filter { !reached.contains($0) }
+        let unreached = targets.filter { $0.allSatisfy { !reached.contains($0) } }
         if status.isInSync, unreached.isEmpty {
             return .inSync(peerCount: status.peers.count)
         }
@@ -84,9 +87,11 @@ struct SyncOnceProgress {
         return .waiting
     }
 
-    private func describe(_ endpoints: [SocketEndpoint]) -> String {
-        endpoints.map { endpoint in
-            problems[endpoint].map { "\(endpoint) (\($0))" } ?? "\(endpoint)"
+    private func describe(_ targets: [[SocketEndpoint]]) -> String {
+        targets.map { alternatives in
+            alternatives.map { endpoint in
+                problems[endpoint].map { "\(endpoint) (\($0))" } ?? "\(endpoint)"
+            }.joined(separator: " or ")
         }.joined(separator: ", ")
     }
 }

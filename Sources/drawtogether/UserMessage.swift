@@ -75,6 +75,14 @@ enum UserMessage {
         }
     }
 
+    /// Why `E` wrote no file, with what to do in the app rather than on the command line.
+    static func exportFailure(_ error: any Error) -> String {
+        guard let failure = error as? CommandOutput.Failure else {
+            return "could not export: \(message(for: error))"
+        }
+        return sentence(join(failure.what, "nothing was written; press E and type another path"))
+    }
+
     /// Two clauses of one message.
     private static func join(_ what: String, _ advice: String?) -> String {
         advice.map { "\(what); \($0)" } ?? what

@@ -1,18 +1,26 @@
 // A test helper, not a product: writes numbered strokes into a replica, one transaction each, and
 // prints each number only after its commit returned. The persistence test kills it with SIGKILL
-// mid-stream and checks that every printed number survived.
+// mid-stream and checks that every printed number survived. With `--checkpoint-part-events N` its
+// snapshots are written N events a step (1 keeps a checkpoint under way after nearly every
+// commit, so the kill lands inside one).
 import Glibc
 import ReplicaCore
 import ReplicaStore
 
 let arguments = CommandLine.arguments
-guard arguments.count == 2 else {
-    let usage = "usage: replica-crash-writer STORE-DIRECTORY\n"
+var configuration = ReplicaConfiguration()
+if arguments.count == 4, arguments[2] == "--checkpoint-part-events", let events = Int(arguments[3]),
+    events > 0
+{
+    configuration.checkpointPartEvents = events
+    configuration.checkpointMinimumLogEvents = 8
+} else if arguments.count != 2 {
+    let usage = "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N]\n"
     _ = write(STDERR_FILENO, usage, usage.utf8.count)
     exit(2)
 }
 do {
-    let replica = try Replica(directory: arguments[1])
+    let replica = try Replica(directory: arguments[1], configuration: configuration)
     try replica.execute(
         .insert(
             DQLInsert(

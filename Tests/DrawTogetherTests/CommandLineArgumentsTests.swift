@@ -82,7 +82,24 @@ import Testing
                     store: "/tmp/s", databaseID: "team", token: "secret",
                     listen: HostPort(host: "127.0.0.1", port: 0),
                     peers: [HostPort(host: "a.example", port: 7000), HostPort(host: "::1", port: 7001)],
-                    server: HostPort(host: "relay", port: 9000), discovery: false, envFile: "conf.env"))
+                    servers: [HostPort(host: "relay", port: 9000)], discovery: false, envFile: "conf.env"))
+    }
+
+    @Test func serverIsRepeatableAndEachMayBeAList() throws {
+        let parsed = try parse(
+            "open", "--server", "tcp://a:1", "--server=tcp://b:2,tcp://c:3", "--server", "tcp://a:1")
+        #expect(
+            parsed.options.servers == [
+                HostPort(host: "a", port: 1), HostPort(host: "b", port: 2), HostPort(host: "c", port: 3),
+            ])
+        #expect(
+            error("--server", "tcp://a:1,,tcp://b:2")
+                == .badHostPort(
+                    flag: "--server", value: "tcp://a:1,,tcp://b:2", problem: .emptyListItem(item: 2, of: 3)))
+        #expect(
+            UserMessage.message(for: error("--server", "tcp://a:1,tcp//b:2")!)
+                == "--server 'tcp://a:1,tcp//b:2' is not a valid address: item 2 of 2, 'tcp//b:2', is not valid: "
+                + "a server URL has the form tcp://HOST:PORT")
     }
 
     @Test func aRepeatedSingleValueFlagKeepsTheLastValue() throws {

@@ -60,6 +60,8 @@ import Testing
         #expect(try complete(["export", "d", "--format", ""]) == formats)
         #expect(try complete(["export", "d", "--format", "="]) == formats)
         #expect(try complete(["export", "d", "--format", "s"]) == ["svg"])
+        #expect(try complete(["export", "d", "--gl"]) == ["--glyphs"])
+        #expect(try complete(["export", "d", "--glyphs", ""]) == ["block", "braille"])
         #expect(try complete(["completions", ""]) == CompletionRequest.allCases.map(\.rawValue).sorted())
         // A subcommand's own flags only after it; the common ones everywhere.
         #expect(try complete(["list", "--o"]).isEmpty)

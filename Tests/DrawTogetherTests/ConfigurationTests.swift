@@ -47,7 +47,7 @@ import Testing
             try resolve()
                 == Configuration(
                     storeDirectory: "/home/ada/.local/share/drawtogether", databaseID: "default", token: nil,
-                    listen: nil, peers: [], server: nil, discovery: true))
+                    listen: nil, peers: [], servers: [], discovery: true))
     }
 
     @Test func theDefaultStoreFollowsAnAbsoluteXDGDataHome() throws {
@@ -79,7 +79,7 @@ import Testing
         #expect(fromFiles.storeDirectory == "/from/dotenv")
         #expect(fromFiles.databaseID == "dotenv-db")
         #expect(fromFiles.token == "dotenv-token")
-        #expect(fromFiles.server == HostPort(host: "dotenv", port: 1))
+        #expect(fromFiles.servers == [HostPort(host: "dotenv", port: 1)])
 
         let fromEnvironment = try resolve(environment: environment, files: files)
         #expect(fromEnvironment.databaseID == "env-db")
@@ -95,7 +95,60 @@ import Testing
         #expect(fromFlags.databaseID == "flag-db")
         #expect(fromFlags.token == "flag-token")
         #expect(fromFlags.storeDirectory == "/flag")
-        #expect(fromFlags.server == HostPort(host: "flag", port: 2))
+        #expect(fromFlags.servers == [HostPort(host: "flag", port: 2)])
+    }
+
+    // MARK: Several relays
+
+    @Test func theServerVariableHoldsACommaSeparatedListOfRelaysInOrder() throws {
+        let environment = [
+            "HOME": "/h", "DRAWTOGETHER_TOKEN": "t",
+            "DRAWTOGETHER_SERVER_URL": " tcp://relay-a:7420 ,tcp://relay-b:7421, tcp://[::1]:7422/",
+        ]
+        #expect(
+            try resolve(environment: environment).servers == [
+                HostPort(host: "relay-a", port: 7420), HostPort(host: "relay-b", port: 7421),
+                HostPort(host: "::1", port: 7422),
+            ])
+        // The same relay twice is tried once.
+        let twice = [
+            "HOME": "/h", "DRAWTOGETHER_TOKEN": "t", "DRAWTOGETHER_SERVER_URL": "tcp://a:1,tcp://a:1",
+        ]
+        #expect(try resolve(environment: twice).servers == [HostPort(host: "a", port: 1)])
+        // From .env too; repeated flags replace the variable's list as a whole.
+        let files = ["/work/dir/.env": "DRAWTOGETHER_SERVER_URL=tcp://dotenv:1,tcp://dotenv:2"]
+        #expect(
+            try resolve(environment: ["HOME": "/h", "DRAWTOGETHER_TOKEN": "t"], files: files).servers
+                == [HostPort(host: "dotenv", port: 1), HostPort(host: "dotenv", port: 2)])
+        #expect(
+            try resolve(
+                ["--server", "tcp://x:1", "--server", "tcp://y:2"],
+                environment: ["HOME": "/h", "DRAWTOGETHER_TOKEN": "t"],
+                files: files
+            ).servers == [HostPort(host: "x", port: 1), HostPort(host: "y", port: 2)])
+    }
+
+    @Test func aBadServerListNamesTheItemAndWhereItCameFrom() throws {
+        func problem(_ list: String) -> String? {
+            error(environment: ["HOME": "/h", "DRAWTOGETHER_TOKEN": "t", "DRAWTOGETHER_SERVER_URL": list])
+                .map { UserMessage.message(for: $0) }
+        }
+        #expect(
+            problem("tcp://a:1,,tcp://b:2")
+                == "the list of server URLs 'tcp://a:1,,tcp://b:2' (from DRAWTOGETHER_SERVER_URL in the "
+                + "environment) is not valid: item 2 of 3 is empty (separate the relays with single commas, "
+                + "e.g. tcp://relay-a:7420,tcp://relay-b:7420)")
+        #expect(problem("tcp://a:1,")?.contains("item 2 of 2 is empty") == true)
+        #expect(
+            problem("tcp://a:1, b:2")?.contains(
+                "item 2 of 2, 'b:2', is not valid: a server URL has the form tcp://HOST:PORT") == true)
+        #expect(
+            problem("tcp://a:1,tcp://b:99999")?.contains(
+                "item 2 of 2, 'tcp://b:99999', is not valid: the port '99999' is not a number from 1 to 65535"
+            )
+                == true)
+        // One URL is still told as one.
+        #expect(problem("b:2")?.hasPrefix("the server URL 'b:2' (from DRAWTOGETHER_SERVER_URL") == true)
     }
 
     @Test func emptyEnvironmentValuesCountAsUnset() throws {

@@ -153,3 +153,34 @@ enum CanvasLineFixture {
         return StrokeGroup(key: key, pieces: [stroke])!
     }
 }
+
+/// `export --glyphs`, and text strokes on the command line.
+@Suite struct ExportGlyphsTests {
+    let base = ExportCommandTests()
+
+    @Test func glyphsBrailleExportsBrailleDotsAndTextAsItsCharacters() throws {
+        let line = try ExportCommandTests.line((0.5, 0.5), (2.5, 0.5), at: 1_774_455_614_000)
+        let key = try #require(StrokeKey(creationMilliseconds: 1_774_455_615_000, peerSuffix: "a1b2c3"))
+        let characters = try #require(StrokeText("hi 世界"))
+        let stroke = Stroke(
+            key: key, text: characters, colour: 196, origin: CanvasPoint(x: 1, y: 1),
+            createdAtMilliseconds: key.creationMilliseconds)
+        let text = try #require(StrokeGroup(key: key, pieces: [stroke]))
+        let store = try base.store(holding: [line, text], id: "d", name: "D")
+        let block = try base.run(["export", "d", "--format", "text"], store: store)
+        #expect(block.standardOutput == DrawingExporter.export([line, text], as: .text))
+        #expect(block.standardOutput.hasSuffix("\n hi 世界\n"))
+        let braille = try base.run(["export", "d", "--format", "text", "--glyphs", "braille"], store: store)
+        #expect(braille.status == 0)
+        #expect(braille.standardOutput == DrawingExporter.export([line, text], as: .text, mode: .braille))
+        #expect(braille.standardOutput != block.standardOutput)
+        #expect(
+            braille.standardOutput.unicodeScalars.first.map { (0x2800...0x28FF).contains($0.value) } == true)
+        let svg = try base.run(["export", "d", "--format", "svg"], store: store)
+        #expect(svg.standardOutput.contains(">hi世界</text>"))
+        let bad = try base.run(["export", "d", "--format", "text", "--glyphs", "dots"], store: store)
+        #expect(bad.status == 2)
+        #expect(
+            bad.standardError.contains("unknown export glyphs 'dots'; use block (the default) or braille"))
+    }
+}

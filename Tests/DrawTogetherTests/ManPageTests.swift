@@ -61,6 +61,20 @@ import Testing
         #expect(text.contains("Ctrl-Z suspends"))
     }
 
+    @Test func anOptionWhoseSummaryRunsOnToASecondLineIsOneEntry() throws {
+        let roff = try runProcess(Self.binary, ["manpage"]).standardOutput
+        #expect(
+            roff.contains("a comma\\-separated list): the first that answers, the next when it is lost\n"))
+        #expect(roff.contains("on the command line other users can read it: prefer"))
+        #expect(
+            !roff.contains("\\fBcomma") && !roff.contains("\\fBcommand line"),
+            "a continuation became an option")
+        let summaries = CompletionModel.optionSummaries(
+            "options:\n  --server URL   sync through a relay (one;\n                 or more)\n  --no-discovery  off\n\n  later prose"
+        )
+        #expect(summaries == ["--server": "sync through a relay (one; or more)", "--no-discovery": "off"])
+    }
+
     @Test func roffSpecialsInHelpTextAreEscaped() {
         #expect(ManPage.escaped(".starts with a dot") == "\\&.starts with a dot")
         #expect(ManPage.escaped("a\\b --flag") == "a\\eb \\-\\-flag")

@@ -13,7 +13,7 @@ struct OverlayEndToEndTests {
         let app = try AppInstance(runtimeDirectory: runtime.path, width: 120)
         try app.waitUntilReady()
         try app.tmux.sendKeys("?")
-        try app.tmux.waitForText("stroke eraser (removes whole strokes)")
+        try app.tmux.waitForText("stroke eraser (whole)")
         try app.tmux.sendKeys("x")
         try app.drag([(1, 2), (3, 2), (6, 2)])  // left of the box, which is centred
         try app.tmux.sendKeys("Escape")

@@ -10,9 +10,9 @@ import Testing
     private let relay = SocketEndpoint.tcp(host: "127.0.0.1", port: 7420)
     private let start = SyncInstant(milliseconds: 1_000)
 
-    private func progress(targets: [SocketEndpoint]? = nil) -> SyncOnceProgress {
+    private func progress(targets: [[SocketEndpoint]]? = nil) -> SyncOnceProgress {
         SyncOnceProgress(
-            targets: targets ?? [relay], timeout: .seconds(10), discovery: false, databaseID: "default",
+            targets: targets ?? [[relay]], timeout: .seconds(10), discovery: false, databaseID: "default",
             now: start)
     }
 
@@ -85,7 +85,7 @@ import Testing
 
     @Test func anUnreachedTargetFailsAfterTheTimeoutEvenWhenAnotherAnswered() {
         let other = SocketEndpoint.tcp(host: "127.0.0.1", port: 9)
-        var once = progress(targets: [relay, other])
+        var once = progress(targets: [[relay], [other]])
         once.record(connected)
         once.record(.unreachable(endpoint: other, problem: "connection refused"))
         let fine = status(peers: 1, caughtUp: true)
@@ -95,6 +95,26 @@ import Testing
                 == .failed(
                     "no answer within 10 s from 127.0.0.1:9 (connection refused); set DRAWTOGETHER_SYNC_TIMEOUT (seconds) to wait longer"
                 ))
+    }
+
+    @Test func oneRelayOfAListIsEnoughAndAnUnreachedListNamesEveryRelay() {
+        let second = SocketEndpoint.tcp(host: "127.0.0.1", port: 7421)
+        var once = progress(targets: [[second, relay]])
+        once.record(.unreachable(endpoint: second, problem: "connection refused"))
+        #expect(once.verdict(status: status(peers: 0, caughtUp: false), now: start) == .waiting)
+        once.record(connected)
+        #expect(once.verdict(status: status(peers: 1, caughtUp: true), now: start) == .inSync(peerCount: 1))
+
+        var nobody = progress(targets: [[second, relay]])
+        nobody.record(.unreachable(endpoint: second, problem: "connection refused"))
+        guard
+            case .failed(let message) = nobody.verdict(
+                status: status(peers: 0, caughtUp: false), now: start + .seconds(10))
+        else {
+            Issue.record("no timeout")
+            return
+        }
+        #expect(message.contains("127.0.0.1:7421 (connection refused) or 127.0.0.1:7420;"))
     }
 
     @Test func theLogPrintsRefusalsAndUnreachablePeersOnceAndInSyncOnTransitions() {

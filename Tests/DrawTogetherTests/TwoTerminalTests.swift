@@ -153,9 +153,9 @@ struct TwoTerminalTests {
         try b.tmux.sendKeys("y")
         try a.tmux.waitUntil { screen in
             screen.last?.contains("(deleted)") == true
-                && screen.joined().contains("was deleted on another peer")
+                && screen.joined().contains("was moved to the trash on another peer")
         }
-        // A draws on it anyway: the drawing comes back, under its name, in B's menu too.
+        // A draws on it anyway: the drawing comes out of the trash, under its name, in B's menu too.
         try a.drag([(5, 5), (15, 5)])
         try a.tmux.waitUntil { screen in
             screen.last?.hasPrefix(" sketches v2 ") == true && screen.last?.contains("deleted") == false

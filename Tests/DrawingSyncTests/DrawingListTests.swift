@@ -52,8 +52,49 @@ import Testing
         try list.create(id: "b", name: "Beta")
         try list.rename(id: "a", to: "Zulu")
         #expect(list.entries.map(\.name) == ["Beta", "Zulu"])
-        try list.delete(id: "b")
+        try list.delete(id: "b", now: 1_000)
         #expect(list.entries.map(\.id) == ["a"])
+        #expect(list.trash == [.init(id: "b", name: "Beta", trashedAt: 1_000)])
+        withExtendedLifetime(directory) {}
+    }
+
+    /// A drawing in the trash keeps everything it had; restoring brings it all back, and only
+    /// `deleteForever` (or the purge, after the trash's time) removes the document.
+    @Test func theTrashKeepsADrawingUntilRestoredOrDeletedForGood() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        try list.create(id: "a", name: "Alpha")
+        try replica.execute(
+            "UPDATE drawings SET strokes.`k1` = :v WHERE _id = :id",
+            arguments: ["id": .string("a"), "v": .string("s")])
+        try list.delete(id: "a", now: 5_000)
+        #expect(list.entries.isEmpty && list.findInTrash("Alpha")?.id == "a" && list.find("a") == nil)
+        // Its name is not free while it is there.
+        #expect(throws: DrawingListError.nameInTrash("Alpha")) { try list.create(named: "Alpha") }
+        try list.restore(id: "a")
+        #expect(list.entries == [.init(id: "a", name: "Alpha")] && list.trash.isEmpty)
+        let strokes = try replica.execute(
+            "SELECT * FROM drawings WHERE _id = :id", arguments: ["id": .string("a")]
+        )
+        .documents.first?["strokes"]?.objectValue
+        #expect(strokes == ["k1": .string("s")])
+
+        try list.create(id: "b", name: "Beta")
+        try list.delete(id: "a", now: 5_000)
+        try list.delete(id: "b", now: 9_000)
+        #expect(list.trash.map(\.id) == ["b", "a"])  // the latest deleted first
+        // Asked for by name, a drawing in the trash comes back rather than a new one.
+        #expect(try list.openOrCreate("Beta") == .init(id: "b", name: "Beta"))
+        #expect(list.entries.map(\.id) == ["b"])
+        #expect(try list.purgeTrash(now: 5_000 + DrawingList.trashKeepsMilliseconds) == 0)
+        #expect(try list.purgeTrash(now: 5_001 + DrawingList.trashKeepsMilliseconds) == 1)
+        #expect(list.trash.isEmpty)
+        #expect(
+            try replica.execute("SELECT * FROM drawings WHERE _id = :id", arguments: ["id": .string("a")])
+                .documents.isEmpty)
+        try list.delete(id: "b", now: 10_000)
+        try list.deleteForever(id: "b")
+        #expect(list.entries.isEmpty && list.trash.isEmpty)
         withExtendedLifetime(directory) {}
     }
 

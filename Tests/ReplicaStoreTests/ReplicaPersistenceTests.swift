@@ -120,11 +120,14 @@ import Testing
         #expect(try replica.database.connection.run("PRAGMA journal_mode").first?.first == .text("wal"))
     }
 
-    @Test func everyWriteWhoseCommitReturnedSurvivesSIGKILL() throws {
+    /// The second case writes a snapshot part of one event after nearly every commit, so the
+    /// kill lands in the middle of a checkpoint.
+    @Test(arguments: [[], ["--checkpoint-part-events", "1"]])
+    func everyWriteWhoseCommitReturnedSurvivesSIGKILL(options: [String]) throws {
         let directory = try TemporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.executable("replica-crash-writer"))
-        process.arguments = [directory.path]
+        process.arguments = [directory.path] + options
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -113,11 +113,60 @@ import Testing
         let frame = SyncMessage.presence(update).frame()
         #expect(try SyncMessage(frame: frame) == .presence(update))
         let keyLength = 2 + update.strokeKey.utf8.count
-        #expect(Array(frame.payload.suffix(keyLength - 2)) == Array(update.strokeKey.utf8))
+        // The key, then the (empty) text in progress.
+        #expect(Array(frame.payload.suffix(keyLength).dropLast(2)) == Array(update.strokeKey.utf8))
         // A frame that ends after the points (version 2's layout) is cut short.
         let older = Frame(
-            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(keyLength)))
+            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(keyLength + 2)))
         #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: older) }
+    }
+
+    @Test func presenceCarriesTheTextBeingTypedLast() throws {
+        let update = PresenceUpdate(
+            peerID: 5, displayName: "", drawingID: "", cursor: .init(x: 3, y: 4), tool: "text", colour: 9,
+            strokeInProgress: [.init(x: 3, y: 4)], strokeKey: "2026-03-25T16:20:14.127Z~3fa2c1",
+            textInProgress: "hello 世界\nbye")
+        let frame = SyncMessage.presence(update).frame()
+        #expect(try SyncMessage(frame: frame) == .presence(update))
+        let text = Array(update.textInProgress.utf8)
+        #expect(Array(frame.payload.suffix(text.count)) == text)
+        // Version 3's layout, which ends after the stroke key, is cut short.
+        let older = Frame(
+            version: frame.version, type: frame.type, payload: Array(frame.payload.dropLast(2 + text.count)))
+        #expect(throws: SyncProtocolError.self) { try SyncMessage(frame: older) }
+    }
+
+    /// A chosen cursor colour is one byte after the key; without one the payload ends at the key,
+    /// as before, and two bytes more are still refused.
+    @Test func presenceCarriesAChosenCursorColourAfterTheKey() throws {
+        var update = PresenceUpdate(
+            peerID: 5, displayName: "Cy", drawingID: "d", cursor: .init(x: 0, y: 0), tool: "pen", colour: 9,
+            strokeKey: "2026-03-25T16:20:14.127Z~3fa2c1")
+        let plain = SyncMessage.presence(update).frame()
+        update.cursorColour = 196
+        let chosen = SyncMessage.presence(update).frame()
+        #expect(chosen.payload == plain.payload + [196])
+        #expect(try SyncMessage(frame: chosen) == .presence(update))
+        guard case .presence(let decoded) = try SyncMessage(frame: plain) else {
+            Issue.record("not a presence")
+            return
+        }
+        #expect(decoded.cursorColour == nil)
+        let longer = Frame(version: chosen.version, type: chosen.type, payload: chosen.payload + [0])
+        #expect(throws: SyncProtocolError.trailingBytes(messageType: "presence", count: 2)) {
+            try SyncMessage(frame: longer)
+        }
+    }
+
+    /// Text in progress and a chosen cursor colour together: the text, then the colour last.
+    @Test func presenceCarriesTextInProgressAndACursorColourTogether() throws {
+        var update = PresenceUpdate(
+            peerID: 8, displayName: "Di", drawingID: "d", cursor: .init(x: 3, y: 4), tool: "text", colour: 2,
+            strokeInProgress: [.init(x: 3, y: 4)], textInProgress: "hi\nthere")
+        update.cursorColour = 33
+        let frame = SyncMessage.presence(update).frame()
+        #expect(frame.payload.last == 33)
+        #expect(try SyncMessage(frame: frame) == .presence(update))
     }
 
     @Test func refusesADrawingIDOverTheTextLimit() {

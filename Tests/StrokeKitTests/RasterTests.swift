@@ -35,6 +35,24 @@ import Testing
         #expect(draw([wide], .braille) == ["", " ⣾⣿⣿⣿⣿⣿⣿⣷", " ⢿⣿⣿⣿⣿⣿⣿⡿", ""])
     }
 
+    /// Widths under a mode's thinnest line draw exactly as that line: in blocks ¼ and ½ look the
+    /// same in every direction (the status bar says `¼→½` there); in braille they differ.
+    @Test func widthsUnderTheThinnestLineDrawAlike() {
+        let paths: [[(Double, Double)]] = [
+            [(0.5, 0.5), (7.5, 3.5)], [(1, 1.5), (8, 1.5)], [(3.5, 0), (3.5, 3.5)], [(0.5, 3.5), (9.5, 0.2)],
+            [(2.3, 2.7)],
+        ]
+        func ink(_ width: Double, _ mode: GlyphMode) -> [[String]] {
+            paths.map { draw([Fixtures.group([Fixtures.stroke($0, width: width)])], mode) }
+        }
+        #expect(GlyphMode.block.thinnestLine == 0.5 && GlyphMode.ascii.thinnestLine == 0.5)
+        #expect(GlyphMode.braille.thinnestLine == 0.25)
+        #expect(ink(0.25, .block) == ink(0.5, .block))
+        #expect(ink(0.25, .ascii) == ink(0.5, .ascii))
+        #expect(ink(0.5, .block) != ink(1, .block))
+        #expect(ink(0.25, .braille) != ink(0.5, .braille))
+    }
+
     @Test func aSinglePointIsADot() {
         let dot = [Fixtures.group([Fixtures.stroke([(3.3, 1.6)])])]
         #expect(draw(dot, .braille) == ["", "   ⠄", "", ""])

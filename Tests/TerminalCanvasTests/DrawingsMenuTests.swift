@@ -59,9 +59,35 @@ import Testing
         #expect(menu.handle(.character("y")) == nil)  // "a" is open: nothing to confirm
         _ = menu.handle(.command(.move(.down)))
         _ = menu.handle(.character("d"))
+        #expect(menu.paintedText.contains("move 'Beta' to the trash for everyone? y / n"))
         #expect(menu.handle(.character("y")) == .delete(id: "b"))
         _ = menu.handle(.character("d"))
         #expect(menu.handle(.character("n")) == nil)
+    }
+
+    /// Drawings in the trash are listed last; `u` puts back the selected one or, on another row,
+    /// the one deleted last; Enter and a click put it back too; `d` deletes it for good, asked first.
+    @Test func theTrashIsListedLastAndUPutsADrawingBack() {
+        let trashed = [
+            DrawingsMenu.Item(id: "t1", name: "Old", inTrash: true),
+            DrawingsMenu.Item(id: "t2", name: "Older", inTrash: true),
+        ]
+        var menu = DrawingsMenu(items: trashed + items, currentID: "a")
+        #expect(menu.items.map(\.id) == items.map(\.id) + ["t1", "t2"])
+        #expect(menu.paintedText.contains("Old  (in the trash)"))
+        // On a live drawing, u is the undo of the last delete.
+        #expect(menu.handle(.command(.undo)) == .restore(id: "t1"))
+        while menu.items[menu.selection].id != "t2" { _ = menu.handle(.command(.move(.down))) }
+        #expect(menu.paintedText.contains("Enter/u put back  d delete for good"))
+        #expect(menu.handle(.command(.undo)) == .restore(id: "t2"))
+        #expect(menu.handle(.enter) == .restore(id: "t2"))
+        _ = menu.handle(.character("d"))
+        #expect(menu.paintedText.contains("delete 'Older' for good, for everyone? y / n"))
+        #expect(menu.handle(.character("y")) == .deleteForever(id: "t2"))
+        // Nothing in the trash: u says so.
+        var empty = DrawingsMenu(items: items, currentID: "a")
+        #expect(empty.handle(.command(.undo)) == nil)
+        #expect(empty.paintedText.contains("the trash is empty"))
     }
 
     @Test func aListChangedByAPeerKeepsTheSelectionOnTheSameDrawing() {
@@ -174,5 +200,14 @@ import Testing
         #expect(grid.text.contains("  Beta  (1 stroke) "))
         #expect(grid.text.contains("  Gamma "))
         #expect(!grid.text.contains("Gamma  ("))
+    }
+}
+
+extension DrawingsMenu {
+    /// The menu painted on a 70x16 grid, as text.
+    fileprivate var paintedText: String {
+        var grid = CellGrid(width: 70, height: 16)
+        paint(into: &grid, glyphs: .ascii)
+        return grid.text
     }
 }

@@ -26,12 +26,47 @@ private func paint(_ view: StatusBarView, width: Int) -> String {
                 == " Design notes │ pen │ █ colour 3 │ brush 2             1 peer online │ syncing…")
     }
 
+    /// A pen finer than the glyphs can draw says what it draws as (`¼→½` in blocks), so ¼ and
+    /// ½ do not silently look the same.
+    @Test func aBrushFinerThanTheGlyphsSaysWhatItDrawsAs() {
+        var view = bar(brush: 0.25)
+        view.brushDrawnAs = 0.5
+        #expect(paint(view, width: 80).contains("│ brush ¼→½ "))
+        #expect(paint(view, width: 60).contains("│ b¼→½ "))
+        view.glyphs = .ascii
+        #expect(paint(view, width: 80).contains("| brush 0.25->0.5 "))
+    }
+
+    /// Following a peer (`F`) is said on the bar, shorter in a narrow terminal.
+    @Test func followingAPeerIsShown() {
+        var view = bar()
+        view.following = "bob"
+        #expect(paint(view, width: 100).contains("│ following bob"))
+        #expect(paint(view, width: 64).contains("│ follow bob"))
+    }
+
     @Test func narrowerTerminalsShortenLabelsThenCutTheNameThenDropFields() {
         #expect(paint(bar(), width: 60) == " Design notes │ pen │ █ 3 │ b2            1 peer │ syncing…")
         #expect(paint(bar(), width: 45) == " Design not… │ pen │ █ 3   1 peer │ syncing…")
         #expect(paint(bar(), width: 40) == " Design notes │ pen   1 peer │ syncing…")
         #expect(paint(bar(), width: 30) == " Design not… │ pen   syncing…")
         #expect(paint(bar(), width: 20) == " Design…   syncing…")
+    }
+
+    @Test func theRelayIsNamedAndShortenedThenDroppedBeforeTheBrush() {
+        var view = bar(sync: .inSync)
+        view.relay = "relay-b.example.com:7420"
+        #expect(
+            paint(view, width: 110)
+                == " Design notes │ pen │ █ colour 3 │ brush 2           1 peer online │ relay relay-b.example.com:7420 │ in sync"
+        )
+        #expect(
+            paint(view, width: 72)
+                == " Design notes │ pen │ █ 3 │ b2          1 peer │ relay-b:7420 │ in sync")
+        #expect(paint(view, width: 56) == " Design notes │ pen │ █ 3 │ b2         1 peer │ in sync")
+        #expect(StatusBarView.shortRelayName("10.0.0.7:7420") == "10.0.0.7:7420")
+        #expect(StatusBarView.shortRelayName("[::1]:7420") == "[::1]:7420")
+        #expect(StatusBarView.shortRelayName("relay-a:7420") == "relay-a:7420")
     }
 
     @Test func theSyncStateIsShownInEveryWidthTheAppUses() {

@@ -119,9 +119,10 @@ import Testing
         session.receiveFromReplica([])
         session.run(.undo)
         #expect(session.document.isEmpty)
+        // Nothing a second undo could do: the stroke stays removed, and no choice is offered.
         #expect(
-            session.lastFeedback.message
-                == "not undone: 1 stroke changed by someone else since, left as is; u again undoes it anyway")
+            session.lastFeedback.message == "not undone: 1 stroke changed by someone else since, left as is")
+        #expect(session.editor.undoStack.leftAloneByLastUndo == nil)
     }
 
     @Test func anUndoTouchingSeveralGroupsRestoresOnlyThoseNobodyElseChanged() throws {
@@ -140,10 +141,60 @@ import Testing
         session.run(.undo)
         #expect(session.document.groups == [left, redrawn])
         let outcome = session.lastFeedback.message
+        // The right stroke is there again (the peer's): undoing my removal of it "anyway" would
+        // change nothing, so no choice is offered, and a second undo does not touch it.
+        #expect(outcome == "undone in part: 1 stroke changed by someone else since, left as is")
+        session.run(.undo)
+        #expect(session.document.groups == [left, redrawn])
+        #expect(session.lastFeedback.message == "nothing to undo")
+    }
+
+    /// A second undo of my new stroke after a peer removed it does not bring it back, and says
+    /// nothing is offered: a removal wins.
+    @Test func aSecondUndoNeverBringsBackAStrokeAPeerRemoved() throws {
+        var session = CanvasSession()
+        session.mouseStroke([(1, 3), (8, 3)])
+        let older = try #require(session.document.groups.first)
+        session.mouseStroke([(1, 1), (8, 1)])
+        _ = session.takeChangedKeys()
+        // A peer erased part of the newer stroke and then removed it with the stroke eraser.
+        session.receiveFromReplica([older])
+        session.run(.undo)
+        #expect(session.document.groups == [older])
         #expect(
-            outcome
-                == "undone in part: 1 stroke changed by someone else since, left as is; u again undoes it anyway"
-        )
+            session.lastFeedback.message == "not undone: 1 stroke changed by someone else since, left as is")
+        // The next undo is of the older stroke, as the message (offering nothing) let expect.
+        session.run(.undo)
+        #expect(session.document.isEmpty)
+    }
+
+    /// A second undo of a change to a stroke puts back the stroke as it was before the change
+    /// with the sweeps it has now: the peer's erasure made since stays, and none is brought back.
+    @Test func aSecondUndoKeepsThePeersErasures() throws {
+        let line = CanvasFixtures.group(through: [(1, 2), (10, 2)])
+        let changed = try #require(
+            StrokeGroup(key: line.key, pieces: CanvasFixtures.group(through: [(1, 2), (5, 2)]).pieces))
+        var drawing = Drawing()
+        drawing.setGroup(changed, for: line.key)
+        var stack = UndoStack()
+        stack.record(try #require(UndoEntry(changes: [.init(key: line.key, before: line, after: changed)])))
+        // A peer erases from the changed stroke: the group now differs from what the action left.
+        let passes = MaskEraser(brush: EraserBrush(radius: 0.5)).sweep(
+            along: [CanvasCell(x: 3, y: 1).centre, CanvasCell(x: 3, y: 3).centre], near: changed)
+        let sweepKey = CanvasFixtures.key(CanvasSession.startMilliseconds + 5, peer: "cccccc")
+        let erased = changed.settingSweep(StrokeMask(sweeps: passes), for: sweepKey)
+        drawing.setGroup(erased, for: line.key)
+
+        let first = stack.undo(in: &drawing)
+        #expect(drawing[line.key] == erased)
+        #expect(first.message.hasSuffix("; u again undoes it anyway"))
+        _ = stack.undo(in: &drawing)
+        let forced = try #require(drawing[line.key])
+        #expect(forced.base == line.base)
+        #expect(forced.sweeps == erased.sweeps)
+        // Redo puts back the peer's version.
+        _ = stack.redo(in: &drawing)
+        #expect(drawing[line.key] == erased)
     }
 
     /// The second `u` undoes my stroke on top of the other peer's change, rather than reaching

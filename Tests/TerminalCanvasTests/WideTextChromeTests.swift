@@ -36,7 +36,7 @@ import Testing
                 │   plain                                        │
                 │                                                │
                 │                                                │
-                │ Enter open  n new  r rename  d delete  Esc cl… │
+                │ Enter open  n new  r rename  d delete  c clea… │
                 └────────────────────────────────────────────────┘
                 """)
         #expect(rightEdges(grid) == [50])

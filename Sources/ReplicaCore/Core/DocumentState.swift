@@ -10,6 +10,8 @@ public struct DocumentState: Sendable, Equatable {
     public private(set) var events: [Dot: DocumentEvent] = [:]
     /// The writes this document has seen; contiguous per peer because writes are applied in order.
     public private(set) var versionVector = VersionVector()
+    /// Every dot at or below it that `events` lacks was dropped by `compact(stable:)`.
+    public private(set) var compacted = VersionVector()
     var root = PathNode()
 
     public init() {}
@@ -52,6 +54,7 @@ public struct DocumentState: Sendable, Equatable {
     /// whose stored state changed: the event itself and any event it removed.
     @discardableResult
     mutating func integrate(_ incoming: DocumentEvent) -> [Dot] {
+        if compacted.contains(incoming.dot), events[incoming.dot] == nil { return [] }  // dropped: stays so
         if let existing = events[incoming.dot] {
             guard incoming.isRemoved, !existing.isRemoved else { return [] }
             var touched: [Dot] = []
@@ -120,6 +123,16 @@ public struct DocumentState: Sendable, Equatable {
         for dot in live where context.contains(dot) && events[dot]?.kind == .value {
             remove(dot, touched: &touched)
         }
+    }
+
+    /// Forgets a removed event (see `compact(stable:)`); removed events are in no live set.
+    mutating func dropEvent(_ dot: Dot) {
+        events[dot] = nil
+    }
+
+    /// Records that every dot `stable` covers and `events` lacks was dropped.
+    mutating func markCompacted(_ stable: VersionVector) {
+        compacted.formUnion(stable)
     }
 
     private mutating func remove(_ dot: Dot, touched: inout [Dot]) {

@@ -50,11 +50,25 @@ public struct ReplicaState: Sendable {
         // Taken out of the dictionary so the mutation happens in place, not on a copy.
         var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
         defer {
-            if !state.events.isEmpty { collections[key.collection, default: [:]][key.id] = state }
+            // A document compacted down to nothing is kept: its vectors stop dropped events returning.
+            if !state.events.isEmpty || !state.compacted.counters.isEmpty {
+                collections[key.collection, default: [:]][key.id] = state
+            }
         }
         let (result, touched) = try body(&state)
         if !touched.isEmpty { unsaved[key, default: []].formUnion(touched) }
         return result
+    }
+
+    /// Drops the causally stable removed events of a document (see `DocumentState.compact`);
+    /// `stable` is what every replica that counts has acknowledged of it. Returns the dots dropped.
+    @discardableResult
+    public mutating func compact(_ key: DocumentKey, stable: VersionVector) -> [Dot] {
+        guard collections[key.collection]?[key.id] != nil else { return [] }
+        return modify(key) { state in
+            let dropped = state.compact(stable: stable)
+            return (dropped, [])
+        }
     }
 
     /// Loads stored events without marking them unsaved (used when opening a store).

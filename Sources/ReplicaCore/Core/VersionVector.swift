@@ -30,6 +30,18 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether every write this vector covers is covered by `other` too.
+    public func isCovered(by other: VersionVector) -> Bool {
+        counters.allSatisfy { $0.value <= other[$0.key] }
+    }
+
+    /// The pointwise minimum: the writes both sets hold.
+    public func meet(_ other: VersionVector) -> VersionVector {
+        var result: [PeerID: UInt64] = [:]
+        for (peer, counter) in counters { result[peer] = min(counter, other[peer]) }
+        return VersionVector(result)
+    }
+
     public var description: String {
         "[" + sortedEntries.map { "\($0.peer.shortHex):\($0.counter)" }.joined(separator: ", ") + "]"
     }

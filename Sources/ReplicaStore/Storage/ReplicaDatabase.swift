@@ -4,9 +4,11 @@ import ReplicaCore
 
 /// The replica's SQLite file: schema and migrations, and the rows behind `ReplicaState`.
 ///
-/// Each event is one row holding its binary encoding and a checksum of the row (see
-/// `EventChecksum`); metadata (peer id, clock) and the subscription registry are small tables
-/// beside it.
+/// Since schema 3 the documents are a log of commits and a snapshot per document (see
+/// `ReplicaDatabase+Log`); schemas 1 and 2 kept one row per event (`ReplicaDatabase+Legacy`),
+/// which a read-only open still reads as it is and the first writer migrates. Every record
+/// carries a checksum (see `EventChecksum`); metadata (peer id, clock) and the subscription
+/// registry are small tables beside it.
 final class ReplicaDatabase {
     static let fileName = "replica.sqlite"
     /// Marks the file as ours ("DRW1"), so a foreign SQLite database is refused rather than changed.
@@ -30,6 +32,9 @@ final class ReplicaDatabase {
         ),
         // Every event row gets a checksum, so a damaged record is found instead of decoded.
         (["ALTER TABLE events ADD COLUMN checksum INTEGER"], { try $0.fillChecksums() }),
+        // The log of commits and the per-document snapshots; every event row moves into a
+        // snapshot of its document, and the events table goes.
+        (schemaThreeSQL, { try $0.moveEventsIntoSnapshots() }),
     ]
     static var schemaVersion: Int32 { Int32(migrations.count) }
 
@@ -37,6 +42,8 @@ final class ReplicaDatabase {
     let path: String
     /// The schema version in the file; a read-only open of an older one reads it as it is.
     private(set) var storedVersion: Int32 = 0
+    /// The sequence number the next log row gets: past every row and every snapshot's reach.
+    var nextSequence: Int64 = 1
 
     init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         path = directory + "/" + Self.fileName
@@ -152,89 +159,27 @@ final class ReplicaDatabase {
     // MARK: Metadata
 
     func metaInteger(_ key: String) throws -> Int64? {
-        try connection.run("SELECT value FROM replica_meta WHERE key = ?", [.text(key)]).first?.first?.integer
+        try connection.cached("SELECT value FROM replica_meta WHERE key = ?").run([.text(key)]).first?.first?
+            .integer
     }
 
     func setMeta(_ key: String, _ value: Int64) throws {
-        try connection.run(
-            "INSERT OR REPLACE INTO replica_meta(key, value) VALUES(?, ?)", [.text(key), .integer(value)])
+        try connection.cached("INSERT OR REPLACE INTO replica_meta(key, value) VALUES(?, ?)").run([
+            .text(key), .integer(value),
+        ])
     }
 
-    // MARK: Events
-
-    func loadEvents(into state: inout ReplicaState) throws {
-        let checked = storedVersion >= 2
-        let rows = try connection.run(
-            "SELECT collection, document, peer, counter, record\(checked ? ", checksum" : "") FROM events "
-                + "ORDER BY collection, document, peer, counter")
-        for row in rows {
-            guard row.count == (checked ? 6 : 5), let collection = row[0].text, let document = row[1].text,
-                let peer = row[2].integer, let counter = row[3].integer, let record = row[4].blob
-            else {
-                throw ReplicaError.damaged(path: path, detail: "an event row has a value of the wrong type")
-            }
-            let place =
-                "the event of document '\(collection)/\(document)' by peer \(Self.hex(peer)), number \(counter)"
-            if checked {
-                let expected = EventChecksum.of(
-                    collection: collection, document: document, peer: peer, counter: counter, record: record)
-                guard row[5].integer == expected else {
-                    throw ReplicaError.damaged(path: path, detail: "\(place) fails its checksum")
-                }
-            }
-            guard let event = try? DocumentEvent(decoding: record),
-                event.dot.peer.rawValue == UInt64(bitPattern: peer),
-                event.dot.counter == UInt64(bitPattern: counter)
-            else {
-                throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
-            }
-            state.load(event, into: DocumentKey(collection: collection, id: document))
+    /// Loads every stored document into `state`: the log and snapshots, or, in a file of schema
+    /// 1 or 2 opened to read, its event rows. Returns what the checkpoint needs per document and
+    /// the clock the log holds (zero when there is none).
+    func load(into state: inout ReplicaState) throws -> (
+        documents: [DocumentKey: StoredDocument], clock: HybridTimestamp
+    ) {
+        guard storedVersion >= 3 else {
+            try loadLegacyEvents(into: &state, checked: storedVersion >= 2)
+            return ([:], .zero)
         }
-    }
-
-    /// Writes the current form of changed events; the caller holds the transaction.
-    func save(_ changes: [(key: DocumentKey, events: [DocumentEvent])]) throws {
-        let statement = try connection.prepare(
-            "INSERT OR REPLACE INTO events(collection, document, peer, counter, record, checksum) "
-                + "VALUES(?, ?, ?, ?, ?, ?)")
-        for (key, events) in changes {
-            for event in events {
-                let peer = Int64(bitPattern: event.dot.peer.rawValue)
-                let counter = Int64(bitPattern: event.dot.counter)
-                let record = event.encoded()
-                let checksum = EventChecksum.of(
-                    collection: key.collection, document: key.id, peer: peer, counter: counter, record: record
-                )
-                try statement.run([
-                    .text(key.collection), .text(key.id), .integer(peer), .integer(counter), .blob(record),
-                    .integer(checksum),
-                ])
-            }
-        }
-    }
-
-    /// Migration 2: the checksum of every row written before there were checksums.
-    private func fillChecksums() throws {
-        let rows = try connection.run("SELECT collection, document, peer, counter, record FROM events")
-        let update = try connection.prepare(
-            "UPDATE events SET checksum = ? WHERE collection = ? AND document = ? AND peer = ? AND counter = ?"
-        )
-        for row in rows {
-            guard row.count == 5, let collection = row[0].text, let document = row[1].text,
-                let peer = row[2].integer, let counter = row[3].integer, let record = row[4].blob
-            else {
-                throw ReplicaError.damaged(path: path, detail: "an event row has a value of the wrong type")
-            }
-            let checksum = EventChecksum.of(
-                collection: collection, document: document, peer: peer, counter: counter, record: record)
-            try update.run([
-                .integer(checksum), .text(collection), .text(document), .integer(peer), .integer(counter),
-            ])
-        }
-    }
-
-    private static func hex(_ value: Int64) -> String {
-        String(UInt64(bitPattern: value), radix: 16)
+        return try loadLog(into: &state)
     }
 
     // MARK: Subscriptions

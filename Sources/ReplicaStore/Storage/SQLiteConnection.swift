@@ -5,6 +5,8 @@ import ReplicaCore
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     let path: String
+    /// Statements prepared once and kept for the connection's life (see `cached`).
+    private var statements: [String: SQLiteStatement] = [:]
 
     /// `immutable` opens the file as one nobody writes (SQLite's `immutable=1`): no locks, no
     /// shared-memory file, so a store in a directory the user cannot write is still readable.
@@ -53,6 +55,15 @@ final class SQLiteConnection {
         return try SQLiteStatement(connection: handle, sql: sql, path: path)
     }
 
+    /// The statement for `sql`, prepared on first use and kept: the replica runs the same few
+    /// statements on every commit, and preparing one costs more than running it.
+    func cached(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
     /// Runs one statement with bound values and returns its rows.
     @discardableResult
     func run(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
@@ -61,13 +72,28 @@ final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try run("BEGIN IMMEDIATE")
+        try cached("BEGIN IMMEDIATE").run()
         do {
             let result = try body()
-            try run("COMMIT")
+            try cached("COMMIT").run()
             return result
         } catch {
-            _ = try? run("ROLLBACK")
+            _ = try? cached("ROLLBACK").run()
+            throw error
+        }
+    }
+
+    /// Runs `body` inside one read transaction, so that its statements see one committed state
+    /// while a writer may be committing; inside a transaction already, just runs it.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard let handle, sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try cached("BEGIN").run()
+        do {
+            let result = try body()
+            try cached("COMMIT").run()
+            return result
+        } catch {
+            _ = try? cached("ROLLBACK").run()
             throw error
         }
     }

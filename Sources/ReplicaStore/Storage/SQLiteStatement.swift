@@ -46,6 +46,22 @@ final class SQLiteStatement {
         return rows
     }
 
+    /// Runs the statement with these values and calls `body` with each row as it is stepped to,
+    /// without collecting them (a reopen reads every stored row once).
+    func forEachRow(_ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        defer { sqlite3_reset(handle) }
+        for (index, value) in values.enumerated() { try bind(value, at: Int32(index + 1)) }
+        let row = SQLiteRow(handle: handle)
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            try body(row)
+        }
+    }
+
     private func bind(_ value: SQLiteValue, at index: Int32) throws {
         let code: Int32
         switch value {

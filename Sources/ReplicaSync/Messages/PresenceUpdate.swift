@@ -30,11 +30,19 @@ public struct PresenceUpdate: Equatable, Sendable {
     /// from a peer that does not send it). A viewer keeps showing the stroke after pen up until
     /// the committed group with this key has arrived, so the ink never blinks out between the two.
     public var strokeKey: String
+    /// Text being typed and not yet committed (lines split by line feeds), its first character
+    /// in the cell of the first point of `strokeInProgress`; "" when none is.
+    public var textInProgress: String
+    /// The cursor colour the peer chose (`--cursor-colour`), an xterm-256 index; nil when it chose
+    /// none, and each viewer picks one from its peer id. Sent only when chosen, as the last byte.
+    public var cursorColour: UInt8? = nil
 
     public init(
         peerID: UInt64, displayName: String, drawingID: String, cursor: Point, tool: String, colour: UInt8,
-        strokeInProgress: [Point] = [], widthSixteenths: UInt16 = 0, strokeKey: String = ""
+        strokeInProgress: [Point] = [], widthSixteenths: UInt16 = 0, strokeKey: String = "",
+        textInProgress: String = ""
     ) {
+        self.textInProgress = textInProgress
         self.peerID = peerID
         self.displayName = displayName
         self.drawingID = drawingID

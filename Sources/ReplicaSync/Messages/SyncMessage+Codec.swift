@@ -7,8 +7,11 @@ extension SyncMessage {
     /// `response` the confirmation), moved the peer id and name into `identity`, after it, added
     /// the stroke key at the end of `presence`, and marks drawings whose erasures are stored as
     /// sweeps (a version 2 peer would show them without others' erasures, so the two refuse each
-    /// other). All of 3 came in one release, so no build speaks only part of it.
-    public static let protocolVersion: UInt8 = 3
+    /// other). All of 3 came in one release, so no build speaks only part of it. 4 added the text
+    /// being typed at the end of `presence`, with stroke groups of encoding version 2 (text, and
+    /// kinds a later build may add, which a version 4 peer keeps untouched): a version 3 peer could
+    /// show neither.
+    public static let protocolVersion: UInt8 = 4
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize
     static let confirmationSize = 64
@@ -61,6 +64,8 @@ extension SyncMessage {
             writer.writeFixed(UInt32(clamping: presence.strokeInProgress.count), .bigEndian)
             for point in presence.strokeInProgress { writer.write(point) }
             writer.write(text: presence.strokeKey)
+            writer.write(text: presence.textInProgress)
+            if let cursorColour = presence.cursorColour { writer.writeByte(cursorColour) }
         case .presenceLeft(let peerID):
             writer.writeFixed(peerID, .bigEndian)
         case .keepalive:
@@ -204,10 +209,15 @@ extension ByteReader where Failure == SyncProtocolError {
         points.reserveCapacity(count)
         for _ in 0..<count { points.append(try readPoint()) }
         let strokeKey = try readText("presence.strokeKey")
-        return PresenceUpdate(
+        let text = try readText("presence.textInProgress")
+        var presence = PresenceUpdate(
             peerID: peerID, displayName: displayName, drawingID: drawingID, cursor: cursor, tool: tool,
             colour: colour,
-            strokeInProgress: points, widthSixteenths: width, strokeKey: strokeKey)
+            strokeInProgress: points, widthSixteenths: width, strokeKey: strokeKey, textInProgress: text)
+        // A chosen cursor colour is one byte more; without one the payload ends at the text (more
+        // than one byte left is still refused as trailing bytes).
+        if remaining == 1 { presence.cursorColour = try readByte("presence.cursorColour") }
+        return presence
     }
 
     mutating func readPoint() throws(SyncProtocolError) -> PresenceUpdate.Point {

@@ -8,6 +8,14 @@ public struct SyncSubscription: Hashable, Sendable, CustomStringConvertible {
         self.documentID = documentID
     }
 
+    /// Whether some document could be in both: the same collection, and the same document
+    /// unless one of them is the whole collection.
+    public func overlaps(_ other: SyncSubscription) -> Bool {
+        guard collection == other.collection else { return false }
+        guard let documentID, let otherID = other.documentID else { return true }
+        return documentID == otherID
+    }
+
     public var description: String {
         documentID.map { "\(collection)/\($0)" } ?? collection
     }

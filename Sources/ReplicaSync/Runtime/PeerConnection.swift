@@ -6,23 +6,29 @@ final class PeerConnection {
     unowned let node: SyncNode
     let socket: any Connection
     private(set) var session: SyncSession
+    /// The endpoint dialled, or the listener's that accepted it.
     let endpoint: SocketEndpoint
-    let isDialled: Bool
+    /// The node's dial target (the key of its list) this connection was dialled for; nil when
+    /// it was accepted.
+    let dialTarget: SocketEndpoint?
+    var isDialled: Bool { dialTarget != nil }
     /// Whether the handshake succeeded at some point (for the event when it ends).
     var wasEstablished = false
+    /// How many of the session's subscriptions the node's forwarding index holds.
+    var indexedSubscriptionCount = 0
     private var timer: EventLoopTimer?
     private var isPerforming = false
     private var pending: [(inout SyncSession, SyncInstant) -> [SyncAction]] = []
 
     init(
         node: SyncNode, socket: any Connection, session: SyncSession, endpoint: SocketEndpoint,
-        isDialled: Bool
+        dialTarget: SocketEndpoint?
     ) {
         self.node = node
         self.socket = socket
         self.session = session
         self.endpoint = endpoint
-        self.isDialled = isDialled
+        self.dialTarget = dialTarget
         socket.onBytes = { [unowned self] bytes in drive { $0.receive(bytes, now: $1) } }
         socket.onClosed = { [unowned self] _ in drive { session, _ in session.transportClosed() } }
     }
@@ -43,6 +49,9 @@ final class PeerConnection {
             node.perform(next(&session, node.loop.now), from: self)
         }
         isPerforming = false
+        if session.replicatedSubscriptions.count != indexedSubscriptionCount {
+            node.indexSubscriptions(of: self)
+        }
         rearmTimer()
     }
 
@@ -50,7 +59,7 @@ final class PeerConnection {
     func peer(_ identity: SyncMessage.Identity) -> SyncNodeStatus.Peer {
         SyncNodeStatus.Peer(
             peerID: identity.peerID, displayName: identity.displayName, transport: endpoint.transport,
-            address: socket.remoteAddress)
+            address: socket.remoteAddress, dialled: isDialled ? endpoint : nil)
     }
 
     /// The remote's host on TCP (what failed handshakes are counted by), nil on a Unix socket.

@@ -4,8 +4,9 @@ import MonotonicTime
 
 /// Owns the listeners and sessions of one replica on an event loop: accepts and dials connections
 /// through its transport (Unix and TCP sockets, or a test's in-memory network), reconnects dialled
-/// peers with backoff, and forwards — a delta applied from one session makes every other session
-/// send what its peer lacks, so a node serving many clients is the relay.
+/// peers with backoff (moving down a list of relays when one is lost), and forwards — a delta
+/// applied from one session makes every other session send what its peer lacks, so a node
+/// serving many clients is the relay.
 public final class SyncNode {
     /// Tunables beyond the session configuration.
     public struct Options {
@@ -17,6 +18,11 @@ public final class SyncNode {
         public var maxPendingHandshakesPerHost = 8
         /// The timings of the per-host slowdown after failed handshakes.
         public var throttle = HandshakeThrottle()
+        /// On connections it accepted, replicate only what the remote subscribes to, without
+        /// announcing this node's own subscriptions (a relay: a client that asked for one
+        /// drawing is sent that drawing, not every document the relay holds). Connections this
+        /// node dials still replicate its own subscriptions.
+        public var servesOnlyRemoteSubscriptions = false
         public init() {}
     }
 
@@ -28,7 +34,10 @@ public final class SyncNode {
     private let makeSecrets: () -> HandshakeSecrets
     private var random: AnyRandomNumberGenerator
     var connections: [ObjectIdentifier: PeerConnection] = [:]
+    /// The connections by what they replicate (`SyncNode+Forwarding`).
+    var replicating: [SyncSubscription: [ObjectIdentifier: PeerConnection]] = [:]
     private var listeners: [any Listener] = []
+    /// What this node dials, by the first endpoint of each (`connect(toFirstOf:)`).
     private var dialTargets: [SocketEndpoint: DialTarget] = [:]
     private(set) var lastRefusal: SyncNodeStatus.Refusal?
     /// The latest sync of the connections that have ended (live ones keep their own).
@@ -50,6 +59,11 @@ public final class SyncNode {
     public var onEvent: (SyncNodeEvent) -> Void = { _ in }
 
     private struct DialTarget {
+        /// Tried in turn, one connection at a time: one endpoint for a peer, several for the
+        /// relays of one service (failover).
+        var endpoints: [SocketEndpoint]
+        /// The endpoint dialled now, or next.
+        var current = 0
         /// Found in the rendezvous directory: dropped (and its socket file removed) once refused.
         var isDiscovered = false
         var backoff = ReconnectBackoff()
@@ -98,13 +112,27 @@ public final class SyncNode {
 
     /// Dials a peer and keeps it connected, redialling with backoff when it drops or refuses.
     public func connect(to endpoint: SocketEndpoint) {
-        connect(to: endpoint, discovered: false)
+        connect(toFirstOf: [endpoint])
+    }
+
+    /// Keeps one connection to the first of `endpoints` that answers (the relays of one
+    /// service, in the order the user listed them). A dial that fails, or a session that ends,
+    /// moves on to the next endpoint (after the last, the first again) after the backoff's delay,
+    /// which only a session that made progress resets; the new session resumes from version
+    /// vectors like any reconnection. The list is known by its first endpoint.
+    public func connect(toFirstOf endpoints: [SocketEndpoint]) {
+        guard let first = endpoints.first else { return }
+        connect(DialTarget(endpoints: endpoints), key: first)
     }
 
     func connect(to endpoint: SocketEndpoint, discovered: Bool) {
-        guard !isShutDown, dialTargets[endpoint] == nil else { return }
-        dialTargets[endpoint] = DialTarget(isDiscovered: discovered)
-        dial(endpoint)
+        connect(DialTarget(endpoints: [endpoint], isDiscovered: discovered), key: endpoint)
+    }
+
+    private func connect(_ target: DialTarget, key: SocketEndpoint) {
+        guard !isShutDown, dialTargets[key] == nil else { return }
+        dialTargets[key] = target
+        dial(key)
     }
 
     /// A local write committed: every session sends what its peer lacks.
@@ -155,9 +183,10 @@ public final class SyncNode {
 
     // MARK: Connections
 
-    private func dial(_ endpoint: SocketEndpoint) {
-        guard !isShutDown, dialTargets[endpoint] != nil else { return }
-        dialTargets[endpoint]?.timer = nil
+    private func dial(_ key: SocketEndpoint) {
+        guard !isShutDown, let target = dialTargets[key] else { return }
+        dialTargets[key]?.timer = nil
+        let endpoint = target.endpoints[target.current]
         // The answer can come after `shutdown()` or after the node is gone (a TCP connect is in
         // progress until the loop next polls); a transport has no way to call a dial off.
         transport.dial(endpoint) { [weak self] outcome in
@@ -166,41 +195,49 @@ public final class SyncNode {
                 return
             }
             switch outcome {
-            case .success(let connection): adopt(connection, role: .initiator, endpoint: endpoint)
-            case .failure(let error): dialFailed(endpoint, error)
+            case .success(let connection):
+                adopt(connection, role: .initiator, endpoint: endpoint, dialTarget: key)
+            case .failure(let error): dialFailed(key, endpoint, error)
             }
         }
     }
 
-    private func dialFailed(_ endpoint: SocketEndpoint, _ error: any Error) {
+    private func dialFailed(_ key: SocketEndpoint, _ endpoint: SocketEndpoint, _ error: any Error) {
         onEvent(.unreachable(endpoint: endpoint, problem: String(describing: error)))
-        if dialTargets[endpoint]?.isDiscovered == true, case .unix(let path) = endpoint,
+        if dialTargets[key]?.isDiscovered == true, case .unix(let path) = endpoint,
             let error = error as? SocketError, error.code == ECONNREFUSED || error.code == ENOENT
         {
             // Nobody listens there any more: the peer died without cleaning up.
-            dialTargets[endpoint] = nil
+            dialTargets[key] = nil
             if error.code == ECONNREFUSED { unlink(path) }
             return
         }
-        scheduleRedial(endpoint)
+        scheduleRedial(key)
     }
 
-    private func scheduleRedial(_ endpoint: SocketEndpoint) {
-        guard !isShutDown, var target = dialTargets[endpoint], target.timer == nil else { return }
+    /// The next attempt, after the backoff's delay, goes to the next endpoint of the list.
+    private func scheduleRedial(_ key: SocketEndpoint) {
+        guard !isShutDown, var target = dialTargets[key], target.timer == nil else { return }
+        target.current = (target.current + 1) % target.endpoints.count
         let delay = target.backoff.nextDelay(using: &random)
-        target.timer = loop.schedule(at: loop.now + delay) { [weak self] in self?.dial(endpoint) }
-        dialTargets[endpoint] = target
+        target.timer = loop.schedule(at: loop.now + delay) { [weak self] in self?.dial(key) }
+        dialTargets[key] = target
     }
 
-    private func adopt(_ socket: any Connection, role: SyncRole, endpoint: SocketEndpoint) {
+    private func adopt(
+        _ socket: any Connection, role: SyncRole, endpoint: SocketEndpoint, dialTarget: SocketEndpoint? = nil
+    ) {
         guard role == .initiator || admit(socket) else { return }
         var sessionConfiguration = configuration
         sessionConfiguration.encrypts = endpoint.transport == .tcp
+        if role == .acceptor, options.servesOnlyRemoteSubscriptions {
+            sessionConfiguration.subscriptions = []
+        }
         let session = SyncSession(
             configuration: sessionConfiguration, role: role, replica: replica, secrets: makeSecrets(),
             now: loop.now)
         let connection = PeerConnection(
-            node: self, socket: socket, session: session, endpoint: endpoint, isDialled: role == .initiator)
+            node: self, socket: socket, session: session, endpoint: endpoint, dialTarget: dialTarget)
         connections[ObjectIdentifier(connection)] = connection
         connection.drive { $0.start(now: $1) }
     }
@@ -221,8 +258,12 @@ public final class SyncNode {
                 let peer = connection.peer(hello)
                 onEvent(.connected(peer, endpoint: connection.endpoint, dialled: connection.isDialled))
                 announcePresence(to: connection)
-            case .replicaChanged:
-                driveAll(except: connection) { $0.localCommitted(now: $1) }
+            case .replicaChanged(let subscription):
+                // Only the sessions that replicate what changed: on a relay of many clients on
+                // many drawings, a stroke is pushed to its drawing's few, not offered to all.
+                for other in connections(overlapping: subscription) where other !== connection {
+                    other.drive { $0.localCommitted(now: $1) }
+                }
                 onReplicaChanged()
             case .deliverPresence(let update):
                 onPresence(update)
@@ -283,6 +324,7 @@ public final class SyncNode {
         connection.socket.closeAfterFlushing()
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
+        unindexSubscriptions(of: connection)
         lastSyncOfEnded = [lastSyncOfEnded, connection.session.lastSyncAt].compactMap { $0 }.max()
         // A connection this node accepted is named with where it came from, for the logs.
         let address = connection.isDialled ? nil : connection.socket.remoteAddress
@@ -305,11 +347,10 @@ public final class SyncNode {
             .disconnected(
                 peer: name, endpoint: connection.endpoint, dialled: connection.isDialled, reason: reason,
                 wasEstablished: connection.wasEstablished))
-        if connection.isDialled {
+        if let key = connection.dialTarget {
             // Getting through the handshake is not progress; a delta applied or acknowledged is.
-            dialTargets[connection.endpoint]?.backoff.sessionEnded(
-                madeProgress: connection.session.lastSyncAt != nil)
-            scheduleRedial(connection.endpoint)
+            dialTargets[key]?.backoff.sessionEnded(madeProgress: connection.session.lastSyncAt != nil)
+            scheduleRedial(key)
         }
     }
 }

@@ -11,14 +11,19 @@ public struct SyncNodeStatus: Equatable, Sendable {
         public var transport: SyncTransport
         /// Where the connection comes from (TCP: the remote's address and port), for the logs.
         public var address: SocketEndpoint?
+        /// The endpoint this node dialled to reach the peer, as configured (a relay of a list
+        /// shows which one it is on); nil when the peer dialled in.
+        public var dialled: SocketEndpoint?
 
         public init(
-            peerID: UInt64, displayName: String, transport: SyncTransport, address: SocketEndpoint? = nil
+            peerID: UInt64, displayName: String, transport: SyncTransport, address: SocketEndpoint? = nil,
+            dialled: SocketEndpoint? = nil
         ) {
             self.peerID = peerID
             self.displayName = displayName
             self.transport = transport
             self.address = address
+            self.dialled = dialled
         }
     }
 

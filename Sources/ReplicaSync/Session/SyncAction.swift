@@ -4,9 +4,10 @@ public enum SyncAction: Equatable, Sendable {
     case send([UInt8])
     /// The handshake succeeded: the remote is authenticated and replication starts.
     case established(SyncMessage.Identity)
-    /// A remote delta was applied to the replica and changed it: other sessions should be told
-    /// `localCommitted()` (this is how a relay forwards).
-    case replicaChanged
+    /// A remote delta for `subscription` was applied to the replica and changed it: the other
+    /// sessions that replicate an overlapping subscription should be told `localCommitted()`
+    /// (this is how a relay forwards).
+    case replicaChanged(SyncSubscription)
     /// A peer's live presence, to show and (on a relay) to forward.
     case deliverPresence(PresenceUpdate)
     /// A peer's presence went quiet or its connection ended: stop showing it.

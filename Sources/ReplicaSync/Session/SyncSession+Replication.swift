@@ -53,6 +53,12 @@ extension SyncSession {
         return send(.presenceLeft(peerID: peerID), now: now)
     }
 
+    /// What this connection replicates (ours plus the remote's), in the order added; it only
+    /// grows.
+    var replicatedSubscriptions: [SyncSubscription] {
+        replication.subscriptions
+    }
+
     /// Whether live presence of this peer arrived on this connection.
     func holdsPresence(of peerID: UInt64) -> Bool {
         presence[peerID] != nil
@@ -133,7 +139,7 @@ extension SyncSession {
             if !delta.changes.isEmpty {
                 outcome = try replica.applyEncodedChanges(delta.changes, for: delta.subscription)
             }
-            if outcome == .changed { actions.append(.replicaChanged) }
+            if outcome == .changed { actions.append(.replicaChanged(delta.subscription)) }
             // After a refusal the ack carries the versions the replica really has; the sender
             // resends from them (see `.ack`).
             let versions = try replica.encodedVersions(for: delta.subscription)

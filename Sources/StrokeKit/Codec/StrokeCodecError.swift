@@ -28,6 +28,14 @@ public enum StrokeCodecError: Error, Equatable, Sendable {
     case valueOutOfRange(field: String, value: Int64)
     /// Bytes left over after a complete group.
     case trailingBytes(count: Int)
+    /// A version-2 piece whose body is not as long as its length says.
+    case pieceLength(piece: Int, declared: Int, used: Int)
+    /// A version-2 path piece whose anchor is not its first point.
+    case anchorMismatch(piece: Int)
+    /// A version-2 group of paths alone: an encoder writes those as version 1.
+    case pathsInKindsVersion
+    /// Text that is not UTF-8, holds what a cell cannot show, or ends in an empty line.
+    case invalidText(piece: Int, offset: Int)
 
     /// What went wrong, for a person reading a log.
     public var message: String {
@@ -37,8 +45,8 @@ public enum StrokeCodecError: Error, Equatable, Sendable {
         case .truncated(let field, let offset):
             "the data ends at byte \(offset), inside \(field)"
         case .unsupportedVersion(let version):
-            "stroke encoding version \(version) is not supported by this build (it reads version "
-                + "\(StrokeGroupCodec.version)); update drawtogether"
+            "stroke encoding version \(version) is not supported by this build (it reads versions "
+                + "\(StrokeGroupCodec.readableVersions.map(String.init).joined(separator: " and "))); update drawtogether"
         case .malformedVarint(let field, let offset):
             "malformed number for \(field) at byte \(offset)"
         case .invalidKey(let offset):
@@ -57,6 +65,14 @@ public enum StrokeCodecError: Error, Equatable, Sendable {
             "\(field) \(value) is out of range"
         case .trailingBytes(let count):
             "\(count) unexpected bytes after the stroke group"
+        case .pieceLength(let piece, let declared, let used):
+            "piece \(piece) says it takes \(declared) bytes but takes \(used)"
+        case .anchorMismatch(let piece):
+            "piece \(piece) is anchored away from its first point"
+        case .pathsInKindsVersion:
+            "a version 2 group holds only paths (those are written as version 1)"
+        case .invalidText(let piece, let offset):
+            "piece \(piece) has text at byte \(offset) that a cell cannot show"
         }
     }
 }

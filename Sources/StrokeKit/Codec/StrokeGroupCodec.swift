@@ -13,54 +13,66 @@ import ByteCoding
 ///            · point count · per point x, y, time offset, each a signed delta from the last
 ///            · [sweep count · per sweep: radius · point count · x, y signed deltas]
 /// ```
+///
+/// A group holding text or a kind from a newer build is written as version 2
+/// (`StrokeGroupCodec+Kinds.swift`); a group of paths alone is always version 1, so every group
+/// stored before text existed keeps its bytes and its fingerprint.
 public enum StrokeGroupCodec {
-    /// The encoding version this build writes and reads.
+    /// The version of groups of paths alone, and of sweeps.
     public static let version: UInt8 = 1
+    /// The version of groups with pieces of other kinds (each piece tagged with its kind).
+    public static let kindsVersion: UInt8 = 2
+    /// Every version this build reads.
+    public static let readableVersions: [UInt8] = [version, kindsVersion]
 
-    private static let transformFlag: UInt8 = 1 << 0
-    private static let maskFlag: UInt8 = 1 << 1
+    static let transformFlag: UInt8 = 1 << 0
+    static let maskFlag: UInt8 = 1 << 1
 
     /// The bytes of the group as drawn (its base; its sweeps are not part of them).
     public static func encode(_ group: StrokeGroup) -> [UInt8] {
+        guard group.base.allSatisfy(\.kind.isPath) else { return encodeKinds(group) }
         var writer = ByteWriter()
         writer.writeByte(version)
         writer.writeUTF8(group.key.rawValue, prefix: .varint)
         writer.writeVarint(UInt64(group.base.count))
-        for piece in group.base {
-            var flags: UInt8 = 0
-            if !piece.transform.isIdentity { flags |= transformFlag }
-            if !piece.mask.isEmpty { flags |= maskFlag }
-            writer.writeByte(flags)
-            writer.writeByte(piece.ink.tool.rawValue)
-            writer.writeByte(piece.ink.colour)
-            writer.writeVarint(UInt64(FixedPoint.units(piece.ink.width)))
-            writer.writeZigzag(piece.createdAtMilliseconds &- group.key.creationMilliseconds)
-            if !piece.transform.isIdentity {
-                writer.writeZigzag(FixedPoint.units(piece.transform.dx))
-                writer.writeZigzag(FixedPoint.units(piece.transform.dy))
-            }
-            writer.writeVarint(UInt64(piece.path.count))
-            var previous = (x: Int64(0), y: Int64(0), t: Int64(0))
-            for sample in piece.path {
-                let current = (
-                    x: FixedPoint.units(sample.point.x), y: FixedPoint.units(sample.point.y),
-                    t: Int64(sample.timeOffsetMilliseconds)
-                )
-                writer.writeZigzag(current.x - previous.x)
-                writer.writeZigzag(current.y - previous.y)
-                writer.writeZigzag(current.t - previous.t)
-                previous = current
-            }
-            if !piece.mask.isEmpty { write(piece.mask, to: &writer) }
-        }
+        for piece in group.base { writePathPiece(piece, key: group.key, to: &writer) }
         return writer.bytes
+    }
+
+    /// One path piece as version 1 writes it (and version 2 inside a piece of kind 0).
+    static func writePathPiece(_ piece: Stroke, key: StrokeKey, to writer: inout ByteWriter) {
+        var flags: UInt8 = 0
+        if !piece.transform.isIdentity { flags |= transformFlag }
+        if !piece.mask.isEmpty { flags |= maskFlag }
+        writer.writeByte(flags)
+        writer.writeByte(piece.ink.tool.rawValue)
+        writer.writeByte(piece.ink.colour)
+        writer.writeVarint(UInt64(FixedPoint.units(piece.ink.width)))
+        writer.writeZigzag(piece.createdAtMilliseconds &- key.creationMilliseconds)
+        if !piece.transform.isIdentity {
+            writer.writeZigzag(FixedPoint.units(piece.transform.dx))
+            writer.writeZigzag(FixedPoint.units(piece.transform.dy))
+        }
+        writer.writeVarint(UInt64(piece.path.count))
+        var previous = (x: Int64(0), y: Int64(0), t: Int64(0))
+        for sample in piece.path {
+            let current = (
+                x: FixedPoint.units(sample.point.x), y: FixedPoint.units(sample.point.y),
+                t: Int64(sample.timeOffsetMilliseconds)
+            )
+            writer.writeZigzag(current.x - previous.x)
+            writer.writeZigzag(current.y - previous.y)
+            writer.writeZigzag(current.t - previous.t)
+            previous = current
+        }
+        if !piece.mask.isEmpty { write(piece.mask, to: &writer) }
     }
 
     /// A group as drawn (no sweeps) from bytes written by `encode(_:)`.
     public static func decode(_ bytes: [UInt8]) throws(StrokeCodecError) -> StrokeGroup {
         var reader = ByteReader<StrokeCodecError>(bytes)
         let found = try reader.readByte("version")
-        guard found == version else { throw .unsupportedVersion(found) }
+        guard found == version || found == kindsVersion else { throw .unsupportedVersion(found) }
 
         let keyOffset = reader.offset
         // Read in steps rather than with `readUTF8`: a key that is too long, not UTF-8 or not a key is
@@ -73,18 +85,24 @@ public enum StrokeGroupCodec {
         else { throw .invalidKey(offset: keyOffset) }
 
         // The smallest piece: flags, tool, colour, width, createdAt, point count, one 3-byte point.
-        let count = try readCount("pieces", minimumBytes: 9, from: &reader)
+        // Version 2's smallest: kind, anchor x and y, and the length of an empty body.
+        let count = try readCount("pieces", minimumBytes: found == kindsVersion ? 4 : 9, from: &reader)
         var pieces: [Stroke] = []
         pieces.reserveCapacity(count)
         for index in 0..<count {
-            pieces.append(try decodePiece(index, key: key, from: &reader))
+            if found == kindsVersion {
+                pieces.append(try decodeKindPiece(index, key: key, from: &reader))
+            } else {
+                pieces.append(try decodePiece(index, key: key, from: &reader))
+            }
         }
+        if found == kindsVersion, pieces.allSatisfy(\.kind.isPath) { throw .pathsInKindsVersion }
         guard reader.remaining == 0 else { throw .trailingBytes(count: reader.remaining) }
         guard let group = StrokeGroup(key: key, pieces: pieces) else { throw .emptyList(field: "pieces") }
         return group
     }
 
-    private static func decodePiece(
+    static func decodePiece(
         _ index: Int, key: StrokeKey, from reader: inout ByteReader<StrokeCodecError>
     ) throws(StrokeCodecError) -> Stroke {
         let flags = try reader.readByte("flags")

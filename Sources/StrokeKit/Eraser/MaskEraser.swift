@@ -44,8 +44,7 @@ public struct MaskEraser: Sendable {
         guard let sweep = MaskSweep(radius: brush.radius, path: local) else { return [] }
         var near = [Bool](repeating: false, count: sweep.segments.count)
         for piece in group.base {
-            for (index, isNear) in StrokeCutter(stroke: piece).nearSegments(of: sweep).enumerated()
-            where isNear {
+            for (index, isNear) in Self.nearSegments(of: sweep, piece).enumerated() where isNear {
                 near[index] = true
             }
         }
@@ -54,7 +53,20 @@ public struct MaskEraser: Sendable {
 
     /// The pieces left of one stroke after one sweep in the stroke's own coordinates: none, the
     /// stroke itself, the stroke with a larger mask, or several cut pieces.
+    ///
+    /// Text is never cut: the sweep's runs that hide a cell of it join its mask, and it is gone
+    /// when no character shows. A kind from a newer build is left exactly as it is.
     public static func apply(_ sweep: MaskSweep, to stroke: Stroke) -> [Stroke] {
+        switch stroke.kind {
+        case .path: break
+        case .unknown: return [stroke]
+        case .text:
+            let touching = StrokeCutter.runs(of: sweep, near: nearSegments(of: sweep, stroke))
+            guard !touching.isEmpty else { return [stroke] }
+            var masked = stroke
+            masked.mask = stroke.mask.adding(touching)
+            return TextLayout(masked)?.hasVisibleCharacters == true ? [masked] : []
+        }
         let cutter = StrokeCutter(stroke: stroke)
         let touching = cutter.clip(sweep)
         guard !touching.isEmpty else { return [stroke] }
@@ -71,6 +83,16 @@ public struct MaskEraser: Sendable {
             let pieceCutter = StrokeCutter(stroke: piece)
             piece.mask = StrokeMask(sweeps: sweeps.flatMap { pieceCutter.clip($0) })
             return visibility.hasVisibleInk(piece) ? piece : nil
+        }
+    }
+
+    /// Per segment of a sweep (in the stroke's own coordinates), whether it can hide anything of
+    /// the stroke.
+    private static func nearSegments(of sweep: MaskSweep, _ stroke: Stroke) -> [Bool] {
+        switch stroke.kind {
+        case .path: StrokeCutter(stroke: stroke).nearSegments(of: sweep)
+        case .text: TextLayout.nearSegments(of: sweep, in: stroke)
+        case .unknown: sweep.segments.map { _ in false }
         }
     }
 }

@@ -28,6 +28,8 @@ public enum ANSIExporter {
         var line = String.UnicodeScalarView()
         for x in 0..<(lastShown + 1) {
             let cell = grid[x, y]
+            // The right half of a wide glyph: the terminal fills it with the glyph itself.
+            if cell.isContinuation { continue }
             var codes: [String] = []
             if cell.glyph != " " && cell.foreground != foreground {
                 // Default ink is the reader's own foreground, as on the screen.

@@ -82,6 +82,12 @@ private struct DrawingDocumentReader {
     }
 
     private func piece(_ node: JSONNode, key: StrokeKey, path: String) throws(DrawingJSONError) -> Stroke {
+        if case .object(let all) = node.value {
+            if all.contains(where: { $0.key == "text" }) { return try textPiece(node, key: key, path: path) }
+            if all.contains(where: { $0.key == "kind" }) {
+                return try unknownPiece(node, key: key, path: path)
+            }
+        }
         let members = try fields(
             of: node, path: path, required: ["tool", "colour", "width", "createdAt", "points"],
             optional: ["transform", "mask"])
@@ -131,6 +137,71 @@ private struct DrawingDocumentReader {
             throw .invalidValue(path: path + ".points", reason: "must not be empty", at: position(pointsNode))
         }
         return stroke
+    }
+
+    private func textPiece(_ node: JSONNode, key: StrokeKey, path: String) throws(DrawingJSONError) -> Stroke
+    {
+        let members = try fields(
+            of: node, path: path, required: ["text", "colour", "createdAt", "origin"],
+            optional: ["transform", "mask"])
+        let textNode = members["text"] ?? node
+        var lines: [String] = []
+        for (index, lineNode) in try array(textNode, path: path + ".text", nonEmpty: true).enumerated() {
+            lines.append(try string(lineNode, path: path + ".text[\(index)]"))
+        }
+        guard let text = StrokeText(lines: lines), text.lines == lines else {
+            throw .invalidValue(
+                path: path + ".text",
+                reason: "must be lines of characters a cell can show, the last one not empty",
+                at: position(textNode))
+        }
+        let colour = try integer(members["colour"] ?? node, path: path + ".colour", in: 0...255)
+        let createdAt = try integer(
+            members["createdAt"] ?? node, path: path + ".createdAt", in: Int64.min...Int64.max)
+        let origin = try point(members["origin"] ?? node, path: path + ".origin")
+        var transform = StrokeTransform.identity
+        if let transformNode = members["transform"] {
+            let offsets = try fields(of: transformNode, path: path + ".transform", required: ["dx", "dy"])
+            transform = StrokeTransform(
+                dx: try coordinate(offsets["dx"] ?? transformNode, path: path + ".transform.dx"),
+                dy: try coordinate(offsets["dy"] ?? transformNode, path: path + ".transform.dy"))
+        }
+        var sweeps: [MaskSweep] = []
+        if let maskNode = members["mask"] {
+            for (index, sweepNode) in try array(maskNode, path: path + ".mask").enumerated() {
+                sweeps.append(try sweep(sweepNode, path: path + ".mask[\(index)]"))
+            }
+        }
+        return Stroke(
+            key: key, text: text, colour: UInt8(colour), origin: origin, createdAtMilliseconds: createdAt,
+            transform: transform, mask: StrokeMask(sweeps: sweeps))
+    }
+
+    private func unknownPiece(_ node: JSONNode, key: StrokeKey, path: String) throws(DrawingJSONError)
+        -> Stroke
+    {
+        let members = try fields(of: node, path: path, required: ["kind", "origin", "body"])
+        let code = try integer(members["kind"] ?? node, path: path + ".kind", in: 2...Int64.max)
+        let origin = try point(members["origin"] ?? node, path: path + ".origin")
+        let bodyNode = members["body"] ?? node
+        let body: [UInt8]
+        do {
+            body = try Base64.decode(try string(bodyNode, path: path + ".body"))
+        } catch let error as DrawingJSONError {
+            throw error
+        } catch {
+            throw .invalidValue(path: path + ".body", reason: "is not base64", at: position(bodyNode))
+        }
+        return Stroke(
+            key: key, unknown: UnknownStrokeKind(code: UInt64(code), body: body), anchor: origin,
+            createdAtMilliseconds: key.creationMilliseconds)
+    }
+
+    private func point(_ node: JSONNode, path: String) throws(DrawingJSONError) -> CanvasPoint {
+        let values = try tuple(node, path: path, count: 2, meaning: "[x, y]")
+        return CanvasPoint(
+            x: try coordinate(values[0], path: path + "[0]"), y: try coordinate(values[1], path: path + "[1]")
+        )
     }
 
     private func sweep(_ node: JSONNode, path: String) throws(DrawingJSONError) -> MaskSweep {

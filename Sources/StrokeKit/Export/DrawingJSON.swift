@@ -31,6 +31,10 @@ import JSONText
 /// drawing always gives the same bytes. The importer is strict: unknown fields, duplicate keys,
 /// values outside the model's ranges and anything but exactly this shape are errors with the
 /// line and column; only `transform` and `mask` may be left out (no move, nothing erased).
+///
+/// A text piece has `text` (its lines), `colour`, `createdAt`, `origin` ([x, y]) and the optional
+/// `transform` and `mask` instead of a path's fields; a piece of a kind from a newer build has
+/// `kind`, `origin` and `body` (its bytes in base64), kept as they are.
 public enum DrawingJSON {
     /// The value of the `format` field.
     public static let formatName = "drawtogether-drawing"
@@ -98,6 +102,33 @@ public enum DrawingJSON {
 
     private static func pieceLines(_ piece: Stroke) -> [String] {
         let number = ExportNumber.format
+        let origin = "[\(number(piece.origin.x)), \(number(piece.origin.y))]"
+        switch piece.kind {
+        case .path: break
+        case .text(let text):
+            let sweeps = piece.mask.sweeps.map { sweep in
+                let path = sweep.path.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
+                return #"{"radius": \#(number(sweep.radius)), "path": [\#(path)]}"#
+            }
+            return [
+                "{",
+                #"  "text": [\#(text.lines.map(JSONString.quoted).joined(separator: ", "))],"#,
+                #"  "colour": \#(piece.ink.colour),"#,
+                #"  "createdAt": \#(piece.createdAtMilliseconds),"#,
+                #"  "transform": {"dx": \#(number(piece.transform.dx)), "dy": \#(number(piece.transform.dy))},"#,
+                #"  "origin": \#(origin),"#,
+                #"  "mask": [\#(sweeps.joined(separator: ", "))]"#,
+                "}",
+            ]
+        case .unknown(let unknown):
+            return [
+                "{",
+                #"  "kind": \#(unknown.code),"#,
+                #"  "origin": \#(origin),"#,
+                #"  "body": \#(JSONString.quoted(Base64.encode(unknown.body)))"#,
+                "}",
+            ]
+        }
         let points = piece.path.map {
             "[\(number($0.point.x)), \(number($0.point.y)), \($0.timeOffsetMilliseconds)]"
         }

@@ -48,6 +48,10 @@ public enum SVGExporter {
                 lines.append("    <g>")
                 lines.append("      <desc>\(XMLText.escape(group.key.rawValue))</desc>")
                 for piece in pieces {
+                    guard piece.kind.isPath else {
+                        lines += textElements(piece, options: options).map { "      " + $0 }
+                        continue
+                    }
                     var maskReference = ""
                     if !piece.mask.isEmpty {
                         maskCount += 1
@@ -84,6 +88,30 @@ public enum SVGExporter {
         let strokeOpacity = opacity.map { #" stroke-opacity="\#($0)""# } ?? ""
         return #"<polyline points="\#(list)" stroke="\#(colour)" "#
             + #"stroke-width="\#(ExportNumber.format(width))"\#(strokeOpacity)\#(extraAttributes)/>"#
+    }
+
+    /// A text piece as one `<text>` per line, each character placed at its cell (`x` lists them),
+    /// the characters its mask hides left out; nothing for a kind this build does not know. The
+    /// text is laid out in pixels (the group's scale undone), so glyphs keep their shape.
+    private static func textElements(_ piece: Stroke, options: SVGExportOptions) -> [String] {
+        guard TextLayout(piece) != nil else { return [] }
+        let (cw, ch) = (options.cellWidth, options.cellHeight)
+        var rows: [Int: [(x: Int, glyph: Unicode.Scalar)]] = [:]
+        for cell in Raster.glyphCells(of: piece, mode: .block) where cell.half == 0 && cell.glyph != " " {
+            rows[cell.y, default: []].append((cell.x, cell.glyph))
+        }
+        let unscale = "scale(\(1 / Double(cw)) \(1 / Double(ch)))"
+        let fontSize = ExportNumber.format(Double(ch * 4) / 5)
+        return rows.keys.sorted().compactMap { y in
+            guard let row = rows[y] else { return nil }
+            let xs = row.map { String($0.x * cw) }.joined(separator: " ")
+            var characters = String.UnicodeScalarView()
+            for entry in row { characters.append(entry.glyph) }
+            let baseline = ExportNumber.format((Double(y) + 0.8) * Double(ch))
+            return #"<text x="\#(xs)" y="\#(baseline)" font-family="monospace" font-size="\#(fontSize)" "#
+                + #"fill="\#(options.hex(forInk: piece.ink.colour))" stroke="none" transform="\#(unscale)">"#
+                + XMLText.escape(String(characters)) + "</text>"
+        }
     }
 
     /// How much of what lies under a marker shows through it: enough to read as a highlighter

@@ -2,11 +2,16 @@ import ByteCoding
 
 /// One stroke, or one piece of a stroke that the eraser cut: ink, a non-empty path, the creation
 /// key it belongs to, when it was created, where it has been moved and what has been erased.
+///
+/// Its `kind` says what the path is: ink along it, or (text, a kind from a newer build) the one
+/// point where the stroke sits.
 public struct Stroke: Hashable, Sendable {
     public var key: StrokeKey
     public var ink: Ink
-    /// Never empty.
+    /// Never empty; one point for text and unknown kinds.
     public private(set) var path: [StrokePoint]
+    /// A path, text, or a kind this build does not know.
+    public let kind: StrokeKind
     /// Wall-clock creation time in Unix milliseconds (the key's time may be a few ms later).
     public var createdAtMilliseconds: Int64
     public var transform: StrokeTransform
@@ -24,7 +29,47 @@ public struct Stroke: Hashable, Sendable {
         self.createdAtMilliseconds = createdAtMilliseconds
         self.transform = transform
         self.mask = mask
+        kind = .path
     }
+
+    /// A text stroke: `text` in `colour` with its first character in the cell holding `origin`
+    /// (the editor puts it on the cell's top-left corner). Its ink is the pen's, of that colour.
+    public init(
+        key: StrokeKey, text: StrokeText, colour: UInt8, origin: CanvasPoint, createdAtMilliseconds: Int64,
+        transform: StrokeTransform = .identity, mask: StrokeMask = .none
+    ) {
+        self.key = key
+        ink = Self.textInk(colour: colour)
+        path = [StrokePoint(origin)]
+        self.createdAtMilliseconds = createdAtMilliseconds
+        self.transform = transform
+        self.mask = mask
+        kind = .text(text)
+    }
+
+    /// A piece of a kind from a newer build, anchored at `anchor`: kept as it came, shown as a
+    /// placeholder in default ink.
+    public init(key: StrokeKey, unknown: UnknownStrokeKind, anchor: CanvasPoint, createdAtMilliseconds: Int64)
+    {
+        self.key = key
+        ink = Self.textInk(colour: Ink.defaultInkColour)
+        path = [StrokePoint(anchor)]
+        self.createdAtMilliseconds = createdAtMilliseconds
+        transform = .identity
+        mask = .none
+        kind = .unknown(unknown)
+    }
+
+    /// The ink text is stored with: the pen's tool and default width, only the colour varies.
+    public static func textInk(colour: UInt8) -> Ink {
+        Ink(tool: .pen, colour: colour)
+    }
+
+    /// The text, for a text stroke.
+    public var text: StrokeText? { kind.text }
+
+    /// The stroke's origin (its path's first point) as drawn, before the transform.
+    public var origin: CanvasPoint { path[0].point }
 
     /// A stroke that starts with one point (the pen going down).
     public init(key: StrokeKey, ink: Ink, start: StrokePoint, createdAtMilliseconds: Int64) {
@@ -34,10 +79,12 @@ public struct Stroke: Hashable, Sendable {
         self.createdAtMilliseconds = createdAtMilliseconds
         self.transform = .identity
         self.mask = .none
+        kind = .path
     }
 
-    /// Adds a sample as the pen moves.
+    /// Adds a sample as the pen moves (a path only: text and unknown kinds keep their one point).
     public mutating func append(_ point: StrokePoint) {
+        guard kind.isPath else { return }
         path.append(point)
     }
 

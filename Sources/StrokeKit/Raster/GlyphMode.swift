@@ -15,6 +15,13 @@ public enum GlyphMode: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The thinnest line the mode shows, in cells: one sample row (half a cell in blocks and
+    /// ASCII, a quarter in braille). A narrower stroke draws exactly like a stroke this wide, so
+    /// the status bar tells the user (`brush ¼→½` in blocks).
+    public var thinnestLine: Double {
+        min(lattice.sampleWidth, lattice.sampleHeight)
+    }
+
     /// The glyph of a cell that a marker highlights and no pen inks: a light shade `░` (U+2591)
     /// in block and braille modes, `:` in ASCII (the pen's ASCII glyphs are `'` `.` `#`, and the
     /// cursor shows `+` on a blank cell).

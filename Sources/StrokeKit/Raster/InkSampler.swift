@@ -1,5 +1,6 @@
 /// Which samples of a lattice a stroke inks, after its transform and mask: the one definition of
-/// "visible" that rendering, extents and the eraser's "is anything left" all use.
+/// "visible" that rendering, extents and the eraser's "is anything left" all use. Only a path
+/// inks samples: text and unknown kinds are cells of their own (`TextLayout`, `Raster`).
 ///
 /// A sample is inked when its centre lies within half the stroke's width of the path, or when
 /// the path passes through the sample's rectangle. The second rule keeps thin lines unbroken at
@@ -74,7 +75,8 @@ struct InkSampler {
         of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
         skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
     ) -> Bool {
-        forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, skipping: settled, body)
+        guard stroke.kind.isPath else { return true }
+        return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, skipping: settled, body)
     }
 
     // Inlined so that the caller's closures are too: a frame calls them for every candidate.
@@ -143,6 +145,7 @@ struct InkSampler {
     /// Scans inwards from the edges of the geometric bounds one row or column at a time, so the
     /// cost follows the outline of the ink, not its area (a long wide stroke is cheap to bound).
     func visibleBounds(of stroke: Stroke) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>)? {
+        guard stroke.kind.isPath else { return nil }
         let shape = Shape(stroke)
         let margin = shape.halfWidth
         guard let box = PlanarGeometry.bounds(of: shape.spine) else { return nil }

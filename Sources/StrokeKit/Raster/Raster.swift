@@ -23,6 +23,12 @@ public enum Raster {
         let sampler = InkSampler(lattice: lattice)
         var bounds: CellRect?
         for stroke in strokesInZOrder(groups) {
+            if !stroke.kind.isPath {
+                if let rect = glyphBounds(of: stroke, mode: mode) {
+                    bounds = bounds.map { $0.union(rect) } ?? rect
+                }
+                continue
+            }
             guard let samples = sampler.visibleBounds(of: stroke) else { continue }
             let first = lattice.cell(ofColumn: samples.columns.lowerBound, row: samples.rows.lowerBound)
             let last = lattice.cell(ofColumn: samples.columns.upperBound, row: samples.rows.upperBound)
@@ -46,7 +52,11 @@ public enum Raster {
         let (columns, rows) = lattice.samples(in: CellRect(x: x, y: y, width: 1, height: 1))
         let topFirst = strokesInZOrder(groups).reversed()
         func inks(_ stroke: Stroke) -> Bool {
-            !sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
+            // A placeholder is never picked: a kind this build does not know is left untouched.
+            if case .text = stroke.kind {
+                return glyphCells(of: stroke, mode: mode).contains { $0.x == x && $0.y == y }
+            }
+            return !sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { _, _ in false }
         }
         let pen = topFirst.first { $0.ink.tool != .marker && inks($0) }
         return (pen ?? topFirst.first { $0.ink.tool == .marker && inks($0) })?.key

@@ -12,6 +12,9 @@ public struct RasterLayer: Equatable, Sendable {
     private var penColours: [UInt8]
     /// A marker's samples only decide whether the cell is highlighted, so a colour is enough.
     private var markerColours: [UInt8?]
+    /// Cells showing a glyph of a text or a placeholder (few, so kept by index): each covers the
+    /// pen ink drawn before it, and pen ink drawn after it covers it.
+    private var glyphCells: [Int: Raster.GlyphCell] = [:]
 
     /// The layer of `groups`, drawn in key order.
     public init(_ groups: [StrokeGroup], viewport: Viewport, mode: GlyphMode) {
@@ -45,6 +48,7 @@ public struct RasterLayer: Equatable, Sendable {
                 penBits[index] = 0
                 penColours[index] = 0
                 markerColours[index] = nil
+                if !glyphCells.isEmpty { glyphCells[index] = nil }
             }
         }
         drawTopFirst(groups, in: region)
@@ -62,6 +66,12 @@ public struct RasterLayer: Equatable, Sendable {
             moved.penColours[to..<(to + shared.width)] = penColours[from..<(from + shared.width)]
             moved.markerColours[to..<(to + shared.width)] = markerColours[from..<(from + shared.width)]
         }
+        for cell in glyphCells.values
+        where cell.x >= newViewport.x && cell.x < newViewport.maxX && cell.y >= newViewport.y
+            && cell.y < newViewport.maxY
+        {
+            moved.glyphCells[(cell.y - newViewport.y) * newViewport.width + (cell.x - newViewport.x)] = cell
+        }
         return moved
     }
 
@@ -75,6 +85,16 @@ public struct RasterLayer: Equatable, Sendable {
         let (columns, rows) = lattice.samples(in: region)
         let sampler = InkSampler(lattice: lattice)
         for stroke in Raster.strokesInZOrder(groups) {
+            if !stroke.kind.isPath {
+                for cell in Raster.glyphCells(of: stroke, mode: mode)
+                where cell.x >= region.x && cell.x < region.maxX && cell.y >= region.y && cell.y < region.maxY
+                {
+                    let index = (cell.y - viewport.y) * width + (cell.x - viewport.x)
+                    penBits[index] = 0
+                    glyphCells[index] = cell
+                }
+                continue
+            }
             let isMarker = stroke.ink.tool == .marker
             sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows) { column, row in
                 let place = lattice.cell(ofColumn: column, row: row)
@@ -84,6 +104,7 @@ public struct RasterLayer: Equatable, Sendable {
                 } else {
                     penBits[index] |= 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
                     penColours[index] = stroke.ink.colour
+                    if !glyphCells.isEmpty { glyphCells[index] = nil }
                 }
                 return true
             }
@@ -99,9 +120,17 @@ public struct RasterLayer: Equatable, Sendable {
     /// of the region is full the strokes below are not either. In a large drawing most strokes
     /// under the viewport lie under others (at 100,000 strokes, under dozens), so a frame costs
     /// about what the visible ink costs, not what the drawing does.
+    ///
+    /// Text and unknown kinds are drawn in key order (`draw`): a glyph clears the pen samples
+    /// below it and a later pen clears the glyph, so a cell's end state depends on the order and
+    /// the or-ing above does not hold. When any such stroke is among `groups`, all of them are.
     private mutating func drawTopFirst(_ groups: [StrokeGroup], in region: CellRect) {
         let width = viewport.width
         guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, !groups.isEmpty else {
+            return
+        }
+        if groups.contains(where: { $0.pieces.contains { !$0.kind.isPath } }) {
+            draw(groups, in: region)
             return
         }
         let origin = (x: viewport.x, y: viewport.y)
@@ -188,11 +217,39 @@ public struct RasterLayer: Equatable, Sendable {
         var cells = [Cell](repeating: .blank, count: width * height)
         for index in cells.indices {
             let bits = penBits[index]
-            let pen = bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index])
+            let pen =
+                glyphCells.isEmpty
+                ? (bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index]))
+                : glyphCell(at: index)
+                    ?? (bits == 0 ? nil : Cell(mode.glyph(bits: bits), foreground: penColours[index]))
             if let cell = Raster.layered(pen: pen, marker: markerColours[index], mode: mode) {
                 cells[index] = cell
             }
         }
+        // The right half of a wide glyph takes the colours of its left half, as the grid's pairs do.
+        for (index, cell) in glyphCells where cell.columns == 2 && cell.half == 1 {
+            if cells[index].isContinuation, index > 0 {
+                cells[index] = Cell(
+                    Cell.continuationGlyph, foreground: cells[index - 1].foreground,
+                    background: cells[index - 1].background, attributes: cells[index - 1].attributes)
+            }
+        }
         return CellGrid(width: width, height: height, narrowCells: cells)
+    }
+
+    /// The cell a glyph shows in, in its colour; a half of a wide glyph whose other half is
+    /// not beside it (cut by the viewport or covered by ink) shows as a space in that colour.
+    private func glyphCell(at index: Int) -> Cell? {
+        guard let cell = glyphCells[index] else { return nil }
+        guard cell.columns == 2 else { return Cell(cell.glyph, foreground: cell.colour) }
+        let width = max(viewport.width, 0)
+        let column = index % max(width, 1)
+        let partnerIndex = cell.half == 0 ? index + 1 : index - 1
+        let partnerColumn = cell.half == 0 ? column + 1 : column - 1
+        guard partnerColumn >= 0, partnerColumn < width, let partner = glyphCells[partnerIndex],
+            partner.glyph == cell.glyph, partner.half == 1 - cell.half,
+            partner.x == cell.x + (partner.half - cell.half)
+        else { return Cell(" ", foreground: cell.colour) }
+        return Cell(cell.half == 0 ? cell.glyph : Cell.continuationGlyph, foreground: cell.colour)
     }
 }

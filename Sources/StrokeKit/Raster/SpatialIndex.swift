@@ -100,8 +100,9 @@ public struct SpatialIndex: Sendable {
     }
 
     /// The conservative bounds of one piece: the box of its path on the canvas widened by half
-    /// its width and one cell, in whole cells.
+    /// its width and one cell, in whole cells; for text, exactly the cells it covers.
     public static func bounds(of stroke: Stroke) -> CellRect {
+        if let layout = TextLayout(stroke) { return layout.bounds }
         let margin = stroke.ink.width / 2 + 1
         let dx = stroke.transform.dx
         let dy = stroke.transform.dy

@@ -41,7 +41,8 @@ public struct CanvasView: Sendable {
             finishedStrokes
             + peers.map {
                 PeerStroke(
-                    cells: $0.strokeInProgress, colour: $0.colour, inkTool: $0.inkTool, width: $0.width)
+                    cells: $0.strokeInProgress, colour: $0.colour, inkTool: $0.inkTool, width: $0.width,
+                    text: $0.textInProgress)
             }
         layer.add(overlay + Self.overlayGroups(for: peerStrokes))
         let canvas = layer.grid
@@ -77,9 +78,38 @@ public struct CanvasView: Sendable {
         finishedStrokes: [PeerStroke] = [],
         cache: CanvasLayerCache? = nil
     ) -> CellGrid {
-        render(
+        var grid = render(
             drawing, viewport: editor.viewport, inProgress: editor.inProgressStroke, peers: peers,
             finishedStrokes: finishedStrokes, cursor: editor.cursor, cache: cache)
+        for rect in [editor.selectionOutline(in: drawing), editor.selectionBand].compactMap({ $0 }) {
+            outline(rect, in: &grid, viewport: editor.viewport)
+        }
+        return grid
+    }
+
+    /// Draws the border cells of `rect` (canvas cells) dimmed: the selection and the band being
+    /// dragged. Only blank cells take it, so the outline never hides ink or a cursor.
+    func outline(_ rect: CellRect, in grid: inout CellGrid, viewport: CanvasViewport) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        let ascii = mode == .ascii
+        let (lastX, lastY) = (rect.maxX - 1, rect.maxY - 1)
+        func glyph(x: Int, y: Int) -> Unicode.Scalar {
+            let corner = (x == rect.x || x == lastX) && (y == rect.y || y == lastY)
+            if corner { return ascii ? "+" : "·" }
+            if y == rect.y || y == lastY { return ascii ? "-" : "╌" }
+            return ascii ? ":" : "╎"
+        }
+        let visible = viewport.visible
+        let rows = max(rect.y, visible.y)..<min(rect.maxY, visible.y + visible.height)
+        let columns = max(rect.x, visible.x)..<min(rect.maxX, visible.x + visible.width)
+        for y in rows {
+            for x in columns where y == rect.y || y == lastY || x == rect.x || x == lastX {
+                guard let place = viewport.screenPosition(of: CanvasCell(x: x, y: y)),
+                    grid[place.x, place.y] == .blank
+                else { continue }
+                grid[place.x, place.y] = Cell(glyph(x: x, y: y), attributes: .dim)
+            }
+        }
     }
 
     /// Where a name tag of `length` cells goes beside a cursor: right of it, left of it, or the
@@ -129,8 +159,19 @@ public struct CanvasView: Sendable {
             let suffix =
                 String(repeating: "z", count: StrokeKey.maximumPeerSuffixLength - 4)
                 + String(repeating: "0", count: 4 - digits.count) + digits
+            guard let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix)
+            else { return nil }
+            if !peer.text.isEmpty {
+                // A peer's text is shown as it will be once committed (escaped: only what a
+                // cell can show gets into a text).
+                guard let text = StrokeText(peer.text) else { return nil }
+                let origin = peer.cells[0]
+                let stroke = Stroke(
+                    key: key, text: text, colour: peer.colour,
+                    origin: CanvasPoint(x: Double(origin.x), y: Double(origin.y)), createdAtMilliseconds: 0)
+                return StrokeGroup(key: key, pieces: [stroke])
+            }
             guard
-                let key = StrokeKey(creationMilliseconds: StrokeKey.maximumMilliseconds, peerSuffix: suffix),
                 let stroke = Stroke(
                     key: key,
                     ink: Ink(

@@ -17,15 +17,18 @@ public struct PeerPresence: Hashable, Sendable {
     /// The colour of the peer's cursor, name tag and edge arrow: one of its own, the same in
     /// every session, so a person is told apart by it whatever pen they hold. Nil: the pen's.
     public var cursorColour: UInt8?
+    /// Text the peer is typing, its first character in the first cell of `strokeInProgress`.
+    public var textInProgress: String
 
     /// What the cursor, tag and arrow are drawn in.
     public var markColour: UInt8 { cursorColour ?? colour }
 
     public init(
         name: String, colour: UInt8, cursor: CanvasCell, strokeInProgress: [CanvasCell] = [],
-        inkTool: InkTool = .pen, width: Double? = nil, cursorColour: UInt8? = nil
+        inkTool: InkTool = .pen, width: Double? = nil, cursorColour: UInt8? = nil, textInProgress: String = ""
     ) {
         self.cursorColour = cursorColour
+        self.textInProgress = textInProgress
         self.name = name
         self.colour = colour
         self.cursor = cursor

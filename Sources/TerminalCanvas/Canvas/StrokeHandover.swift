@@ -9,12 +9,18 @@ public struct PeerStroke: Hashable, Sendable {
     public var inkTool: InkTool
     /// The width in cells; nil draws the tool's default width.
     public var width: Double?
+    /// Text being typed (lines split by line feeds), whose first character is in the first cell;
+    /// empty for a stroke.
+    public var text: String
 
-    public init(cells: [CanvasCell], colour: UInt8, inkTool: InkTool = .pen, width: Double? = nil) {
+    public init(
+        cells: [CanvasCell], colour: UInt8, inkTool: InkTool = .pen, width: Double? = nil, text: String = ""
+    ) {
         self.cells = cells
         self.colour = colour
         self.inkTool = inkTool
         self.width = width
+        self.text = text
     }
 }
 

@@ -4,8 +4,8 @@ import StrokeKit
 ///
 /// In a narrow terminal it gives up detail in a fixed order, so the most useful facts stay:
 /// labels get short first (the view offset goes with them), then the drawing name and an error's
-/// reason are cut, then the cursor position, the brush, the colour, the peer count and the tool
-/// go. The sync state is never dropped.
+/// reason are cut, then the cursor position, the relay, the brush, the colour, the peer count and
+/// the tool go. The sync state is never dropped.
 public struct StatusBarView: Equatable, Sendable {
     public var drawingName: String
     public var tool: ToolKind
@@ -25,13 +25,21 @@ public struct StatusBarView: Equatable, Sendable {
     public var glyphMode: String?
     /// The keyboard pen is down: moving draws. Shown with the tool, so it is never missed.
     public var isPenDown = false
+    /// The peer whose cursor the view follows (`F`), shown as `following NAME`.
+    public var following: String?
     /// The current tool's size in cells (pen or marker width, eraser diameter); nil for a tool
     /// without one (the stroke eraser), which leaves the field out.
     public var brushSize: Double?
+    /// The width the brush draws as in this glyph mode when that is more than its own (a ¼ pen
+    /// draws as ½ in blocks), shown after the size as `¼→½`; nil when it draws as it is.
+    public var brushDrawnAs: Double?
     /// Peers online on this drawing (or on none in particular, such as a relay).
     public var peersOnline: Int
     /// Peers online but on another drawing: counted apart, as they are not on this canvas.
     public var peersElsewhere = 0
+    /// The relay this peer is connected to, `HOST:PORT` as configured (one of a `--server`
+    /// list); nil leaves the field out. Short labels keep only the host's first name.
+    public var relay: String?
     public var sync: SyncStatus
     public var glyphs: ChromeGlyphs
 
@@ -77,7 +85,7 @@ public struct StatusBarView: Equatable, Sendable {
     }
 
     private enum DroppableField: CaseIterable {
-        case glyphs, position, brush, color, peers, tool
+        case glyphs, position, following, relay, brush, color, peers, tool
     }
 
     /// The fields to show on each side for a width: the first arrangement that fits, trying
@@ -112,15 +120,25 @@ public struct StatusBarView: Equatable, Sendable {
             left.append(Field(text: isPenDown ? name + (compact ? " \(glyphs.moreBelow)" : " down") : name))
         }
         // An eraser has no colour: its size is what matters.
-        if !dropped.contains(.color), tool == .pen || tool == .marker {
-            let label =
+        if !dropped.contains(.color), tool.inkTool != nil {
+            var label =
                 compact
                 ? "\(colorNumber)" : colorName.map { "\(colorNumber) \($0)" } ?? "colour \(colorNumber)"
+            // A colour no key holds (from the palette overlay or the eyedropper): its index.
+            if colorNumber < 1, let colorValue {
+                label = compact ? "#\(colorValue)" : "colour #\(colorValue)"
+            }
             left.append(Field(text: "\(glyphs.swatch) \(label)", isSwatch: true))
         }
         if !dropped.contains(.brush), let brushSize {
-            let size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
+            var size = Self.sizeLabel(brushSize, ascii: glyphs.isASCII)
+            if let brushDrawnAs {
+                size += (glyphs.isASCII ? "->" : "→") + Self.sizeLabel(brushDrawnAs, ascii: glyphs.isASCII)
+            }
             left.append(Field(text: compact ? "b\(size)" : "brush \(size)"))
+        }
+        if !dropped.contains(.following), let following {
+            left.append(Field(text: (compact ? "follow " : "following ") + following))
         }
         if !dropped.contains(.glyphs), let glyphMode, !compact { left.append(Field(text: glyphMode)) }
         if !dropped.contains(.position), let cursor {
@@ -130,6 +148,9 @@ public struct StatusBarView: Equatable, Sendable {
         }
         var right: [Field] = []
         if !dropped.contains(.peers) { right.append(Field(text: peersText(compact: compact))) }
+        if !dropped.contains(.relay), let relay {
+            right.append(Field(text: compact ? Self.shortRelayName(relay) : "relay \(relay)"))
+        }
         right.append(syncField(compact: compactSync, reason: reasonText))
         guard let width else { return (left, right) }
 
@@ -168,6 +189,15 @@ public struct StatusBarView: Equatable, Sendable {
             }
         guard !ascii, let glyph, let cells = Int(exactly: whole) else { return "\(size)" }
         return cells == 0 ? glyph : "\(cells)\(glyph)"
+    }
+
+    /// `relay-a.example.com:7420` as `relay-a:7420`; an IP address (or anything without a
+    /// letter in its host) stays whole.
+    static func shortRelayName(_ relay: String) -> String {
+        guard let colon = relay.lastIndex(of: ":"), !relay.hasPrefix("[") else { return relay }
+        let host = relay[..<colon]
+        guard host.contains(where: \.isLetter), let dot = host.firstIndex(of: ".") else { return relay }
+        return String(host[..<dot]) + relay[colon...]
     }
 
     private var reasonText: String {

@@ -45,7 +45,7 @@ extension InputDecoder {
             events.append(MouseEvent(.scrollDown, x: x, y: y, shift: shift))
         }
         lastMouse = (x, y)
-        return events.map(InputEvent.mouse)
+        return events.map { InputEvent.mouse($0.withShift(shift)) }
     }
 
     /// SGR reports say which button is down, so unlike ncurses' they can repair a lost press or
@@ -91,7 +91,8 @@ extension InputDecoder {
             events.append(MouseEvent(.move, x: x, y: y))
         }
         lastMouse = (x, y)
-        return events.map(InputEvent.mouse)
+        // Shift is told for every report (it constrains a shape), not only the wheel's.
+        return events.map { InputEvent.mouse($0.withShift(report.code & 4 != 0)) }
     }
 
     /// A press while the button is already held means the release went missing: close the old
@@ -111,5 +112,15 @@ extension InputDecoder {
         isButtonHeld = false
         lastMouse = (x, y)
         return [MouseEvent(.release, x: x, y: y)]
+    }
+}
+
+extension MouseEvent {
+    /// The event with Shift as the report said. (A release repaired from an earlier report
+    /// takes this report's Shift; it only ends a gesture, so it makes no difference.)
+    fileprivate func withShift(_ held: Bool) -> MouseEvent {
+        var event = self
+        event.shift = held
+        return event
     }
 }

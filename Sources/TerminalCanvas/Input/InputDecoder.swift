@@ -46,14 +46,20 @@ public struct InputDecoder: Sendable {
     public mutating func decode(_ batch: [RawInput]) -> [InputEvent] {
         var events: [InputEvent] = []
         for input in batch { events += decode(input) }
-        if case .escape = sequence {
-            sequence = .none
-            events.append(.command(.escape))
-        }
-        return events
+        return events + endOfBatch()
     }
 
-    private mutating func decode(_ input: RawInput) -> [InputEvent] {
+    /// The end of a read: an ESC still pending is the Esc key. With `decode(_:)` for each input
+    /// of the read, this decodes a read one input at a time, so the mode can change between two
+    /// inputs (a key that picks the text tool, then text) without splitting an escape sequence.
+    public mutating func endOfBatch() -> [InputEvent] {
+        guard case .escape = sequence else { return [] }
+        sequence = .none
+        return [.command(.escape)]
+    }
+
+    /// One input of a read (see `endOfBatch()`).
+    public mutating func decode(_ input: RawInput) -> [InputEvent] {
         switch input {
         case .character(let code):
             return feed(code)
@@ -121,6 +127,7 @@ public struct InputDecoder: Sendable {
                     return [.command(.move(direction))]
                 }
                 if Self.isHomeKey(parameters: parameters, final: code) { return [.command(.viewHome)] }
+                if code == 0x7E, parameters == [0x33] { return [.command(.deleteSelection)] }  // ESC [ 3 ~
                 return []  // a sequence we do not use, or a malformed one: swallowed whole
             default:
                 // Not part of any sequence: drop what was collected and read this one afresh.
@@ -181,6 +188,7 @@ public struct InputDecoder: Sendable {
         case "m": .selectTool(.marker)
         case "e": .selectTool(.maskEraser)
         case "x": .selectTool(.strokeEraser)
+        case "t": .selectTool(.text)
         case "[": .shrinkBrush
         case "]": .growBrush
         case "u": .undo
@@ -190,7 +198,17 @@ public struct InputDecoder: Sendable {
         case "g": .toggleGlyphs
         case "o": .openDrawings
         case "f": .jumpToPeer
+        case "F": .followPeer
+        case "E": .exportDrawing
         case "0": .viewHome
+        case "/": .selectTool(.shape(.line))
+        case "b": .selectTool(.shape(.box))
+        case "c": .selectTool(.shape(.ellipse))
+        case "s": .selectTool(.select)
+        case "i": .selectTool(.eyedropper)
+        case "C": .openPalette
+        case "=": .toggleConstraint
+        case "y": .duplicateSelection
         default:
             if let digit = character.wholeNumberValue, (1...9).contains(digit), character.isASCII {
                 .selectColor(digit)
@@ -211,7 +229,8 @@ public struct InputDecoder: Sendable {
         case .resize: [.resize]
         case .function(1): [.command(.toggleHelp)]
         case .home: [.command(.viewHome)]
-        case .delete, .end, .pageUp, .pageDown, .function, .other: []
+        case .delete: [.command(.deleteSelection)]
+        case .end, .pageUp, .pageDown, .function, .other: []
         }
     }
 }

@@ -22,7 +22,7 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case viewHome
     /// Space: pen down / pen up.
     case togglePen
-    /// `p`, `m`, `e`, `x`.
+    /// `p`, `m`, `e`, `x`; `/` `b` `c` (line, box, ellipse), `s` (select), `i` (eyedropper).
     case selectTool(ToolKind)
     /// `[`.
     case shrinkBrush
@@ -43,6 +43,18 @@ public enum KeyCommand: Equatable, Hashable, Sendable {
     case escape
     /// `f`: move the cursor (and the view) to the next peer's cursor on this drawing.
     case jumpToPeer
+    /// `F`: keep a peer's cursor in view as it moves, until a pan, Esc or `F` again.
+    case followPeer
+    /// `E`: export the drawing to a file (a prompt asks where).
+    case exportDrawing
+    /// `C`: the palette overlay of all 256 colours.
+    case openPalette
+    /// `=`: the shape tools' constraint on or off.
+    case toggleConstraint
+    /// `Delete`: remove the selected strokes.
+    case deleteSelection
+    /// `y`: duplicate the selected strokes.
+    case duplicateSelection
 }
 
 /// A direction on the cell grid; `up` is towards row 0.
@@ -83,7 +95,7 @@ public struct MouseEvent: Equatable, Sendable {
     public var x: Int
     public var y: Int
     public var button: Button
-    /// Shift was held: a wheel turn pans sideways.
+    /// Shift was held: a wheel turn pans sideways, a shape is constrained.
     public var shift: Bool
 
     public init(_ kind: Kind, x: Int, y: Int, button: Button = .left, shift: Bool = false) {

@@ -11,6 +11,8 @@ import StrokeKit
 /// Unix milliseconds with each command.
 public struct CanvasEditor: Sendable {
     public private(set) var tool: ToolKind = .pen
+    /// The tool before the last change of tool: the eyedropper gives it back after a pick.
+    public private(set) var previousTool: ToolKind = .pen
     public private(set) var settings: ToolSettings
     /// The keyboard cursor; pointer reports move it too, so it is also "where this peer is".
     public private(set) var cursor: CanvasCell
@@ -25,6 +27,15 @@ public struct CanvasEditor: Sendable {
     /// The button went down off the canvas (on the status bar): its drags draw nothing, so a
     /// press there never starts a stroke, not even when the drag then moves onto the canvas.
     var pointerHeldOffCanvas = false
+    /// The tool chosen before the text tool: Esc with no text being typed goes back to it.
+    public private(set) var toolBeforeText: ToolKind = .pen
+    /// The selected groups, in key order (some may have gone since: see `selection(in:)`).
+    var selectedKeys: [StrokeKey] = []
+    /// `=` turned the shape constraint on: lines at 45° steps, squares, circles.
+    public private(set) var constrainsShapes = false
+    /// Shift was held in the latest mouse report (the app sets it before each pointer command):
+    /// it constrains a shape drawn with the mouse, where the terminal reports it.
+    public var pointerShiftHeld = false
 
     /// An editor with the pen selected and the cursor at `cursor` (the middle of the screen when
     /// nil).
@@ -43,18 +54,48 @@ public struct CanvasEditor: Sendable {
     }
 
     /// Whether the keyboard pen is down (space pressed once).
-    public var isPenDown: Bool { active?.source == .keyboard }
-
-    /// The pen stroke being drawn, not yet in the drawing: drawn on top, sent as presence.
-    public var inProgressStroke: Stroke? {
-        if case .drawing(let pen) = active?.gesture { return pen.stroke }
-        return nil
+    public var isPenDown: Bool {
+        if case .typing = active?.gesture { return false }
+        return active?.source == .keyboard
     }
 
-    /// The cells of the pen stroke being drawn (empty when none), for presence.
+    /// Whether text is being typed (the text tool's text has not ended yet).
+    public var isTyping: Bool {
+        if case .typing = active?.gesture { return true }
+        return false
+    }
+
+    /// The pen stroke, shape or text being made, not yet in the drawing: drawn on top, sent as
+    /// presence.
+    public var inProgressStroke: Stroke? {
+        switch active?.gesture {
+        case .drawing(let pen): pen.stroke
+        case .shaping(let shape): shape.stroke
+        case .typing(let entry): entry.stroke
+        default: nil
+        }
+    }
+
+    /// The text being typed (lines split by line feeds) and its first cell, for presence; nil
+    /// when none is, or nothing is typed yet.
+    public var inProgressText: (origin: CanvasCell, text: String)? {
+        guard case .typing(let entry) = active?.gesture, let text = entry.stroke?.text else { return nil }
+        return (entry.origin, text.joined)
+    }
+
+    /// The cells of the pen stroke or shape being drawn (empty when none), for presence.
     public var inProgressCells: [CanvasCell] {
-        if case .drawing(let pen) = active?.gesture { return pen.cells }
-        return []
+        switch active?.gesture {
+        case .drawing(let pen): pen.cells
+        case .shaping(let shape): shape.cells
+        default: []
+        }
+    }
+
+    /// The selection band being dragged (select tool), for the screen to outline.
+    public var selectionBand: CellRect? {
+        if case .selecting(let band) = active?.gesture { return band.rect }
+        return nil
     }
 
     /// Handles one command at time `nowMilliseconds`.
@@ -68,6 +109,37 @@ public struct CanvasEditor: Sendable {
         case .pressOffCanvas:
             pointerHeldOffCanvas = true
             return EditorFeedback(documentChanged: finishGesture(in: &drawing))
+        case .moveCursor(let dx, let dy) where isTyping:
+            moveCaret(dx: dx, dy: dy)
+            return .none
+        case .type(let input):
+            type(input, now: nowMilliseconds)
+            return .none
+        case .clearDrawing:
+            let finished = finishGesture(in: &drawing)
+            return clear(&drawing, finished: finished)
+        case .moveCursor(let dx, let dy) where tool == .select && active == nil:
+            return moveSelection(dx: dx, dy: dy, in: &drawing, now: nowMilliseconds)
+        case .placeCursor(let cell):
+            return EditorFeedback(
+                documentChanged: moveCursor(to: cell, in: &drawing, now: nowMilliseconds))
+        case .selectColourValue(let value):
+            settings.selectColour(value: value)
+            return .none
+        case .toggleConstraint:
+            constrainsShapes.toggle()
+            updateShapeConstraint()
+            return EditorFeedback(
+                message: constrainsShapes
+                    ? "shapes constrained: squares, circles, 45-degree lines (= again to free)"
+                    : "shapes free (= constrains them)")
+        case .deleteSelection:
+            return deleteSelection(in: &drawing)
+        case .duplicateSelection:
+            return duplicateSelection(in: &drawing, now: nowMilliseconds)
+        case .clearSelection:
+            selectedKeys = []
+            return .none
         case .moveCursor(let dx, let dy):
             return EditorFeedback(
                 documentChanged: moveCursor(
@@ -80,6 +152,9 @@ public struct CanvasEditor: Sendable {
                 documentChanged: beginGesture(.keyboard, at: cursor, in: &drawing, now: nowMilliseconds))
         case .selectTool(let next):
             let changed = finishGesture(in: &drawing)
+            if next == .text && tool != .text { toolBeforeText = tool }
+            if next != .select { selectedKeys = [] }
+            if next != tool { previousTool = tool }
             tool = next
             return EditorFeedback(documentChanged: changed)
         case .selectColour(let slot):
@@ -99,13 +174,15 @@ public struct CanvasEditor: Sendable {
             let outcome =
                 command == .undo ? undoStack.undo(in: &drawing) : undoStack.redo(in: &drawing)
             var restored = false
-            if case .applied(_, let keys, _) = outcome { restored = !keys.isEmpty }
+            if case .applied(_, let keys, _, _) = outcome { restored = !keys.isEmpty }
             return EditorFeedback(documentChanged: finished || restored, message: outcome.message)
         case .pan(let direction):
             let step = viewport.panStep(direction)
             return pan(dx: step.dx, dy: step.dy, in: &drawing, now: nowMilliseconds)
         case .viewHome:
             return pan(dx: -viewport.origin.x, dy: -viewport.origin.y, in: &drawing, now: nowMilliseconds)
+        case .panBy(let dx, let dy):
+            return pan(dx: dx, dy: dy, in: &drawing, now: nowMilliseconds)
         }
     }
 
@@ -121,7 +198,9 @@ public struct CanvasEditor: Sendable {
     /// Why `[` or `]` changed nothing, so the key press is not met with silence.
     private func sizeLimitMessage(growing: Bool) -> String {
         guard let size = settings.size(for: tool) else {
-            return "the stroke eraser removes whole strokes: it has no size"
+            if tool == .strokeEraser { return "the stroke eraser removes whole strokes: it has no size" }
+            if tool == .text { return "text takes one cell a character: it has no size" }
+            return "the \(tool.name) tool has no size"
         }
         let label = StatusBarView.sizeLabel(size, ascii: true)
         return growing
@@ -156,8 +235,18 @@ public struct CanvasEditor: Sendable {
             case .press, .release, .hover: pointerHeldOffCanvas = false
             }
         }
+        updateShapeConstraint()
+        // While text is typed, only a press acts (on the text, or ending it): a drag or a release
+        // must not carry the cursor off the caret, nor a release end the text.
+        if isTyping, event != .press(event.cell) { return false }
         switch event {
         case .press:
+            // A click on the text being typed moves its caret; anywhere else it ends the text.
+            if case .typing(var entry) = active?.gesture, entry.placeCaret(at: cell) {
+                active = (.typing(entry), .keyboard)
+                followCaret(of: entry)
+                return false
+            }
             let finished = finishGesture(in: &drawing)
             cursor = cell
             return beginGesture(.pointer, at: cell, in: &drawing, now: nowMilliseconds) || finished
@@ -188,9 +277,15 @@ public struct CanvasEditor: Sendable {
         }
     }
 
+    /// The cursor goes where the caret of the text being typed is.
+    mutating func followCaret(of entry: TextEntry) {
+        cursor = CanvasViewport.clamped(entry.caretCell)
+        viewport.keepVisible(cursor)
+    }
+
     /// Moves the cursor (keeping it on screen, and off negative coordinates, which the view never
     /// shows) and carries a running gesture along.
-    private mutating func moveCursor(to target: CanvasCell, in drawing: inout Drawing, now: Int64)
+    mutating func moveCursor(to target: CanvasCell, in drawing: inout Drawing, now: Int64)
         -> Bool
     {
         let cell = CanvasViewport.clamped(target)

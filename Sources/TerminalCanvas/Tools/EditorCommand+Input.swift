@@ -13,7 +13,12 @@ extension EditorCommand {
         case .undo: self = .undo
         case .redo: self = .redo
         case .viewHome: self = .viewHome
-        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer: return nil
+        case .toggleConstraint: self = .toggleConstraint
+        case .deleteSelection: self = .deleteSelection
+        case .duplicateSelection: self = .duplicateSelection
+        case .toggleHelp, .quit, .toggleGlyphs, .openDrawings, .escape, .jumpToPeer, .followPeer,
+            .exportDrawing, .openPalette:
+            return nil
         }
     }
 

@@ -25,7 +25,36 @@ public enum EditorCommand: Hashable, Sendable {
     /// `0` or Home: back to the canvas origin, the top-left corner of what export shows; the
     /// cursor moves along, as with `pan`.
     case viewHome
+    /// Moves the view by a number of cells (never past the canvas origin), the cursor along as
+    /// with `pan`: following a peer's cursor.
+    case panBy(dx: Int, dy: Int)
     /// Ends the gesture in progress, keeping what it drew: the app is about to quit, suspend or
     /// open another drawing, and a stroke on screen must not be lost with it.
     case liftPen
+    /// Removes every stroke of the drawing (the drawings menu's clear, after its confirmation),
+    /// as one undo step. Strokes of a kind this build does not know are left as they are.
+    case clearDrawing
+    /// A key typed with the text tool: text at the caret (a text starts at the cursor).
+    case type(TextInput)
+
+    /// What a key does to the text being typed.
+    public enum TextInput: Hashable, Sendable {
+        case character(Character)
+        case newLine
+        case backspace
+    }
+    /// Puts the cursor on a cell (`f`, to a peer's cursor) without moving a selection along.
+    case placeCursor(CanvasCell)
+    /// Selects an xterm-256 colour (the palette overlay, the eyedropper).
+    case selectColourValue(UInt8)
+    /// `=`: the shape tools' constraint (45° lines, squares, circles) on or off; it applies to
+    /// the shape being drawn at once. Shift held with the mouse constrains too.
+    case toggleConstraint
+    /// `Delete`: removes the selected strokes (one undo step).
+    case deleteSelection
+    /// `y`: copies the selected strokes a little right of and below themselves, and selects the
+    /// copies (one undo step).
+    case duplicateSelection
+    /// Esc with a selection: selects nothing.
+    case clearSelection
 }

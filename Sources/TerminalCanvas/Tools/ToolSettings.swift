@@ -7,6 +7,9 @@ public struct ToolSettings: Hashable, Sendable {
     public let palette: [UInt8]
     /// The selected colour key, 1-based; the pen and the marker share it.
     public private(set) var colourSlot: Int = 1
+    /// A colour of the 256 that no key holds, picked from the palette overlay or by the
+    /// eyedropper; nil while the colour is the key's.
+    public private(set) var colourOutsidePalette: UInt8?
     public private(set) var penWidthLevel: Int
     public private(set) var markerWidthLevel: Int
     public private(set) var eraserSizeLevel: Int
@@ -30,7 +33,7 @@ public struct ToolSettings: Hashable, Sendable {
         eraserSizeLevel = 1
     }
 
-    public var colour: UInt8 { palette[colourSlot - 1] }
+    public var colour: UInt8 { colourOutsidePalette ?? palette[colourSlot - 1] }
     public var penWidth: Double { Self.penWidths[penWidthLevel] }
     public var markerWidth: Double { Self.markerWidths[markerWidthLevel] }
     /// The eraser brush's diameter in cells.
@@ -48,7 +51,18 @@ public struct ToolSettings: Hashable, Sendable {
     public mutating func selectColour(slot: Int) -> Bool {
         guard palette.indices.contains(slot - 1) else { return false }
         colourSlot = slot
+        colourOutsidePalette = nil
         return true
+    }
+
+    /// Selects an xterm-256 colour: its key when one holds it, the colour alone otherwise.
+    public mutating func selectColour(value: UInt8) {
+        if let index = palette.firstIndex(of: value) {
+            colourSlot = index + 1
+            colourOutsidePalette = nil
+        } else {
+            colourOutsidePalette = value
+        }
     }
 
     /// One size step up (`]`) or down (`[`) for a tool, stopping at the ends; false when already
@@ -60,20 +74,20 @@ public struct ToolSettings: Hashable, Sendable {
             return next != level
         }
         switch tool {
-        case .pen: return step(&penWidthLevel, count: Self.penWidths.count)
+        case .pen, .shape: return step(&penWidthLevel, count: Self.penWidths.count)
         case .marker: return step(&markerWidthLevel, count: Self.markerWidths.count)
         case .maskEraser: return step(&eraserSizeLevel, count: Self.eraserSizes.count)
-        case .strokeEraser: return false
+        case .strokeEraser, .text, .select, .eyedropper: return false
         }
     }
 
     /// The size the status bar shows for a tool, in cells; nil for a tool without a size.
     public func size(for tool: ToolKind) -> Double? {
         switch tool {
-        case .pen: penWidth
+        case .pen, .shape: penWidth
         case .marker: markerWidth
         case .maskEraser: eraserSize
-        case .strokeEraser: nil
+        case .strokeEraser, .text, .select, .eyedropper: nil
         }
     }
 }

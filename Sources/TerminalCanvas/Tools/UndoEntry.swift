@@ -33,17 +33,36 @@ public struct UndoEntry: Equatable, Sendable {
         }
     }
 
+    /// A move of a group: where its stroke as drawn was placed before and after (one transform
+    /// per piece). Undo puts the old place back while the group is still where the move left it,
+    /// whatever sweeps it gained meanwhile (they move with it); redo the same the other way.
+    public struct MoveChange: Equatable, Sendable {
+        public let key: StrokeKey
+        public let before: [StrokeTransform]
+        public let after: [StrokeTransform]
+
+        public init(key: StrokeKey, before: [StrokeTransform], after: [StrokeTransform]) {
+            self.key = key
+            self.before = before
+            self.after = after
+        }
+    }
+
     /// In the order the groups were first touched.
     public let changes: [GroupChange]
     /// In the order the groups were first touched.
     public let sweeps: [SweepChange]
+    /// In the order the groups were first touched.
+    public let moves: [MoveChange]
 
     /// An entry; nil when nothing actually changed (nothing to undo).
-    public init?(changes: [GroupChange], sweeps: [SweepChange] = []) {
+    public init?(changes: [GroupChange], sweeps: [SweepChange] = [], moves: [MoveChange] = []) {
         let real = changes.filter { $0.before != $0.after }
         let added = sweeps.filter { !$0.mask.isEmpty }
-        guard !real.isEmpty || !added.isEmpty else { return nil }
+        let moved = moves.filter { $0.before != $0.after }
+        guard !real.isEmpty || !added.isEmpty || !moved.isEmpty else { return nil }
         self.changes = real
         self.sweeps = added
+        self.moves = moved
     }
 }

@@ -40,21 +40,54 @@ public struct UndoStack: Equatable, Sendable {
             leftAloneByLastUndo = nil
             // Redo puts back what the other peer had made of the groups, if still there.
             var changes: [UndoEntry.GroupChange] = []
+            var restored: [StrokeKey] = []
             for change in forced.changes.reversed() {
-                changes.insert(
-                    .init(key: change.key, before: change.before, after: drawing[change.key]), at: 0)
-                _ = drawing.setGroup(change.before, for: change.key)
+                let current = drawing[change.key]
+                let target = Self.forcedValue(of: change, over: current)
+                guard target != current else { continue }
+                changes.insert(.init(key: change.key, before: target, after: current), at: 0)
+                _ = drawing.setGroup(target, for: change.key)
+                restored.append(change.key)
             }
-            if let done = UndoEntry(changes: changes) { redoEntries.append(done) }
-            return .applied(.undo, restored: forced.changes.map(\.key), skipped: [])
+            var moves: [UndoEntry.MoveChange] = []
+            for move in forced.moves {
+                guard let group = drawing[move.key], group.baseTransforms != move.before else { continue }
+                moves.append(.init(key: move.key, before: move.before, after: group.baseTransforms))
+                drawing.setGroup(group.settingBaseTransforms(move.before), for: move.key)
+                restored.append(move.key)
+            }
+            if let done = UndoEntry(changes: changes, moves: moves) { redoEntries.append(done) }
+            return .applied(.undo, restored: restored, skipped: [])
         }
         guard let entry = undoEntries.popLast() else { return .nothingToDo(.undo) }
         let (done, restored, skipped) = Self.apply(entry, reversed: true, to: &drawing)
         if let done { redoEntries.append(done) }
-        if !skipped.isEmpty {
-            leftAloneByLastUndo = UndoEntry(changes: entry.changes.filter { skipped.contains($0.key) })
-        }
-        return .applied(.undo, restored: restored, skipped: skipped)
+        // Only what a second undo would change is offered (see `forcedValue`).
+        leftAloneByLastUndo = UndoEntry(
+            changes: entry.changes.filter {
+                skipped.contains($0.key) && Self.forcedValue(of: $0, over: drawing[$0.key]) != drawing[$0.key]
+            },
+            // A move someone else changed since: a second undo puts the old place back (while the
+            // stroke is there), with the sweeps it has now.
+            moves: entry.moves.filter { move in
+                skipped.contains(move.key)
+                    && drawing[move.key].map { $0.baseTransforms != move.before } == true
+            })
+        return .applied(
+            .undo, restored: restored, skipped: skipped, offersForce: leftAloneByLastUndo != nil)
+    }
+
+    /// What a second undo makes of a group someone else changed since the action (see
+    /// DECISIONS.md, "A second undo never undoes a peer's removal or erasure"): the undo of one's
+    /// own new stroke removes it (as the stroke eraser would, its sweeps with it); a stroke a peer
+    /// removed stays removed (a removal wins); a removal of one's own whose stroke is back (a peer
+    /// put it back) leaves it as it is; any other change puts back the stroke as it was before
+    /// the action with the sweeps it carries now, so no peer's erasure is taken out or brought
+    /// back.
+    static func forcedValue(of change: UndoEntry.GroupChange, over current: StrokeGroup?) -> StrokeGroup? {
+        guard let before = change.before else { return nil }
+        guard let current, change.after != nil else { return current }
+        return StrokeGroup(key: change.key, base: before.base, sweeps: current.sweeps) ?? current
     }
 
     /// Reapplies the latest undone action in `drawing`.
@@ -97,10 +130,20 @@ public struct UndoStack: Equatable, Sendable {
                 group.settingSweep(reversed ? nil : sweep.mask, for: sweep.sweepKey), for: sweep.key)
             movedSweeps.append(sweep)
         }
+        var movedPlaces: [UndoEntry.MoveChange] = []
+        for move in entry.moves {
+            guard let group = drawing[move.key], group.baseTransforms == (reversed ? move.after : move.before)
+            else {
+                skipped.append(move.key)
+                continue
+            }
+            drawing.setGroup(group.settingBaseTransforms(reversed ? move.before : move.after), for: move.key)
+            movedPlaces.append(move)
+        }
         let ordered = reversed ? Array(moved.reversed()) : moved
         return (
-            UndoEntry(changes: ordered, sweeps: movedSweeps), moved.map(\.key) + movedSweeps.map(\.key),
-            skipped
+            UndoEntry(changes: ordered, sweeps: movedSweeps, moves: movedPlaces),
+            moved.map(\.key) + movedSweeps.map(\.key) + movedPlaces.map(\.key), skipped
         )
     }
 }

@@ -1,0 +1,25 @@
+extension DocumentState {
+    /// Drops the removed events that are causally stable: every replica that counts holds them
+    /// and everything they remove. `stable` is what every such replica has acknowledged holding
+    /// (the pointwise minimum of their version vectors; it is met with this document's own). An
+    /// event goes when it is removed (a superseded value, a map marker under a register, an
+    /// UNSET or a DELETE) and `stable` covers its dot and its whole context: then no event still
+    /// to arrive is one it removes, so nothing it said is needed again.
+    ///
+    /// Dropped dots stay covered by `versionVector` and by `compacted`, so a copy of a dropped
+    /// event that arrives again (a duplicated or late delta) is ignored instead of coming back.
+    /// Returns the dots dropped, in order.
+    @discardableResult
+    public mutating func compact(stable: VersionVector) -> [Dot] {
+        let stable = stable.meet(versionVector)
+        var dropped: [Dot] = []
+        for (dot, event) in events
+        where event.isRemoved && stable.contains(dot) && event.context.isCovered(by: stable) {
+            dropped.append(dot)
+        }
+        dropped.sort()
+        for dot in dropped { dropEvent(dot) }
+        markCompacted(stable)
+        return dropped
+    }
+}

@@ -1,0 +1,203 @@
+import ReplicaCore
+
+/// Schema 3: the replica as a log of commits and a snapshot per document.
+///
+/// A commit appends one `batches` row per document it wrote: the current form of every event it
+/// touched, encoded together (`DocumentEvent.encodedList`), with a checksum and the clock as of
+/// that commit. A document's snapshot is its whole state in `snapshot_parts` rows of one
+/// generation, written a part at a time by the checkpoint (see `Replica+Checkpoint`) and made
+/// current by its `snapshots` row, which also says through which log sequence it reaches. Opening
+/// reads the current snapshot parts, then the log rows after them. An event's stored form only
+/// ever moves from live to removed, and integrating is idempotent and order-free, so a snapshot
+/// part taken later than its generation started, or a log row also covered by the snapshot, loads
+/// to the same document.
+extension ReplicaDatabase {
+    /// What is stored of one document, as the checkpoint schedule needs it.
+    struct StoredDocument: Equatable {
+        /// The generation of the current snapshot (0: none yet) and the last log sequence it covers.
+        var generation: Int64 = 0
+        var through: Int64 = 0
+        var snapshotEvents = 0
+        /// Events in log rows after `through`.
+        var logEvents = 0
+    }
+
+    static let schemaThreeSQL = [
+        """
+        CREATE TABLE batches(collection TEXT NOT NULL, document TEXT NOT NULL, sequence INTEGER NOT NULL,
+            record BLOB NOT NULL, checksum INTEGER NOT NULL, clock_milliseconds INTEGER NOT NULL,
+            clock_counter INTEGER NOT NULL, PRIMARY KEY(collection, document, sequence)) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE snapshots(collection TEXT NOT NULL, document TEXT NOT NULL, generation INTEGER NOT NULL,
+            through INTEGER NOT NULL, parts INTEGER NOT NULL, PRIMARY KEY(collection, document)) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE snapshot_parts(collection TEXT NOT NULL, document TEXT NOT NULL,
+            generation INTEGER NOT NULL, part INTEGER NOT NULL, record BLOB NOT NULL, checksum INTEGER NOT NULL,
+            PRIMARY KEY(collection, document, generation, part)) WITHOUT ROWID
+        """,
+    ]
+
+    /// Loads the committed snapshots and log into `state`, in one read transaction (a writer may be
+    /// committing meanwhile). Returns what is stored per document and the highest clock in the log.
+    func loadLog(into state: inout ReplicaState) throws -> (
+        documents: [DocumentKey: StoredDocument], clock: HybridTimestamp
+    ) {
+        try connection.readTransaction {
+            var documents: [DocumentKey: StoredDocument] = [:]
+            var expectedParts: [DocumentKey: Int64] = [:]
+            try connection.cached("SELECT collection, document, generation, through, parts FROM snapshots")
+                .forEachRow { row in
+                    guard let collection = row.text(0), let document = row.text(1),
+                        let generation = row.integer(2),
+                        let through = row.integer(3), let parts = row.integer(4)
+                    else { throw wrongType("a snapshot row") }
+                    let key = DocumentKey(collection: collection, id: document)
+                    documents[key] = StoredDocument(generation: generation, through: through)
+                    expectedParts[key] = parts
+                }
+            var partsSeen: [DocumentKey: Int64] = [:]
+            try connection.cached(
+                "SELECT collection, document, generation, part, record, checksum FROM snapshot_parts "
+                    + "ORDER BY collection, document, generation, part"
+            ).forEachRow { row in
+                guard let collection = row.text(0), let document = row.text(1),
+                    let generation = row.integer(2),
+                    let part = row.integer(3), let record = row.blob(4), let checksum = row.integer(5)
+                else { throw wrongType("a snapshot row") }
+                let key = DocumentKey(collection: collection, id: document)
+                // Parts of another generation are an unfinished checkpoint's, or an old one's.
+                guard documents[key]?.generation == generation else { return }
+                let place = "part \(part) of the snapshot of document '\(collection)/\(document)'"
+                guard part == partsSeen[key, default: 0] else {
+                    throw ReplicaError.damaged(
+                        path: path, detail: "\(place) is out of order (a part is missing)")
+                }
+                partsSeen[key] = part + 1
+                guard
+                    checksum
+                        == EventChecksum.of(
+                            collection: collection, document: document, peer: generation, counter: part,
+                            record: record)
+                else { throw ReplicaError.damaged(path: path, detail: "\(place) fails its checksum") }
+                documents[key]?.snapshotEvents += try decode(record, into: &state, key: key, place: place)
+            }
+            for (key, parts) in expectedParts where partsSeen[key, default: 0] != parts {
+                throw ReplicaError.damaged(
+                    path: path,
+                    detail:
+                        "the snapshot of document '\(key.collection)/\(key.id)' lacks parts (\(partsSeen[key, default: 0]) of \(parts))"
+                )
+            }
+            var clock = HybridTimestamp.zero
+            var highest = documents.values.map(\.through).max() ?? 0
+            try connection.cached(
+                "SELECT collection, document, sequence, record, checksum, clock_milliseconds, clock_counter "
+                    + "FROM batches ORDER BY collection, document, sequence"
+            ).forEachRow { row in
+                guard let collection = row.text(0), let document = row.text(1), let sequence = row.integer(2),
+                    let record = row.blob(3), let checksum = row.integer(4),
+                    let milliseconds = row.integer(5),
+                    let counter = row.integer(6)
+                else { throw wrongType("a log row") }
+                highest = max(highest, sequence)
+                let key = DocumentKey(collection: collection, id: document)
+                let place = "the log entry \(sequence) of document '\(collection)/\(document)'"
+                guard
+                    checksum
+                        == EventChecksum.of(
+                            collection: collection, document: document, peer: sequence, counter: 0,
+                            record: record)
+                else { throw ReplicaError.damaged(path: path, detail: "\(place) fails its checksum") }
+                clock = max(
+                    clock,
+                    HybridTimestamp(milliseconds: milliseconds, counter: UInt32(truncatingIfNeeded: counter)))
+                // Rows a finished snapshot covers are deleted with it; one left behind is harmless.
+                guard sequence > documents[key]?.through ?? 0 else { return }
+                let events = try decode(record, into: &state, key: key, place: place)
+                documents[key, default: StoredDocument()].logEvents += events
+            }
+            nextSequence = highest + 1
+            return (documents, clock)
+        }
+    }
+
+    private func decode(_ record: [UInt8], into state: inout ReplicaState, key: DocumentKey, place: String)
+        throws
+        -> Int
+    {
+        do {
+            return try DocumentEvent.decodeList(record) { state.load($0, into: key) }
+        } catch {
+            throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
+        }
+    }
+
+    private func wrongType(_ what: String) -> ReplicaError {
+        ReplicaError.damaged(path: path, detail: "\(what) has a value of the wrong type")
+    }
+
+    /// Appends one log row per document; the caller holds the transaction. Returns the events
+    /// written per document.
+    func append(_ changes: [(key: DocumentKey, events: [DocumentEvent])], clock: HybridTimestamp) throws {
+        let insert = try connection.cached(
+            "INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
+                + "clock_counter) VALUES(?, ?, ?, ?, ?, ?, ?)")
+        for (key, events) in changes where !events.isEmpty {
+            let sequence = nextSequence
+            nextSequence += 1
+            let record = DocumentEvent.encodedList(events)
+            let checksum = EventChecksum.of(
+                collection: key.collection, document: key.id, peer: sequence, counter: 0, record: record)
+            try insert.run([
+                .text(key.collection), .text(key.id), .integer(sequence), .blob(record), .integer(checksum),
+                .integer(clock.milliseconds), .integer(Int64(clock.counter)),
+            ])
+        }
+    }
+
+    /// One part of a document's snapshot of `generation`; the caller holds the transaction.
+    func writeSnapshotPart(_ key: DocumentKey, generation: Int64, part: Int64, events: [DocumentEvent]) throws
+    {
+        let record = DocumentEvent.encodedList(events)
+        let checksum = EventChecksum.of(
+            collection: key.collection, document: key.id, peer: generation, counter: part, record: record)
+        try connection.cached(
+            "INSERT OR REPLACE INTO snapshot_parts(collection, document, generation, part, record, checksum) "
+                + "VALUES(?, ?, ?, ?, ?, ?)"
+        ).run([
+            .text(key.collection), .text(key.id), .integer(generation), .integer(part), .blob(record),
+            .integer(checksum),
+        ])
+    }
+
+    /// Makes `generation` (with `parts` parts) the document's snapshot, reaching through log
+    /// sequence `through`, and deletes what it replaces: older parts and the log rows it covers.
+    func finishSnapshot(_ key: DocumentKey, generation: Int64, parts: Int64, through: Int64) throws {
+        let document: [SQLiteValue] = [.text(key.collection), .text(key.id)]
+        try connection.cached(
+            "INSERT OR REPLACE INTO snapshots(collection, document, generation, through, parts) VALUES(?, ?, ?, ?, ?)"
+        ).run(document + [.integer(generation), .integer(through), .integer(parts)])
+        try connection.cached(
+            "DELETE FROM snapshot_parts WHERE collection = ? AND document = ? AND generation <> ?"
+        ).run(document + [.integer(generation)])
+        try connection.cached("DELETE FROM batches WHERE collection = ? AND document = ? AND sequence <= ?")
+            .run(document + [.integer(through)])
+    }
+}
+
+extension ReplicaDatabase {
+    /// Events per snapshot part that the migration writes (a checkpoint takes its size from the
+    /// configuration).
+    static let snapshotPartEvents = 256
+
+    /// Deletes the parts of snapshots that never became current (a checkpoint cut short by a
+    /// crash or a failure), before a new one starts writing its own.
+    func discardUnfinishedSnapshots(_ key: DocumentKey) throws {
+        try connection.cached(
+            "DELETE FROM snapshot_parts WHERE collection = ? AND document = ? AND generation <> "
+                + "coalesce((SELECT generation FROM snapshots WHERE collection = ? AND document = ?), 0)"
+        ).run([.text(key.collection), .text(key.id), .text(key.collection), .text(key.id)])
+    }
+}

@@ -1,0 +1,79 @@
+import CSQLite
+import Foundation
+
+/// The floor a local write is compared with (`replica.floor.commit`): the same bytes as the
+/// replica's log row of one write, inserted by bare SQLite into a table of the same shape, one
+/// transaction each, every statement prepared once, in WAL mode with `synchronous=NORMAL` as the
+/// replica runs. No CRDT, no DQL, no observers: what a commit of those bytes costs on this disk.
+struct FloorCommit {
+    let report: FigureReport
+
+    /// Inserts `record` `count` times into a fresh database under `directory`.
+    func run(record: [UInt8], count: Int, directory: String) throws {
+        var handle: OpaquePointer?
+        guard
+            sqlite3_open_v2(
+                directory + "/floor.sqlite", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+                == SQLITE_OK, let database = handle
+        else { throw BenchError.setup("cannot open the floor database") }
+        defer { sqlite3_close_v2(database) }
+        for sql in [
+            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
+            """
+            CREATE TABLE batches(collection TEXT NOT NULL, document TEXT NOT NULL, sequence INTEGER NOT NULL,
+                record BLOB NOT NULL, checksum INTEGER NOT NULL, clock_milliseconds INTEGER NOT NULL,
+                clock_counter INTEGER NOT NULL, PRIMARY KEY(collection, document, sequence)) WITHOUT ROWID
+            """,
+        ] {
+            guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else {
+                throw BenchError.setup("floor: \(String(cString: sqlite3_errmsg(database)))")
+            }
+        }
+        let begin = try prepare("BEGIN IMMEDIATE", database)
+        let insert = try prepare("INSERT INTO batches VALUES('drawings', 'bench', ?, ?, ?, ?, 0)", database)
+        let commit = try prepare("COMMIT", database)
+        defer { [begin, insert, commit].forEach { sqlite3_finalize($0) } }
+        let (_, seconds) = try BenchClock.measure {
+            for index in 0..<count {
+                try step(begin, database)
+                sqlite3_bind_int64(insert, 1, Int64(index + 1))
+                _ = record.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(insert, 2, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
+                }
+                sqlite3_bind_int64(insert, 3, Int64(index) &* 0x9E37_79B9)
+                sqlite3_bind_int64(insert, 4, 1_700_000_000_000 + Int64(index))
+                try step(insert, database)
+                try step(commit, database)
+            }
+        }
+        report.add(
+            "replica.floor.commit", seconds, "s",
+            [
+                ("writes", .number(Double(count))),
+                ("us_per_write", .number(seconds * 1e6 / Double(max(1, count)))),
+                ("record_bytes", .number(Double(record.count))),
+                (
+                    "note",
+                    .text(
+                        "bare SQLite: the bytes of one write's log row, one prepared transaction each, WAL/NORMAL"
+                    )
+                ),
+            ])
+    }
+
+    private func prepare(_ sql: String, _ database: OpaquePointer) throws -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw BenchError.setup("floor: \(String(cString: sqlite3_errmsg(database)))")
+        }
+        return statement
+    }
+
+    private func step(_ statement: OpaquePointer, _ database: OpaquePointer) throws {
+        let code = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard code == SQLITE_DONE else {
+            throw BenchError.setup("floor: \(String(cString: sqlite3_errmsg(database)))")
+        }
+    }
+}

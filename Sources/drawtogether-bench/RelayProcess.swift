@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+
+/// A real `drawtogether serve` in a child process: the relay the capacity figures measure. Its
+/// CPU time and resident memory are read from `/proc/PID`, so they are the relay's alone.
+final class RelayProcess {
+    /// How a relay is started. `extraArguments` is the seam for other stores: a run of two
+    /// relays on one PostgreSQL passes `["--postgres", URL]` to each.
+    struct Options {
+        var token: String
+        var store: String
+        var extraArguments: [String] = []
+    }
+
+    let process = Process()
+    let port: UInt16
+    private let output = Pipe()
+    private let errors: FileHandle
+
+    /// `drawtogether` beside this benchmark's executable (both are built by `swift build`).
+    static var binary: String {
+        let bench =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bench).deletingLastPathComponent().appendingPathComponent("drawtogether")
+            .path
+    }
+
+    static var isBuilt: Bool {
+        FileManager.default.isExecutableFile(atPath: binary)
+    }
+
+    init(_ options: Options, log: String) throws {
+        let binary = Self.binary
+        guard Self.isBuilt else {
+            throw BenchError.setup(
+                "no relay binary at \(binary): build it too (swift build -c release --product drawtogether)")
+        }
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments =
+            [
+                "serve", "--listen", "127.0.0.1:0", "--store", options.store, "--database-id",
+                RelayLoad.databaseID,
+            ]
+            + options.extraArguments
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DRAWTOGETHER_") }
+        environment["DRAWTOGETHER_TOKEN"] = options.token
+        process.environment = environment
+        process.standardOutput = output
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // `listening on 127.0.0.1:PORT` is its first line on standard output.
+        var line = Data()
+        let reader = output.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on "), let colon = text.lastIndex(of: ":"),
+            let port = UInt16(text[text.index(after: colon)...].prefix { $0.isNumber })
+        else {
+            process.terminate()
+            throw BenchError.setup("the relay did not start (see \(log)): '\(text)'")
+        }
+        self.port = port
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// SIGTERM, and SIGKILL if it has not gone within 10 s.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = BenchClock.now() + 10_000_000_000
+        while process.isRunning && BenchClock.now() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// User plus system CPU the relay has used, in microseconds (`/proc/PID/stat`).
+    func cpuMicroseconds() -> Double? {
+        guard
+            let text = try? String(
+                contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        // After the command name in parentheses: state is field 3, utime 14 and stime 15.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            return nil
+        }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK))) * 1e6
+    }
+
+    /// The relay's resident memory in KiB (`VmRSS` of `/proc/PID/status`).
+    func residentKiB() -> Double? {
+        guard
+            let text = try? String(
+                contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Double(String(line.filter(\.isNumber)))
+    }
+}
