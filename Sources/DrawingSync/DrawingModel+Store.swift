@@ -115,7 +115,8 @@ extension DrawingModel {
             update.problems.append(.notAString(key: rawKey))
             return
         }
-        let known = StrokeKey(rawValue: rawKey).flatMap { synced[$0] }
+        let parsedKey = StrokeKey(rawValue: rawKey)
+        let known = parsedKey.flatMap { synced[$0] }
         var masks: [SweepKey: StrokeMask] = [:]
         var values: [SweepKey: String] = [:]
         for (rawSweepKey, value) in entry.sweeps {
@@ -149,7 +150,8 @@ extension DrawingModel {
         let encoded: EncodedGroup
         do throws(StoredGroupProblem) {
             encoded = try EncodedGroup(
-                storedValue: text, under: rawKey, sweeps: masks, sweepValues: values, known: known)
+                storedValue: text, under: rawKey, sweeps: masks, sweepValues: values, known: known,
+                parsedKey: parsedKey)
         } catch {
             update.problems.append(error)
             return

@@ -286,8 +286,10 @@ struct DrawingBench {
         let start = BenchClock.now()
         let replica = try Replica(directory: path)
         let opened = BenchClock.now()
+        let openedRSS = BenchClock.residentMegabytes() ?? 0
         let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
         let observed = BenchClock.now()
+        let observedRSS = BenchClock.residentMegabytes() ?? 0
         let document = coordinator.drawing
         let grid = CanvasView(mode: .block).render(
             document, viewport: CanvasViewport(screenWidth: 200, screenHeight: 61))
@@ -305,6 +307,11 @@ struct DrawingBench {
                 ("first_frame_s", .number(seconds(observed, rendered))),
                 ("note", .text("fresh process, files in the page cache")),
             ])
-        report.add("drawing.cold_open.rss" + suffix, BenchClock.residentMegabytes() ?? 0, "MB")
+        report.add(
+            "drawing.cold_open.rss" + suffix, BenchClock.residentMegabytes() ?? 0, "MB",
+            [
+                ("after_replica_open_mb", .number(openedRSS)),
+                ("after_coordinator_mb", .number(observedRSS)),
+            ])
     }
 }

@@ -31,14 +31,22 @@ public enum Base64 {
     }
 
     public static func decode(_ text: String) throws(StrokeCodecError) -> [UInt8] {
-        let chars = Array(text.utf8)
+        var text = text
+        // A native string's bytes are read in place; no copy of the text, no array per quad.
+        let result = text.withUTF8 { chars in
+            Result { () throws(StrokeCodecError) -> [UInt8] in try decode(chars) }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ chars: UnsafeBufferPointer<UInt8>) throws(StrokeCodecError) -> [UInt8] {
         guard chars.count % 4 == 0 else { throw .invalidBase64(position: chars.count) }
         var out: [UInt8] = []
         out.reserveCapacity(chars.count / 4 * 3)
         var index = 0
         while index < chars.count {
             let isLast = index + 4 == chars.count
-            var values = [UInt32](repeating: 0, count: 4)
+            var triple: UInt32 = 0
             var padding = 0
             for offset in 0..<4 {
                 let char = chars[index + offset]
@@ -49,9 +57,8 @@ public enum Base64 {
                 // Data after padding ("=A") is as invalid as an unknown character.
                 let value = decodeTable[Int(char)]
                 guard value != 0xFF, padding == 0 else { throw .invalidBase64(position: index + offset) }
-                values[offset] = UInt32(value)
+                triple |= UInt32(value) << (18 - 6 * UInt32(offset))
             }
-            let triple = values[0] << 18 | values[1] << 12 | values[2] << 6 | values[3]
             out.append(UInt8(triple >> 16 & 0xFF))
             if padding < 2 { out.append(UInt8(triple >> 8 & 0xFF)) }
             if padding < 1 { out.append(UInt8(triple & 0xFF)) }

@@ -47,11 +47,13 @@ public struct EncodedGroup: Equatable, Sendable {
     /// sweeps already decoded for it (and their stored values). The value is kept as stored and
     /// fingerprinted from its own bytes: no re-encoding; when it is the value of `known`, it is
     /// not decoded again either.
+    /// `parsedKey`, when given, is `rawKey` parsed already (so a reader of 10,000 entries parses
+    /// each key once).
     public init(
         storedValue value: String, under rawKey: String, sweeps: [SweepKey: StrokeMask] = [:],
-        sweepValues: [SweepKey: String] = [:], known: EncodedGroup? = nil
+        sweepValues: [SweepKey: String] = [:], known: EncodedGroup? = nil, parsedKey: StrokeKey? = nil
     ) throws(StoredGroupProblem) {
-        guard let key = StrokeKey(rawValue: rawKey) else { throw .malformedKey(rawKey) }
+        guard let key = parsedKey ?? StrokeKey(rawValue: rawKey) else { throw .malformedKey(rawKey) }
         let base: [Stroke]
         if let known, known.key == key, known.value == value {
             base = known.group.base

@@ -11,6 +11,12 @@ public struct CanvasPoint: Hashable, Sendable {
         self.y = FixedPoint.quantize(y)
     }
 
+    /// A point whose coordinates are on the grid already (no snapping).
+    init(onGridX x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
     /// The point moved by an offset (snapped again).
     public func offset(by dx: Double, _ dy: Double) -> CanvasPoint {
         CanvasPoint(x: x + dx, y: y + dy)

@@ -103,11 +103,14 @@ enum PlanarGeometry {
         if max(a.x, b.x) < minX || min(a.x, b.x) > maxX || max(a.y, b.y) < minY || min(a.y, b.y) > maxY {
             return false
         }
-        let corners = [Vector2(minX, minY), Vector2(maxX, minY), Vector2(maxX, maxY), Vector2(minX, maxY)]
-        for index in 0..<4 where segmentsIntersect(a, b, corners[index], corners[(index + 1) % 4]) {
-            return true
-        }
-        return false
+        // The four edges in order, without an array per call (this runs once per sample).
+        let topLeft = Vector2(minX, minY)
+        let topRight = Vector2(maxX, minY)
+        let bottomRight = Vector2(maxX, maxY)
+        let bottomLeft = Vector2(minX, maxY)
+        return segmentsIntersect(a, b, topLeft, topRight) || segmentsIntersect(a, b, topRight, bottomRight)
+            || segmentsIntersect(a, b, bottomRight, bottomLeft)
+            || segmentsIntersect(a, b, bottomLeft, topLeft)
     }
 
     /// The interval of t in [0, 1] where a convex function is at most `level`, or nil.

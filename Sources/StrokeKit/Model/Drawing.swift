@@ -39,6 +39,7 @@ public struct Drawing: Equatable, Sendable {
     public init(groups: [StrokeGroup] = []) {
         groupsByKey = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
         orderedKeys = groupsByKey.keys.sorted()
+        spatialIndex.reserveCapacity(groupsByKey.count)
         for (key, group) in groupsByKey { spatialIndex.update(key, to: group) }
     }
 

@@ -14,6 +14,8 @@ struct InkSampler {
 
     /// Far below the 1/16 grid, so only points exactly on a right or bottom edge are left out.
     private static let edge = 1e-9
+    /// Room for rounding where candidate rows and columns are worked out.
+    private static let slack = 1e-9
 
     /// A stroke's geometry on the canvas (path segments, half width, mask), derived once so that
     /// sampling it many times (as `visibleBounds` does, a row or column at a time) does not
@@ -63,24 +65,36 @@ struct InkSampler {
     /// Calls `body` with (column, row) of each visible sample, possibly more than once, within
     /// the given sample ranges (unbounded when nil). `body` returns false to stop; the result is
     /// false when it did.
+    ///
+    /// `settled` says of a candidate sample that nothing `body` would do there can change what
+    /// the caller draws (a sample inked already by a stroke above): it is not tested, and `body`
+    /// may not be called for it.
     @discardableResult
+    @inline(__always)
     func forEachVisibleSample(
         of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
-        _ body: (Int, Int) -> Bool
+        skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
     ) -> Bool {
         guard stroke.kind.isPath else { return true }
-        return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, body)
+        return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, skipping: settled, body)
     }
 
+    // Inlined so that the caller's closures are too: a frame calls them for every candidate.
+    @inline(__always)
     private func forEachVisibleSample(
-        of shape: Shape, columns: Range<Int>?, rows: Range<Int>?, _ body: (Int, Int) -> Bool
+        of shape: Shape, columns: Range<Int>?, rows: Range<Int>?,
+        skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
     ) -> Bool {
         let halfWidth = shape.halfWidth
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
+        // The square of half a sample's diagonal, with room for rounding: no point of a sample's
+        // rectangle is further than that from its centre.
+        let reachSquared = (sw * sw + sh * sh) / 4 * (1 + 1e-6) + 1e-12
         for (a, b) in shape.segments {
-            var firstRow = Int((min(a.y, b.y) - halfWidth) / sh) - 2
-            var lastRow = Int((max(a.y, b.y) + halfWidth) / sh) + 2
+            // The rows whose band (below) can meet the segment, with room for rounding.
+            var firstRow = Int(((min(a.y, b.y) - halfWidth - Self.slack) / sh).rounded(.down)) - 1
+            var lastRow = Int(((max(a.y, b.y) + halfWidth + Self.slack) / sh).rounded(.down))
             if let rows {
                 firstRow = max(firstRow, rows.lowerBound)
                 lastRow = min(lastRow, rows.upperBound - 1)
@@ -93,22 +107,32 @@ struct InkSampler {
                 guard let span = xSpan(of: a, b, inBand: top - halfWidth, bottom + halfWidth) else {
                     continue
                 }
-                var firstColumn = Int(((span.lowerBound - halfWidth) / sw).rounded(.down)) - 1
-                var lastColumn = Int(((span.upperBound + halfWidth) / sw).rounded(.down)) + 1
+                // Only samples whose centre lies within half the width of the span (the first
+                // rule) or whose rectangle meets it (the second) can be inked.
+                var firstColumn = min(
+                    Int((span.lowerBound / sw).rounded(.down)) - 1,
+                    Int(((span.lowerBound - halfWidth) / sw - 0.5 - Self.slack).rounded(.down)))
+                var lastColumn = max(
+                    Int((span.upperBound / sw).rounded(.down)),
+                    Int(((span.upperBound + halfWidth) / sw - 0.5 + Self.slack).rounded(.down)))
                 if let columns {
                     firstColumn = max(firstColumn, columns.lowerBound)
                     lastColumn = min(lastColumn, columns.upperBound - 1)
                 }
                 guard firstColumn <= lastColumn else { continue }
                 let centreY = top + sh / 2
-                for column in firstColumn...lastColumn {
+                for column in firstColumn...lastColumn where !settled(column, row) {
                     let left = Double(column) * sw
                     let centre = Vector2(left + sw / 2, centreY)
+                    let distanceSquared = PlanarGeometry.distanceSquared(from: centre, toSegment: a, b)
+                    // A segment further from the centre than the rectangle's corners cannot
+                    // touch it: most candidates are settled without the rectangle test.
                     let inked =
-                        PlanarGeometry.distanceSquared(from: centre, toSegment: a, b) < halfWidth * halfWidth
-                        || PlanarGeometry.segment(
-                            a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
-                            maxY: bottom - Self.edge)
+                        distanceSquared < halfWidth * halfWidth
+                        || (distanceSquared <= reachSquared
+                            && PlanarGeometry.segment(
+                                a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
+                                maxY: bottom - Self.edge))
                     if inked && !shape.hidden(centre) && !body(column, row) { return false }
                 }
             }

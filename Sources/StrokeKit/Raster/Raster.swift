@@ -64,11 +64,20 @@ public enum Raster {
 
     /// Every piece, bottom first: groups by key, pieces in group order.
     static func strokesInZOrder(_ groups: [StrokeGroup]) -> [Stroke] {
+        // Most callers pass groups in key order already (`Drawing.groups(in:)`): no sort then.
+        if zip(groups, groups.dropFirst()).allSatisfy({ $0.key < $1.key }) {
+            return groups.flatMap(\.pieces)
+        }
+        return inKeyOrder(groups).flatMap(\.pieces)
+    }
+
+    /// The groups sorted by key; groups with equal keys stay in the order given.
+    static func inKeyOrder(_ groups: [StrokeGroup]) -> [StrokeGroup] {
         groups.enumerated()
             .sorted { lhs, rhs in
                 lhs.element.key != rhs.element.key
                     ? lhs.element.key < rhs.element.key : lhs.offset < rhs.offset
             }
-            .flatMap(\.element.pieces)
+            .map(\.element)
     }
 }

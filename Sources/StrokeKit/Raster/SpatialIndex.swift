@@ -33,6 +33,12 @@ public struct SpatialIndex: Sendable {
 
     public init() {}
 
+    /// Makes room for `count` groups, so filling an index with a whole drawing grows it once.
+    public mutating func reserveCapacity(_ count: Int) {
+        slotsByKey.reserveCapacity(count)
+        entries.reserveCapacity(count)
+    }
+
     /// How many groups the index holds.
     public var count: Int { slotsByKey.count }
 
@@ -85,43 +91,38 @@ public struct SpatialIndex: Sendable {
     /// The conservative bounds of a group in cells: see the type's documentation. Nil only for a
     /// group without pieces, which `StrokeGroup` never holds.
     public static func bounds(of group: StrokeGroup) -> CellRect? {
-        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+        var bounds: CellRect?
         for stroke in group.pieces {
-            if let layout = TextLayout(stroke) {
-                // Text covers exactly its cells; the box below is in points, so its far edges
-                // are just short of the next cell.
-                let cells = layout.bounds
-                let low = (x: Double(cells.x), y: Double(cells.y))
-                let high = (x: Double(cells.maxX) - 0.5, y: Double(cells.maxY) - 0.5)
-                box =
-                    box.map {
-                        (min($0.minX, low.x), min($0.minY, low.y), max($0.maxX, high.x), max($0.maxY, high.y))
-                    } ?? (low.x, low.y, high.x, high.y)
-                continue
-            }
-            let margin = stroke.ink.width / 2 + 1
-            for sample in stroke.path {
-                let point = stroke.transform.apply(sample.point)
-                let lowX = point.x - margin
-                let lowY = point.y - margin
-                let highX = point.x + margin
-                let highY = point.y + margin
-                if let current = box {
-                    box = (
-                        min(current.minX, lowX), min(current.minY, lowY), max(current.maxX, highX),
-                        max(current.maxY, highY)
-                    )
-                } else {
-                    box = (lowX, lowY, highX, highY)
-                }
-            }
+            let piece = self.bounds(of: stroke)
+            bounds = bounds.map { $0.union(piece) } ?? piece
         }
-        guard let box else { return nil }
-        let minX = Int(box.minX.rounded(.down))
-        let minY = Int(box.minY.rounded(.down))
-        let maxX = Int(box.maxX.rounded(.down)) + 1
-        let maxY = Int(box.maxY.rounded(.down)) + 1
-        return CellRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        return bounds
+    }
+
+    /// The conservative bounds of one piece: the box of its path on the canvas widened by half
+    /// its width and one cell, in whole cells; for text, exactly the cells it covers.
+    public static func bounds(of stroke: Stroke) -> CellRect {
+        if let layout = TextLayout(stroke) { return layout.bounds }
+        let margin = stroke.ink.width / 2 + 1
+        let dx = stroke.transform.dx
+        let dy = stroke.transform.dy
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        for sample in stroke.path {
+            let x = sample.point.x + dx
+            let y = sample.point.y + dy
+            minX = min(minX, x)
+            minY = min(minY, y)
+            maxX = max(maxX, x)
+            maxY = max(maxY, y)
+        }
+        let left = Int((minX - margin).rounded(.down))
+        let top = Int((minY - margin).rounded(.down))
+        let right = Int((maxX + margin).rounded(.down)) + 1
+        let bottom = Int((maxY + margin).rounded(.down)) + 1
+        return CellRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     private mutating func insert(_ key: StrokeKey, bounds: CellRect) {

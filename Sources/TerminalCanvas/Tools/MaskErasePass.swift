@@ -47,11 +47,16 @@ struct MaskErasePass: Sendable {
 
     /// Erases along a path in every group whose visible ink it reaches: the passes near each one
     /// are added to this pass's sweep of it. A pass that hides nothing more is not recorded.
+    ///
+    /// Only the groups the drawing's spatial index lists under the brush's reach are looked at:
+    /// its bounds hold every piece that `mayTouch` would let through (both widen the path's box
+    /// by half the width and a cell), so the result is the one a scan of every group gives.
     @discardableResult
     private mutating func erase(along path: [CanvasPoint], in drawing: inout Drawing) -> Bool {
         var changed = false
         let reach = Self.bounds(of: path, growingBy: eraser.brush.radius)
-        for group in drawing.groups where group.pieces.contains(where: { Self.mayTouch($0, reach) }) {
+        let candidates = drawing.groups(in: Self.cells(of: reach))
+        for group in candidates where group.pieces.contains(where: { Self.mayTouch($0, reach) }) {
             let passes = eraser.sweep(along: path, near: group)
             guard !passes.isEmpty else { continue }
             let erased = group.addingPasses(passes, toSweep: sweepKey)
@@ -75,6 +80,15 @@ struct MaskErasePass: Sendable {
             )
         }
         return (box.minX - margin, box.minY - margin, box.maxX + margin, box.maxY + margin)
+    }
+
+    /// The cells a box reaches into: every cell it touches, its edges included.
+    private static func cells(of box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> CellRect {
+        let minX = Int(box.minX.rounded(.down))
+        let minY = Int(box.minY.rounded(.down))
+        let maxX = Int(box.maxX.rounded(.down)) + 1
+        let maxY = Int(box.maxY.rounded(.down)) + 1
+        return CellRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// Whether a piece's ink can reach into a box: a cheap test that skips the eraser's exact

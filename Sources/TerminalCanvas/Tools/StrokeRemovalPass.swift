@@ -32,9 +32,11 @@ struct StrokeRemovalPass: Sendable {
         return changed
     }
 
+    /// Only the groups the drawing's spatial index lists in the cell can have ink there.
     @discardableResult
     private mutating func removeTopmost(at cell: CanvasCell, in drawing: inout Drawing) -> Bool {
-        guard let key = Raster.topmostKey(in: drawing.groups, atCellX: cell.x, y: cell.y, mode: mode) else {
+        let candidates = drawing.groups(in: CellRect(x: cell.x, y: cell.y, width: 1, height: 1))
+        guard let key = Raster.topmostKey(in: candidates, atCellX: cell.x, y: cell.y, mode: mode) else {
             return false
         }
         recording.noteBefore(key, in: drawing)
