@@ -27,6 +27,9 @@ final class AppInstance {
         var variables = [
             "XDG_RUNTIME_DIR": runtimeDirectory, "HOME": store.path, "USER": "tester",
             "DRAWTOGETHER_RESOURCES": Self.resources,
+            // On a busy machine tmux may write a mouse report's ESC and the rest apart; ncurses
+            // waits this long for the rest before it takes the ESC for the Esc key.
+            "ESCDELAY": "500",
         ]
         variables.merge(environment) { _, new in new }
         // The shell writes the app's exit status to a file: tmux does not always record it.

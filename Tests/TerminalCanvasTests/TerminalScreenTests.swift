@@ -136,3 +136,16 @@ import Testing
         #expect(screen.colorSupport == .eight)
     }
 }
+
+/// `ESCDELAY` from the environment, as ncurses reads it, else the app's short default.
+struct EscapeDelayTests {
+    @Test func aWholeNumberOfMillisecondsIsTakenAndAnythingElseGivesTheDefault() {
+        #expect(TerminalScreen.escapeDelayMilliseconds(environment: nil) == 25)
+        #expect(TerminalScreen.escapeDelayMilliseconds(environment: "500") == 500)
+        #expect(TerminalScreen.escapeDelayMilliseconds(environment: "0") == 0)
+        #expect(TerminalScreen.escapeDelayMilliseconds(environment: "") == 25)
+        #expect(TerminalScreen.escapeDelayMilliseconds(environment: "fast") == 25)
+        #expect(TerminalScreen.escapeDelayMilliseconds(environment: "-1") == 25)
+        #expect(TerminalScreen.escapeDelayMilliseconds(environment: "10001") == 25)
+    }
+}

@@ -126,7 +126,11 @@ public final class TerminalScreen {
         let codeset = nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } ?? ""
         supportsUnicode = codeset.uppercased().filter { $0 != "-" } == "UTF8"
 
-        cn_set_escdelay(25)  // a lone Esc is a command key: do not wait the default second for more
+        // A lone Esc is a command key: do not wait ncurses' default second for more. `ESCDELAY`
+        // in the environment (ncurses' own variable) still wins, for a slow link that splits an
+        // escape sequence after its ESC.
+        cn_set_escdelay(
+            Self.escapeDelayMilliseconds(environment: getenv("ESCDELAY").map { String(cString: $0) }))
         guard let screen = newterm(type, output, input) else {
             fclose(input)
             fclose(output)
@@ -247,5 +251,16 @@ public final class TerminalScreen {
             throw .cannotOpenDescriptor(descriptor, errno: code)
         }
         return stream
+    }
+}
+
+extension TerminalScreen {
+    /// How long ncurses waits after an ESC for the rest of a sequence: `ESCDELAY` when it is a
+    /// whole number of milliseconds up to 10 s, else 25 ms.
+    static func escapeDelayMilliseconds(environment value: String?) -> Int32 {
+        guard let value, let milliseconds = Int32(value), (0...10_000).contains(milliseconds) else {
+            return 25
+        }
+        return milliseconds
     }
 }
