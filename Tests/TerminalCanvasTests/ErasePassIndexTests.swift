@@ -93,6 +93,25 @@ import Testing
         }
     }
 
+    /// A text's cells run right of its origin: the mask eraser reaches its last characters too,
+    /// not only those near the origin point the text is stored at.
+    @Test func theMaskEraserReachesTheFarEndOfALongText() throws {
+        let key = CanvasFixtures.key(1_000_000)
+        let original = Drawing(groups: [Fixtures.group([Fixtures.text("hello world, long text", key: key)])])
+        let sweepKey = try #require(StrokeKey(creationMilliseconds: 3_000_000, peerSuffix: "dddddd"))
+        var indexed = original
+        var pass = MaskErasePass(
+            brush: EraserBrush(radius: 0.5), sweepKey: sweepKey, at: CanvasCell(x: 18, y: 0))
+        _ = pass.start(in: &indexed)
+        var scanned = original
+        Self.eraseEverywhere(
+            along: [CanvasCell(x: 18, y: 0).centre], brush: EraserBrush(radius: 0.5), sweepKey: sweepKey,
+            in: &scanned)
+        #expect(scanned != original, "a scan of every group erases there")
+        #expect(indexed == scanned)
+        #expect(pass.touchedKeys == [key])
+    }
+
     @Test(arguments: [GlyphMode.block, .braille], Array(UInt64(1)...8))
     func aStrokeRemovalPassRemovesWhatAScanOfEveryGroupRemoves(mode: GlyphMode, seed: UInt64) {
         var random = SplitMix64(seed: seed)

@@ -93,10 +93,16 @@ struct MaskErasePass: Sendable {
 
     /// Whether a piece's ink can reach into a box: a cheap test that skips the eraser's exact
     /// geometry for the many strokes far from the brush. The margin is generous (a whole cell
-    /// beyond half the width) since a false "maybe" only costs time.
+    /// beyond half the width) since a false "maybe" only costs time. A text is stored at its
+    /// origin but covers cells to its right and below: its cells are the bounds.
     private static func mayTouch(
         _ stroke: Stroke, _ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     ) -> Bool {
+        if !stroke.kind.isPath {
+            let cells = SpatialIndex.bounds(of: stroke)
+            return Double(cells.x) <= box.maxX && Double(cells.x + cells.width) >= box.minX
+                && Double(cells.y) <= box.maxY && Double(cells.y + cells.height) >= box.minY
+        }
         let margin = stroke.ink.width / 2 + 1
         let dx = stroke.transform.dx
         let dy = stroke.transform.dy
