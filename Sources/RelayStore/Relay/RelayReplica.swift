@@ -370,12 +370,7 @@ public final class RelayReplica: SyncReplica {
     public func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
         -> [UInt8]?
     {
-        let since: DocumentVersions
-        do {
-            since = try DocumentVersions(decoding: remoteVersions)
-        } catch {
-            throw ReplicaSyncAdapterError.undecodable(what: "version vectors", reason: "\(error)")
-        }
+        let since = try ReplicaSyncAdapterError.remoteVersions(remoteVersions)
         let delta = cache.changes(
             collection: subscription.collection, documentID: subscription.documentID, since: since)
         return delta.isEmpty ? nil : delta.encoded()

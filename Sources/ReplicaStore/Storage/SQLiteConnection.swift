@@ -72,22 +72,19 @@ final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try cached("BEGIN IMMEDIATE").run()
-        do {
-            let result = try body()
-            try cached("COMMIT").run()
-            return result
-        } catch {
-            _ = try? cached("ROLLBACK").run()
-            throw error
-        }
+        try wrapped(begin: "BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` inside one read transaction, so that its statements see one committed state
     /// while a writer may be committing; inside a transaction already, just runs it.
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
         guard let handle, sqlite3_get_autocommit(handle) != 0 else { return try body() }
-        try cached("BEGIN").run()
+        return try wrapped(begin: "BEGIN", body)
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`; rolls back if it throws.
+    private func wrapped<T>(begin: String, _ body: () throws -> T) throws -> T {
+        try cached(begin).run()
         do {
             let result = try body()
             try cached("COMMIT").run()

@@ -62,12 +62,7 @@ public final class ReplicaSyncAdapter: SyncReplica {
     public func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
         -> [UInt8]?
     {
-        let since: DocumentVersions
-        do {
-            since = try DocumentVersions(decoding: remoteVersions)
-        } catch {
-            throw ReplicaSyncAdapterError.undecodable(what: "version vectors", reason: "\(error)")
-        }
+        let since = try ReplicaSyncAdapterError.remoteVersions(remoteVersions)
         let delta = try replica.changes(
             collection: subscription.collection, documentID: subscription.documentID, since: since)
         return delta.isEmpty ? nil : delta.encoded()
@@ -113,6 +108,15 @@ public enum ReplicaSyncAdapterError: Error, Equatable, Sendable, CustomStringCon
     case undecodable(what: String, reason: String)
     /// A delta for one subscription carried a document outside it.
     case outsideSubscription(collection: String, documentID: String, subscription: String)
+
+    /// A peer's encoded version vectors, or the error that says they cannot be decoded.
+    public static func remoteVersions(_ bytes: [UInt8]) throws(ReplicaSyncAdapterError) -> DocumentVersions {
+        do {
+            return try DocumentVersions(decoding: bytes)
+        } catch {
+            throw .undecodable(what: "version vectors", reason: "\(error)")
+        }
+    }
 
     public var description: String {
         switch self {

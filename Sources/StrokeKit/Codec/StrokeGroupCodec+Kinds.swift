@@ -105,14 +105,8 @@ extension StrokeGroupCodec {
         guard flags & ~(transformFlag | maskFlag) == 0 else { throw .reservedFlags(flags, piece: index) }
         let colour = try reader.readByte("colour")
         let createdAt = key.creationMilliseconds &+ (try reader.readZigzag("creation time"))
-        var transform = StrokeTransform.identity
-        if flags & transformFlag != 0 {
-            let limit = FixedPoint.coordinateUnitLimit
-            let dx = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
-            let dy = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
-            guard dx != 0 || dy != 0 else { throw .zeroTransform(piece: index) }
-            transform = StrokeTransform(dx: FixedPoint.value(units: dx), dy: FixedPoint.value(units: dy))
-        }
+        let transform =
+            flags & transformFlag != 0 ? try decodeTransform(piece: index, from: &reader) : .identity
         let count = try readCount("text lines", minimumBytes: 1, from: &reader)
         var lines: [String] = []
         lines.reserveCapacity(count)

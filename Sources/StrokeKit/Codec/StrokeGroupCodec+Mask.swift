@@ -36,6 +36,17 @@ extension StrokeGroupCodec {
         return count
     }
 
+    /// A piece's move (its transform flag was set): two coordinates in range, not both zero.
+    static func decodeTransform(piece index: Int, from reader: inout ByteReader<StrokeCodecError>)
+        throws(StrokeCodecError) -> StrokeTransform
+    {
+        let limit = FixedPoint.coordinateUnitLimit
+        let dx = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
+        let dy = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
+        guard dx != 0 || dy != 0 else { throw .zeroTransform(piece: index) }
+        return StrokeTransform(dx: FixedPoint.value(units: dx), dy: FixedPoint.value(units: dy))
+    }
+
     /// A value checked against an inclusive range.
     static func checked(
         _ value: Int64, in range: ClosedRange<Int64>, _ field: String

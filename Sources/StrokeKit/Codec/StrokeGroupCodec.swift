@@ -114,14 +114,8 @@ public enum StrokeGroupCodec {
         let width = try checked(Int64(clamping: reader.readVarint("width")), in: widthUnits, "width")
         let createdAt = key.creationMilliseconds &+ (try reader.readZigzag("creation time"))
 
-        var transform = StrokeTransform.identity
-        if flags & transformFlag != 0 {
-            let limit = FixedPoint.coordinateUnitLimit
-            let dx = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
-            let dy = try checked(reader.readZigzag("transform"), in: -limit...limit, "transform")
-            guard dx != 0 || dy != 0 else { throw .zeroTransform(piece: index) }
-            transform = StrokeTransform(dx: FixedPoint.value(units: dx), dy: FixedPoint.value(units: dy))
-        }
+        let transform =
+            flags & transformFlag != 0 ? try decodeTransform(piece: index, from: &reader) : .identity
 
         let path = try decodePath(from: &reader)
         let mask = flags & maskFlag != 0 ? try readMask(from: &reader) : StrokeMask.none
