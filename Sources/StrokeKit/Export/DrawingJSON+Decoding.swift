@@ -102,13 +102,7 @@ private struct DrawingDocumentReader {
         let createdAt = try integer(
             members["createdAt"] ?? node, path: path + ".createdAt", in: Int64.min...Int64.max)
 
-        var transform = StrokeTransform.identity
-        if let transformNode = members["transform"] {
-            let offsets = try fields(of: transformNode, path: path + ".transform", required: ["dx", "dy"])
-            transform = StrokeTransform(
-                dx: try coordinate(offsets["dx"] ?? transformNode, path: path + ".transform.dx"),
-                dy: try coordinate(offsets["dy"] ?? transformNode, path: path + ".transform.dy"))
-        }
+        let transform = try transform(members["transform"], path: path + ".transform")
 
         var points: [StrokePoint] = []
         let pointsNode = members["points"] ?? node
@@ -123,12 +117,7 @@ private struct DrawingDocumentReader {
                     y: try coordinate(values[1], path: pointPath + "[1]"), timeOffsetMilliseconds: Int(time)))
         }
 
-        var sweeps: [MaskSweep] = []
-        if let maskNode = members["mask"] {
-            for (index, sweepNode) in try array(maskNode, path: path + ".mask").enumerated() {
-                sweeps.append(try sweep(sweepNode, path: path + ".mask[\(index)]"))
-            }
-        }
+        let sweeps = try sweeps(members["mask"], path: path + ".mask")
         guard
             let stroke = Stroke(
                 key: key, ink: Ink(tool: tool, colour: UInt8(colour), width: width), path: points,
@@ -137,6 +126,25 @@ private struct DrawingDocumentReader {
             throw .invalidValue(path: path + ".points", reason: "must not be empty", at: position(pointsNode))
         }
         return stroke
+    }
+
+    /// A piece's optional `transform` ({dx, dy}); the identity when absent.
+    private func transform(_ node: JSONNode?, path: String) throws(DrawingJSONError) -> StrokeTransform {
+        guard let node else { return .identity }
+        let offsets = try fields(of: node, path: path, required: ["dx", "dy"])
+        return StrokeTransform(
+            dx: try coordinate(offsets["dx"] ?? node, path: path + ".dx"),
+            dy: try coordinate(offsets["dy"] ?? node, path: path + ".dy"))
+    }
+
+    /// A piece's optional `mask`, a list of sweeps; none when absent.
+    private func sweeps(_ node: JSONNode?, path: String) throws(DrawingJSONError) -> [MaskSweep] {
+        guard let node else { return [] }
+        var sweeps: [MaskSweep] = []
+        for (index, sweepNode) in try array(node, path: path).enumerated() {
+            sweeps.append(try sweep(sweepNode, path: path + "[\(index)]"))
+        }
+        return sweeps
     }
 
     private func textPiece(_ node: JSONNode, key: StrokeKey, path: String) throws(DrawingJSONError) -> Stroke
@@ -159,19 +167,8 @@ private struct DrawingDocumentReader {
         let createdAt = try integer(
             members["createdAt"] ?? node, path: path + ".createdAt", in: Int64.min...Int64.max)
         let origin = try point(members["origin"] ?? node, path: path + ".origin")
-        var transform = StrokeTransform.identity
-        if let transformNode = members["transform"] {
-            let offsets = try fields(of: transformNode, path: path + ".transform", required: ["dx", "dy"])
-            transform = StrokeTransform(
-                dx: try coordinate(offsets["dx"] ?? transformNode, path: path + ".transform.dx"),
-                dy: try coordinate(offsets["dy"] ?? transformNode, path: path + ".transform.dy"))
-        }
-        var sweeps: [MaskSweep] = []
-        if let maskNode = members["mask"] {
-            for (index, sweepNode) in try array(maskNode, path: path + ".mask").enumerated() {
-                sweeps.append(try sweep(sweepNode, path: path + ".mask[\(index)]"))
-            }
-        }
+        let transform = try transform(members["transform"], path: path + ".transform")
+        let sweeps = try sweeps(members["mask"], path: path + ".mask")
         return Stroke(
             key: key, text: text, colour: UInt8(colour), origin: origin, createdAtMilliseconds: createdAt,
             transform: transform, mask: StrokeMask(sweeps: sweeps))

@@ -47,13 +47,15 @@ extension CanvasEditor {
         return EditorFeedback(documentChanged: changed)
     }
 
+    /// What Delete or `y` says with nothing selected.
+    static let nothingSelected = "nothing selected: s, then drag over strokes"
+
     /// Removes the selected groups, as one undo step.
     mutating func deleteSelection(in drawing: inout Drawing) -> EditorFeedback {
         let finished = finishGesture(in: &drawing)
         let keys = selection(in: drawing)
         guard !keys.isEmpty else {
-            return EditorFeedback(
-                documentChanged: finished, message: "nothing selected: s, then drag over strokes")
+            return EditorFeedback(documentChanged: finished, message: Self.nothingSelected)
         }
         var changes: [UndoEntry.GroupChange] = []
         for key in keys {
@@ -71,8 +73,7 @@ extension CanvasEditor {
         let finished = finishGesture(in: &drawing)
         let keys = selection(in: drawing)
         guard !keys.isEmpty else {
-            return EditorFeedback(
-                documentChanged: finished, message: "nothing selected: s, then drag over strokes")
+            return EditorFeedback(documentChanged: finished, message: Self.nothingSelected)
         }
         var changes: [UndoEntry.GroupChange] = []
         var copies: [StrokeKey] = []
