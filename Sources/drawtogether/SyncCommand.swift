@@ -37,6 +37,10 @@ enum SyncCommand {
         for endpoint in try wiring.start(discovery: configuration.discovery) {
             printError("\(prefix): listening on \(endpoint)")
         }
+        if configuration.discovery {
+            let directory = try SyncNode.rendezvousDirectory(databaseID: configuration.databaseID)
+            printError("\(prefix): local instances find this one in \(directory)")
+        }
 
         var status: Int32 = 0
         running: while signals.receivedSignal == nil {

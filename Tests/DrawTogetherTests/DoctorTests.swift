@@ -67,8 +67,10 @@ import Testing
         // An instance of the same database holds the replica and listens for local discovery.
         let instance = try ChildProcess(
             Self.binary, ["sync", "--store", store], environment: SyncTestSupport.environment(home: home))
+        // Waits for discovery to listen, which starts after the replica's line ("peer ...").
         #expect(
-            ChildProcess.waitFor { instance.standardError.contains("peer ") }, "\(instance.standardError)")
+            ChildProcess.waitFor { instance.standardError.contains("local instances find this one") },
+            "\(instance.standardError)")
         // A good setup keeps the token off the command line (where `--token` is warned about).
         let tokenFile = home.path + "/token"
         FileManager.default.createFile(
