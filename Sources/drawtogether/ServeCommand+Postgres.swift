@@ -5,9 +5,10 @@ import ReplicaCore
 import ReplicaSync
 
 /// `drawtogether serve --listen HOST:PORT --postgres URL`: the relay with its documents in
-/// PostgreSQL instead of a local replica, so any number of relays share them. It connects and
-/// reads every stored drawing before it accepts a client; a URL it cannot use is one line and
-/// exit status 1. Later database failures are logged, never fatal: clients stay connected and
+/// PostgreSQL instead of a local replica, so any number of relays share them. It connects before
+/// it accepts a client, and reads a drawing when a client first subscribes to it (dropping it
+/// from memory a minute after the last one let go); a URL it cannot use is one line and exit
+/// status 1. Later database failures are logged, never fatal: clients stay connected and
 /// what they send waits, unacknowledged, until the database is back.
 extension ServeCommand {
     /// How many descriptors the relay keeps for itself (listener, wake-up pipe, the database, logs).
@@ -64,6 +65,7 @@ extension ServeCommand {
             options: options)
         replica.onDurable = { [weak node] in node?.durable($0) }
         replica.onChanged = { [weak node] in node?.replicaChangedOutsideSessions() }
+        replica.liveSubscriptions = { [weak node] in node?.replicatedSubscriptions ?? [] }
         // Presence crosses relays through the database's presence channel, coalesced.
         node.onPresence = { [weak replica] in replica?.publishPresence(.update($0)) }
         node.onPresenceExpired = { [weak replica] in replica?.publishPresence(.left(peerID: $0)) }

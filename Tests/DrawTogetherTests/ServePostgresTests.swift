@@ -195,6 +195,35 @@ import Testing
         }
     }
 
+    /// Started with a soft open-file limit of 64 under a higher hard one, the relay lifts the soft
+    /// limit to the hard one and says how many clients that leaves room for.
+    @Test func aRelayRaisesItsOpenFileLimitToTheHardLimitAndSaysHowManyClientsItHolds() throws {
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let hard = UInt64(limit.rlim_max)
+        let cluster = try PostgresCluster.shared.get()
+        let url = cluster.url(database: try cluster.createDatabase())
+        let relay = try ChildProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "ulimit -Sn \(min(64, hard)) && exec \"$0\" serve --listen 127.0.0.1:0 --postgres \"$1\"",
+                SyncTestSupport.binary, url,
+            ], environment: environment)
+        defer {
+            relay.send(SIGTERM)
+            _ = relay.waitForExit()
+        }
+        #expect(ChildProcess.waitFor { SyncTestSupport.listeningPort(in: relay.standardOutput) != nil })
+        #expect(
+            relay.standardError.contains("open-file limit \(hard): room for about \(hard - 16) clients"),
+            "\(relay.standardError)")
+        let limits = try String(contentsOfFile: "/proc/\(relay.pid)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let numbers = line.split(separator: " ").compactMap { UInt64($0) }
+        #expect(numbers == [hard, hard], "\(line)")
+    }
+
     @Test func aWrongPasswordIsOneLineNamingTheHostAndExitsOne() throws {
         let cluster = try PostgresCluster.shared.get()
         let database = try cluster.createDatabase()

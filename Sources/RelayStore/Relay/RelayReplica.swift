@@ -9,6 +9,11 @@ import ReplicaSync
 /// cache and go out to the other clients. Commits of other relays arrive as notices, and the rows
 /// this relay has not seen are read by version vector.
 ///
+/// Documents are read when a client first subscribes to them (`prepare`: one document, or a whole
+/// collection), asynchronously on the loop; the session answers once they are in memory. A
+/// document no client's subscription has covered for `idleLifetime` is dropped from memory and
+/// read again, with whatever other relays stored meanwhile, when it is wanted again.
+///
 /// When the database goes away the relay keeps its clients: they are answered from the cache,
 /// what they send waits (unacknowledged) until the database is back, and the connection is made
 /// again with backoff, after which everything stored meanwhile is read by version vector.
@@ -36,8 +41,15 @@ public final class RelayReplica: SyncReplica {
     /// Documents another relay stored something new in, waiting to be read.
     private var stale: Set<DocumentKey> = []
     private var isReading = false
-    /// The collections read in full when (re)connecting: the app's, and any a client wrote to.
-    private var collections: Set<String> = ["drawings"]
+    /// What is in memory (whole collections and single documents, as subscribed to) and when a
+    /// live subscription last covered it.
+    private var resident: [SyncSubscription: SyncInstant] = [:]
+    /// Subscriptions to read before they can be answered, in the order asked for.
+    private var pendingLoads: [SyncSubscription] = []
+    private let idleLifetime: Duration
+    private var sweepTimer: EventLoopTimer?
+    private var readCount = 0
+    private var readEventCount = 0
     private var hasStarted = false
     private var coalescer = PresenceCoalescer()
     private var presenceTimer: EventLoopTimer?
@@ -51,6 +63,9 @@ public final class RelayReplica: SyncReplica {
     public var onRemotePresence: (PresenceNotice.Change) -> Void = { _ in }
     /// The database went away (with why) or came back (nil).
     public var onAvailabilityChanged: (PostgresError?) -> Void = { _ in }
+    /// What the relay's clients replicate now (`SyncNode.replicatedSubscriptions`): documents none
+    /// of them covers for `idleLifetime` are dropped. Nil keeps every document read.
+    public var liveSubscriptions: (() -> Set<SyncSubscription>)?
 
     /// Whether the database is connected and caught up.
     public private(set) var isAvailable = false
@@ -58,28 +73,37 @@ public final class RelayReplica: SyncReplica {
     public var commitStatistics: (transactions: Int, deltas: Int) { (committedTransactions, committedDeltas) }
     private var committedTransactions = 0
     private var committedDeltas = 0
+    /// Reads of documents from the database on behalf of clients (one per document or collection
+    /// first subscribed to, or wanted again after it was dropped) and the events they returned.
+    public var readStatistics: (reads: Int, events: Int) { (readCount, readEventCount) }
+    /// The documents in memory now.
+    public var residentDocumentCount: Int { cache.allDocuments.count }
 
     /// Reads `url` (throws for one libpq cannot read); nothing connects before `start`.
+    /// `idleLifetime` is how long a document no client subscribes to stays in memory.
     public init(
         url: String, databaseID: String, loop: any EventLoop, peerID: PeerID,
+        idleLifetime: Duration = .seconds(60),
         random: any RandomNumberGenerator = SystemRandomNumberGenerator()
     ) throws(PostgresError) {
         target = try PostgresTarget(url: url)
         self.url = url
         self.databaseID = databaseID
         self.loop = loop
+        self.idleLifetime = idleLifetime
         self.random = random
         cache = ReplicaState(peerID: peerID)
     }
 
-    /// Connects, brings the schema up to date, listens and reads every stored document, then
-    /// answers: nil when ready, or why the first connection failed (no retry: the caller exits).
+    /// Connects, brings the schema up to date and listens, then answers: nil when ready, or why
+    /// the first connection failed (no retry: the caller exits). No document is read yet.
     public func start(completion: @escaping (PostgresError?) -> Void) {
         establish { [weak self] failure in
             guard let self else { return }
             if failure == nil {
                 hasStarted = true
                 isAvailable = true
+                scheduleSweep()
             }
             completion(failure)
         }
@@ -91,6 +115,8 @@ public final class RelayReplica: SyncReplica {
         reconnectTimer = nil
         if let presenceTimer { loop.cancel(presenceTimer) }
         presenceTimer = nil
+        if let sweepTimer { loop.cancel(sweepTimer) }
+        sweepTimer = nil
         hasStarted = false
         dropConnection()
     }
@@ -140,22 +166,31 @@ public final class RelayReplica: SyncReplica {
                         self?.committedDeltas += deltas
                     }
                     self.group = group
-                    catchUp(Array(collections.sorted()), completion: completion)
+                    catchUp(residentSubscriptions, completion: completion)
                 }
             }
         }
     }
 
-    /// Reads, collection by collection, every row the cache does not hold.
-    private func catchUp(_ remaining: [String], completion: @escaping (PostgresError?) -> Void) {
+    /// What is in memory, whole collections first, each document once.
+    private var residentSubscriptions: [SyncSubscription] {
+        let collections = Set(resident.keys.filter { $0.documentID == nil }.map(\.collection))
+        return resident.keys.filter { $0.documentID == nil || !collections.contains($0.collection) }
+            .sorted { ($0.collection, $0.documentID ?? "") < ($1.collection, $1.documentID ?? "") }
+    }
+
+    /// Reads, for each collection or document in memory, every row the cache does not hold; then
+    /// commits what waited and reads what clients asked for meanwhile.
+    private func catchUp(_ remaining: [SyncSubscription], completion: @escaping (PostgresError?) -> Void) {
         guard let store else { return completion(connectionGone()) }
-        guard let collection = remaining.first else {
+        guard let subscription = remaining.first else {
             resubmitUnsaved()
-            return completion(nil)
+            completion(nil)
+            return readNext()
         }
         store.changes(
-            collection: collection, documentID: nil,
-            since: cache.versions(collection: collection, documentID: nil)
+            collection: subscription.collection, documentID: subscription.documentID,
+            since: cache.versions(collection: subscription.collection, documentID: subscription.documentID)
         ) { [weak self] outcome in
             guard let self else { return }
             switch outcome {
@@ -255,10 +290,17 @@ public final class RelayReplica: SyncReplica {
 
     private func noticed(_ notice: CommitNotice) {
         let key = DocumentKey(collection: notice.collection, id: notice.documentID)
-        guard notice.isNew(comparedWith: cache.document(key)?.versionVector ?? VersionVector()) else {
-            return
-        }
+        // A document not in memory is read whole when it is wanted.
+        guard isWanted(key),
+            notice.isNew(comparedWith: cache.document(key)?.versionVector ?? VersionVector())
+        else { return }
         stale.insert(key)
+        readNext()
+    }
+
+    /// Reads what clients asked for first, then what other relays stored in documents in memory.
+    private func readNext() {
+        if !isReading, store != nil, let load = pendingLoads.first { return read(load) }
         readStale()
     }
 
@@ -281,7 +323,7 @@ public final class RelayReplica: SyncReplica {
                 if failure.kind == .connectionLost { return lost(failure) }
             // A row this program cannot read: the document is read again after the next notice.
             }
-            readStale()
+            readNext()
         }
     }
 
@@ -292,6 +334,8 @@ public final class RelayReplica: SyncReplica {
         var changed = false
         for document in delta.documents {
             let key = DocumentKey(collection: delta.collection, id: document.documentID)
+            // A document not in memory (or dropped while this was read) is read when wanted.
+            guard isWanted(key) else { continue }
             let have = cache.document(key)?.versionVector ?? VersionVector()
             let (usable, complete) = Self.contiguous(document.events, after: have)
             if !complete, readAgainOnGap { stale.insert(key) }
@@ -305,7 +349,7 @@ public final class RelayReplica: SyncReplica {
                 changed = true
             }
         }
-        if readAgainOnGap, !stale.isEmpty { readStale() }
+        if readAgainOnGap, !stale.isEmpty { readNext() }
         return changed
     }
 
@@ -327,6 +371,89 @@ public final class RelayReplica: SyncReplica {
             usable.append(event)
         }
         return (usable, complete)
+    }
+
+    // MARK: Documents in memory
+
+    /// Whether a document is in memory, or being read into it.
+    private func isWanted(_ key: DocumentKey) -> Bool {
+        let whole = SyncSubscription(collection: key.collection)
+        let one = SyncSubscription(collection: key.collection, documentID: key.id)
+        return resident[whole] != nil || resident[one] != nil || pendingLoads.contains(whole)
+            || pendingLoads.contains(one)
+    }
+
+    /// Reads one subscription's documents (all rows the cache lacks) and keeps them in memory.
+    private func read(_ load: SyncSubscription) {
+        guard let store else { return }
+        isReading = true
+        store.changes(
+            collection: load.collection, documentID: load.documentID,
+            since: cache.versions(collection: load.collection, documentID: load.documentID)
+        ) { [weak self] outcome in
+            guard let self, store === self.store else { return }
+            isReading = false
+            switch outcome {
+            case .failure(let failure) where failure.kind == .connectionLost:
+                return lost(failure)
+            case .failure:
+                // A row this program cannot read: the client is answered with what could be read,
+                // and the rest is read again after the document's next notice.
+                break
+            case .success(let delta):
+                readCount += 1
+                readEventCount += delta.documents.reduce(0) { $0 + $1.events.count }
+                _ = integrate(delta, readAgainOnGap: false)
+            }
+            pendingLoads.removeAll { $0 == load }
+            resident[load] = loop.now
+            // The sessions waiting for it answer now (their `prepare` says yes).
+            reportLater(changed: true)
+            readNext()
+        }
+    }
+
+    private func scheduleSweep() {
+        let interval = max(idleLifetime / 2, .milliseconds(50))
+        sweepTimer = loop.schedule(at: loop.now + interval) { [weak self] in
+            guard let self, hasStarted else { return }
+            sweep()
+            scheduleSweep()
+        }
+    }
+
+    /// Drops what no live subscription has covered for `idleLifetime`. A document a live
+    /// subscription still covers stays, whether it came in with its collection or alone.
+    private func sweep() {
+        guard let live = liveSubscriptions?() else { return }
+        let now = loop.now
+        for subscription in Array(resident.keys) {
+            let covered =
+                live.contains(subscription)
+                || (subscription.documentID != nil
+                    && live.contains(SyncSubscription(collection: subscription.collection)))
+            if covered { resident[subscription] = now }
+        }
+        let expired = resident.filter { now.since($0.value) >= idleLifetime }.map(\.key)
+        guard !expired.isEmpty else { return }
+        for subscription in expired {
+            resident[subscription] = nil
+            if subscription.documentID == nil {
+                // Its documents that someone still has open stay, as documents of their own.
+                for one in live where one.collection == subscription.collection && one.documentID != nil {
+                    resident[one] = resident[one] ?? now
+                }
+            }
+        }
+        for subscription in expired {
+            let ids = subscription.documentID.map { [$0] } ?? cache.documentIDs(in: subscription.collection)
+            for id in ids {
+                let key = DocumentKey(collection: subscription.collection, id: id)
+                guard !isWanted(key) else { continue }
+                cache.forget(key)
+                stale.remove(key)
+            }
+        }
     }
 
     // MARK: Presence
@@ -362,6 +489,21 @@ public final class RelayReplica: SyncReplica {
     }
 
     // MARK: SyncReplica
+
+    /// Whether the subscription's documents are in memory; if not, they are read (the node is
+    /// told through `onChanged` when they are) and the answer is no.
+    public func prepare(_ subscription: SyncSubscription) -> Bool {
+        let whole = SyncSubscription(collection: subscription.collection)
+        if resident[subscription] != nil || resident[whole] != nil {
+            resident[resident[subscription] != nil ? subscription : whole] = loop.now
+            return true
+        }
+        if !pendingLoads.contains(subscription) {
+            pendingLoads.append(subscription)
+            readNext()
+        }
+        return false
+    }
 
     public func encodedVersions(for subscription: SyncSubscription) throws -> [UInt8] {
         cache.versions(collection: subscription.collection, documentID: subscription.documentID).encoded()
@@ -403,7 +545,6 @@ public final class RelayReplica: SyncReplica {
             if document.events.contains(where: { !have.contains($0.dot) }) { isNew = true }
         }
         guard isNew else { return .unchanged }
-        collections.insert(delta.collection)
         let ticket = nextTicket
         nextTicket += 1
         unsaved[ticket] = delta

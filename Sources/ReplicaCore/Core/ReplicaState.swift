@@ -71,6 +71,14 @@ public struct ReplicaState: Sendable {
         }
     }
 
+    /// Drops a document from memory, leaving nothing to save: for a replica that is a cache of a
+    /// durable log (a relay on PostgreSQL), which reads the document again when it is needed.
+    public mutating func forget(_ key: DocumentKey) {
+        collections[key.collection]?[key.id] = nil
+        if collections[key.collection]?.isEmpty == true { collections[key.collection] = nil }
+        unsaved[key] = nil
+    }
+
     /// Loads stored events without marking them unsaved (used when opening a store).
     package mutating func load(_ event: DocumentEvent, into key: DocumentKey) {
         collections[key.collection, default: [:]][key.id, default: DocumentState()].integrate(event)

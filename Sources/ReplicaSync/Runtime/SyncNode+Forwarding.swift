@@ -18,6 +18,12 @@ extension SyncNode {
         return Array(found.values)
     }
 
+    /// What the open connections replicate now (a relay on PostgreSQL keeps these documents in
+    /// memory and lets the others go).
+    public var replicatedSubscriptions: Set<SyncSubscription> {
+        Set(replicating.keys)
+    }
+
     /// Adds the subscriptions a connection's session replicates since it was last indexed.
     func indexSubscriptions(of connection: PeerConnection) {
         let subscriptions = connection.session.replicatedSubscriptions

@@ -52,6 +52,10 @@ public final class SyncNode {
     public private(set) var ownPresence: PresenceUpdate?
     /// What this relay last announced is wrong with it (`announce(relayProblem:)`).
     public private(set) var ownRelayProblem: String?
+    /// Presence passed in from outside the sessions (another relay's clients), with when it
+    /// came, so a client that connects later is told who is here; forgotten after the sessions'
+    /// presence timeout unless refreshed, as a session forgets its own.
+    private var forwardedPresence: [UInt64: (update: PresenceUpdate, at: SyncInstant)] = [:]
 
     /// Called after a remote delta changed the replica (refresh the view).
     public var onReplicaChanged: () -> Void = {}
@@ -167,12 +171,21 @@ public final class SyncNode {
     /// Passes presence that came from outside the sessions (another relay's client) to every
     /// connected peer but its own.
     public func forward(presence update: PresenceUpdate) {
+        forwardedPresence[update.peerID] = (update, loop.now)
         driveAll { $0.publish(presence: update, now: $1) }
     }
 
     /// Tells every connected peer that a peer known from outside the sessions left.
     public func forward(presenceLeft peerID: UInt64) {
+        forwardedPresence[peerID] = nil
         driveAll { $0.publish(presenceLeft: peerID, now: $1) }
+    }
+
+    /// The presence passed in by `forward(presence:)` that is still live, by peer.
+    public var livePresenceFromOutside: [PresenceUpdate] {
+        let now = loop.now
+        return forwardedPresence.values.filter { now.since($0.at) < configuration.presenceTimeout }
+            .map(\.update).sorted { $0.peerID < $1.peerID }
     }
 
     /// Publishes this peer's presence to every connected peer.
@@ -318,8 +331,9 @@ public final class SyncNode {
     }
 
     /// A new connection learns at once who is here: this peer's last presence and, on a relay,
-    /// the presence it holds from its other clients. Otherwise a cursor would appear only when
-    /// it next moves, and a peer that reconnected would not be present on its new connection.
+    /// the presence it holds from its other clients and from other relays' clients (passed in by
+    /// `forward`, while still live). Otherwise a cursor would appear only when it next moves, and
+    /// a peer that reconnected would not be present on its new connection.
     private func announcePresence(to connection: PeerConnection) {
         guard connection.session.isEstablished else { return }
         var updates = ownPresence.map { [$0] } ?? []
@@ -327,6 +341,12 @@ public final class SyncNode {
             for other in connections.values where other !== connection {
                 updates += other.session.livePresence
             }
+            let now = loop.now
+            forwardedPresence = forwardedPresence.filter {
+                now.since($0.value.at) < configuration.presenceTimeout
+            }
+            let local = Set(updates.map(\.peerID))
+            updates += livePresenceFromOutside.filter { !local.contains($0.peerID) }
         }
         for update in updates {
             connection.drive { $0.publish(presence: update, now: $1) }

@@ -11,4 +11,15 @@ public protocol SyncReplica: AnyObject {
     /// Applies an encoded delta that arrived for `subscription`, all or nothing, in one
     /// transaction. A replica that cannot apply a delta with a gap refuses it (and gets it resent).
     func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
+    /// Whether the documents of `subscription` can be answered for now. A replica that reads
+    /// them on demand (a relay on PostgreSQL) starts reading them, answers false, and tells the
+    /// node once it holds them (`SyncNode.replicaChangedOutsideSessions`); until then the
+    /// session sends nothing for that subscription, so the remote waits rather than being told
+    /// the documents are empty. Called each time a session starts replicating one.
+    func prepare(_ subscription: SyncSubscription) -> Bool
+}
+
+extension SyncReplica {
+    /// A replica that holds every document it serves: always ready.
+    public func prepare(_ subscription: SyncSubscription) -> Bool { true }
 }

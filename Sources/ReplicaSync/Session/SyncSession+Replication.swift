@@ -16,6 +16,9 @@ extension SyncSession {
         var caughtUp: Set<SyncSubscription> = []
         /// Deltas the replica took but has not made durable yet, by its ticket: their acks wait.
         var awaitingDurability: [UInt64: (subscription: SyncSubscription, sequence: UInt64)] = [:]
+        /// Subscriptions the replica is still reading (`SyncReplica.prepare`): our versions and
+        /// deltas for them wait until it has them.
+        var preparing: [SyncSubscription] = []
         var nextSequence: UInt64 = 1
     }
 
@@ -34,7 +37,7 @@ extension SyncSession {
     /// remote what it now lacks.
     public mutating func localCommitted(now: SyncInstant) -> [SyncAction] {
         guard isEstablished else { return [] }
-        var actions: [SyncAction] = []
+        var actions = resumePrepared(now: now)
         for subscription in replication.subscriptions {
             actions += pushChanges(for: subscription, now: now)
             if !isOpen { break }
@@ -86,12 +89,35 @@ extension SyncSession {
     {
         guard !replication.subscriptions.contains(subscription) else { return [] }
         replication.subscriptions.append(subscription)
+        guard replica.prepare(subscription) else {
+            replication.preparing.append(subscription)
+            return []
+        }
+        return sendVersions(of: subscription, now: now)
+    }
+
+    private mutating func sendVersions(of subscription: SyncSubscription, now: SyncInstant) -> [SyncAction] {
         do {
             let versions = try replica.encodedVersions(for: subscription)
             return send(.versions(subscription, versions), now: now)
         } catch {
             return refuse(.replicaFailed(String(describing: error)), now: now)
         }
+    }
+
+    /// The subscriptions the replica has read since: our versions go out, and the first answer
+    /// to the remote's versions if they came meanwhile.
+    private mutating func resumePrepared(now: SyncInstant) -> [SyncAction] {
+        guard !replication.preparing.isEmpty else { return [] }
+        var actions: [SyncAction] = []
+        for subscription in replication.preparing where isOpen && replica.prepare(subscription) {
+            replication.preparing.removeAll { $0 == subscription }
+            actions += sendVersions(of: subscription, now: now)
+            if isOpen, !replication.inFlight.keys.contains(subscription) {
+                actions += pushChanges(for: subscription, now: now, evenIfEmpty: true)
+            }
+        }
+        return actions
     }
 
     mutating func receiveReplication(_ message: SyncMessage, now: SyncInstant) -> [SyncAction] {
@@ -200,7 +226,9 @@ extension SyncSession {
         for subscription: SyncSubscription, now: SyncInstant, evenIfEmpty: Bool = false
     ) -> [SyncAction] {
         guard let remoteVersions = replication.remoteVersions[subscription] else { return [] }
-        guard replication.inFlight[subscription] == nil else { return [] }
+        guard replication.inFlight[subscription] == nil, !replication.preparing.contains(subscription) else {
+            return []
+        }
         do {
             let changes = try replica.encodedChanges(for: subscription, since: remoteVersions)
             // The first answer is sent even when empty: it tells the remote it is caught up.

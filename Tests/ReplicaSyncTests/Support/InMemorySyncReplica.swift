@@ -34,6 +34,11 @@ final class InMemorySyncReplica: SyncReplica {
     var defersAcknowledgements = false
     private(set) var deferredTickets: [UInt64] = []
 
+    /// Subscriptions this replica is still "reading" (`prepare` says no while they are here), and
+    /// every subscription `prepare` was asked about, in order.
+    var unprepared: Set<SyncSubscription> = []
+    private(set) var preparesAsked: [SyncSubscription] = []
+
     init(peerID: UInt64) {
         self.peerID = peerID
     }
@@ -104,6 +109,11 @@ final class InMemorySyncReplica: SyncReplica {
             return .deferred(ticket: deferredTickets[deferredTickets.count - 1])
         }
         return changed ? .changed : .unchanged
+    }
+
+    func prepare(_ subscription: SyncSubscription) -> Bool {
+        preparesAsked.append(subscription)
+        return !unprepared.contains(subscription)
     }
 
     private func matching(_ subscription: SyncSubscription) -> [String: Document] {
