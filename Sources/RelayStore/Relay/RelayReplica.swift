@@ -22,7 +22,7 @@ public final class RelayReplica: SyncReplica {
     private var cache: ReplicaState
     private var connection: PostgresConnection?
     private var store: RelayEventStore?
-    private var group: GroupCommit?
+    private var group: PostgresGroupCommit?
     private var backoff = ReconnectBackoff()
     private var random: any RandomNumberGenerator
     private var reconnectTimer: EventLoopTimer?

@@ -143,10 +143,23 @@ public final class SyncNode {
     }
 
     /// The replica made the deltas of `tickets` durable (see `SyncApplyOutcome.deferred`): the
-    /// sessions that took them acknowledge, then every session sends what its peer now lacks.
-    public func durable(_ tickets: Set<UInt64>) {
-        driveAll { $0.durable(tickets, now: $1) }
-        replicaChangedOutsideSessions()
+    /// sessions that took them acknowledge (a session that took one of `failed` ends instead),
+    /// then the sessions replicating what changed send what their peers now lack. `changed` nil
+    /// means unknown: every session looks.
+    public func durable(
+        _ tickets: Set<UInt64>, failed: [UInt64: String] = [:], changed: Set<SyncSubscription>? = nil
+    ) {
+        driveAll { $0.durable(tickets, failed: failed, now: $1) }
+        guard let changed else { return replicaChangedOutsideSessions() }
+        guard !changed.isEmpty else { return }
+        var driven: Set<ObjectIdentifier> = []
+        for subscription in changed.sorted(by: { $0.description < $1.description }) {
+            for connection in connections(overlapping: subscription)
+            where driven.insert(ObjectIdentifier(connection)).inserted {
+                connection.drive { $0.localCommitted(now: $1) }
+            }
+        }
+        onReplicaChanged()
     }
 
     /// The replica changed without a session (a relay read what other relays stored): every
