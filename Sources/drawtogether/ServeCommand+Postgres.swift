@@ -106,6 +106,7 @@ extension ServeCommand {
         node.shutdown()
         loop.run(until: { false }, timeout: .milliseconds(300))
         replica.close()
+        printError(commitStatisticsLine(replica.commitStatistics))
         return 0
     }
 }
