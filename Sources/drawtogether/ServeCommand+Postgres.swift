@@ -62,8 +62,8 @@ extension ServeCommand {
         let node = SyncNode(
             loop: loop, transport: SocketTransport(loop: loop), replica: replica, configuration: session,
             options: options)
-        replica.onDurable = { [weak node] in node?.durable($0) }
-        replica.onChanged = { [weak node] in node?.replicaChangedOutsideSessions() }
+        replica.onDurable = { [weak node] in node?.durable($0, changed: $1) }
+        replica.onChanged = { [weak node] in node?.replicaChangedOutsideSessions($0) }
         // Presence crosses relays through the database's presence channel, coalesced.
         node.onPresence = { [weak replica] in replica?.publishPresence(.update($0)) }
         node.onPresenceExpired = { [weak replica] in replica?.publishPresence(.left(peerID: $0)) }

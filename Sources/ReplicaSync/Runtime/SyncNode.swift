@@ -150,7 +150,17 @@ public final class SyncNode {
         _ tickets: Set<UInt64>, failed: [UInt64: String] = [:], changed: Set<SyncSubscription>? = nil
     ) {
         driveAll { $0.durable(tickets, failed: failed, now: $1) }
-        guard let changed else { return replicaChangedOutsideSessions() }
+        replicaChangedOutsideSessions(changed)
+    }
+
+    /// The replica changed without a session (a relay read what other relays stored): the
+    /// sessions replicating what changed (every session, when `changed` is nil) send what their
+    /// peers lack, and the view refreshes.
+    public func replicaChangedOutsideSessions(_ changed: Set<SyncSubscription>? = nil) {
+        guard let changed else {
+            driveAll { $0.localCommitted(now: $1) }
+            return onReplicaChanged()
+        }
         guard !changed.isEmpty else { return }
         var driven: Set<ObjectIdentifier> = []
         for subscription in changed.sorted(by: { $0.description < $1.description }) {
@@ -159,13 +169,6 @@ public final class SyncNode {
                 connection.drive { $0.localCommitted(now: $1) }
             }
         }
-        onReplicaChanged()
-    }
-
-    /// The replica changed without a session (a relay read what other relays stored): every
-    /// session sends what its peer lacks, and the view refreshes.
-    public func replicaChangedOutsideSessions() {
-        driveAll { $0.localCommitted(now: $1) }
         onReplicaChanged()
     }
 
