@@ -149,7 +149,10 @@ public final class SyncNode {
     public func durable(
         _ tickets: Set<UInt64>, failed: [UInt64: String] = [:], changed: Set<SyncSubscription>? = nil
     ) {
-        driveAll { $0.durable(tickets, failed: failed, now: $1) }
+        // Only the sessions holding a delta back: on a relay of a thousand clients, a few.
+        for connection in Array(connections.values) where connection.session.awaitsDurability {
+            connection.drive { $0.durable(tickets, failed: failed, now: $1) }
+        }
         replicaChangedOutsideSessions(changed)
     }
 

@@ -25,6 +25,12 @@ extension SyncSession {
         replication.inFlight.count
     }
 
+    /// Whether a delta this session took waits for the replica to make it durable (see
+    /// `durable(_:failed:now:)`).
+    public var awaitsDurability: Bool {
+        !replication.awaitingDurability.isEmpty
+    }
+
     /// Whether every subscription of ours received its first delta from the remote.
     public var isCaughtUp: Bool {
         isEstablished && configuration.subscriptions.allSatisfy { replication.caughtUp.contains($0) }
