@@ -70,11 +70,12 @@ let package = Package(
         .executableTarget(name: "FuzzStrokeCodec", dependencies: ["FuzzSupport", "StrokeKit"]),
 
         // The benchmark (`swift run -c release drawtogether-bench`); built by CI, never run by tests.
+        // TestSupport gives it the tests' throwaway PostgreSQL cluster for the `relay.pg.*` figures.
         .executableTarget(
             name: "drawtogether-bench",
             dependencies: [
                 "JSONText", "StrokeKit", "ReplicaCore", "ReplicaStore", "ReplicaSync", "DrawingSync",
-                "TerminalCanvas", "EventRuntime", "CSQLite",
+                "TerminalCanvas", "EventRuntime", "CSQLite", "TestSupport",
             ]),
 
         // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and

@@ -23,11 +23,13 @@ public final class PostgresCluster: @unchecked Sendable {
     private let directory: TemporaryDirectory
     private let binaries: String
     private let dataDirectory: String
+    private let fsync: Bool
     private let lock = NSLock()
     private var stopped = false
     private var databases = 0
 
-    private init() throws {
+    private init(fsync: Bool = false) throws {
+        self.fsync = fsync
         directory = try TemporaryDirectory(prefix: "drawtogether-pg")
         guard
             let version = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")
@@ -50,10 +52,19 @@ public final class PostgresCluster: @unchecked Sendable {
         try start()
     }
 
+    /// Whether a PostgreSQL server's programs are installed (`initdb` under /usr/lib/postgresql).
+    public static var serverIsInstalled: Bool {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        return versions.contains {
+            FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/initdb")
+        }
+    }
+
     /// A cluster of its own, for a test that stops and starts it (the shared one serves the
-    /// other tests meanwhile). Stopped when released.
-    public static func makePrivate() throws -> PostgresCluster {
-        try PostgresCluster()
+    /// other tests meanwhile). Stopped when released. The tests run it with `fsync=off` (they
+    /// kill relays, never the machine); the capacity bench asks for `fsync` on.
+    public static func makePrivate(fsync: Bool = false) throws -> PostgresCluster {
+        try PostgresCluster(fsync: fsync)
     }
 
     /// Starts the server (again) and waits until it accepts connections.
@@ -62,7 +73,7 @@ public final class PostgresCluster: @unchecked Sendable {
             "pg_ctl",
             [
                 "-D", dataDirectory, "-l", socketDirectory + "/log", "-w", "-t", "60", "start", "-o",
-                "-k \(socketDirectory) -c listen_addresses='' -c fsync=off -c max_connections=200",
+                "-k \(socketDirectory) -c listen_addresses='' -c fsync=\(fsync ? "on" : "off") -c max_connections=200",
             ])
     }
 

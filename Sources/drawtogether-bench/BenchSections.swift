@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Which figures each section measures, and running one in this process.
 enum BenchSections {
     /// The child processes a section is split into (one per map scenario, for clean RSS figures).
@@ -49,6 +51,20 @@ enum BenchSections {
             try RelayBench(
                 clientCounts: options.relayClientCounts, measureSeconds: options.relaySeconds,
                 setup: .oneRelay, report: report
+            ).run()
+            // Two relays on one PostgreSQL: a throwaway cluster, as the tests start one.
+            guard PostgresCluster.serverIsInstalled else {
+                FigureReport.progress(
+                    "no relay.pg figures: no PostgreSQL server in /usr/lib/postgresql (apt-get install postgresql)"
+                )
+                return
+            }
+            // `fsync` on: a commit is measured as a real database makes it durable.
+            let cluster = try PostgresCluster.makePrivate(fsync: true)
+            defer { cluster.stop() }
+            try RelayBench(
+                clientCounts: options.relayClientCounts, measureSeconds: options.relaySeconds,
+                setup: .twoRelays(on: cluster), report: report
             ).run()
         case .e2e:
             try EndToEndBench(

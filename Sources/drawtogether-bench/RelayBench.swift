@@ -1,6 +1,7 @@
 import EventRuntime
 import Foundation
 import Glibc
+import TestSupport
 
 /// The relay's capacity: for each client count N of the sweep, a fresh `drawtogether serve` in
 /// a child process and N client sessions from this process's one event loop (`RelayLoad`), over
@@ -8,16 +9,27 @@ import Glibc
 /// with one drawing client (10 % of the clients, `strokeRate` strokes a second) and the others
 /// watching.
 ///
-/// A `Setup` names the figures and says how its relays are started: today one relay on its own
-/// SQLite replica (`relay.*`). Two relays on one PostgreSQL (`relay.pg.*`) are a second setup,
-/// whose `relays` pass `--postgres URL` to `serve`; the clients are then split between them.
+/// A `Setup` names the figures and says how its relays are started: one relay on its own
+/// SQLite replica (`relay.*`), or two relays on one PostgreSQL (`relay.pg.*`, a fresh database
+/// for each client count), whose `serve` gets `--postgres URL`; the clients are then split
+/// between them round-robin, so a drawing's subscribers are on both.
 struct RelayBench {
     struct Setup {
         var figurePrefix: String
-        /// One entry per relay: the extra arguments of its `serve`.
-        var relays: [[String]]
+        /// The fan-out p99 a client count is judged by (the target, in ms).
+        var fanoutTarget: Double
+        /// One entry per relay: the extra arguments of its `serve`. Called once per client count.
+        var relays: () throws -> [[String]]
 
-        static let oneRelay = Setup(figurePrefix: "relay", relays: [[]])
+        static var oneRelay: Setup { Setup(figurePrefix: "relay", fanoutTarget: 50) { [[]] } }
+
+        /// Two relays on one database of `cluster`, a new database each time.
+        static func twoRelays(on cluster: PostgresCluster) -> Setup {
+            Setup(figurePrefix: "relay.pg", fanoutTarget: 100) {
+                let url = cluster.url(database: try cluster.createDatabase())
+                return [["--postgres", url], ["--postgres", url]]
+            }
+        }
     }
 
     /// What one client count gave.
@@ -36,12 +48,12 @@ struct RelayBench {
         var lastDrop: String?
         var rampSeconds: Double
         var driverCPUShare: Double
+        /// Client deltas per transaction of the relays' group commits, over the whole step.
+        var commitBatch: Double?
     }
 
     static let strokeRate = 10.0
     static let maximumDrawings = 100
-    /// The fan-out p99 the largest client count is judged by (the target, in ms).
-    static let fanoutTarget = 50.0
 
     let clientCounts: [Int]
     let measureSeconds: Double
@@ -93,12 +105,18 @@ struct RelayBench {
                 ("clients", .number(Double(last.connected))),
                 ("note", .text("relay VmRSS with every client connected and idle, less before any")),
             ])
+        report.add(
+            prefix + ".commit_batch", last.commitBatch ?? .nan, "deltas",
+            [
+                ("clients", .number(Double(last.connected))),
+                ("note", .text("client deltas per transaction of the relays' group commits")),
+            ])
         let held = steps.filter {
-            $0.connected == $0.clients && $0.latencies.percentile(99) <= Self.fanoutTarget
+            $0.connected == $0.clients && $0.latencies.percentile(99) <= setup.fanoutTarget
         }
         report.add(
-            prefix + ".max_clients_p99_50ms", Double(held.map(\.clients).max() ?? 0), "clients",
-            [("tried", .text(steps.map { "\($0.clients)" }.joined(separator: ",")))])
+            prefix + ".max_clients_p99_\(Int(setup.fanoutTarget))ms", Double(held.map(\.clients).max() ?? 0),
+            "clients", [("tried", .text(steps.map { "\($0.clients)" }.joined(separator: ",")))])
     }
 
     private func details(of step: Step) -> [(key: String, value: Figure.Detail)] {
@@ -109,6 +127,7 @@ struct RelayBench {
             ("failed_handshakes", .number(Double(step.failedHandshakes))),
             ("driver_cpu", .number(step.driverCPUShare)),
         ]
+        if let batch = step.commitBatch { details.append(("commit_batch", .number(batch))) }
         if step.incomplete > 0 { details.append(("incomplete", .number(Double(step.incomplete)))) }
         if step.skippedStrokes > 0 { details.append(("skipped", .number(Double(step.skippedStrokes)))) }
         if step.drops > 0 {
@@ -120,7 +139,7 @@ struct RelayBench {
 
     private func measure(clients count: Int) throws -> Step {
         let stores = try TemporaryStores("relay")
-        let relays = try setup.relays.enumerated().map { index, arguments in
+        let relays = try setup.relays().enumerated().map { index, arguments in
             try RelayProcess(
                 RelayProcess.Options(
                     token: RelayLoad.token, store: stores.path("relay-\(index)"), extraArguments: arguments),
@@ -156,7 +175,7 @@ struct RelayBench {
         let driverShare = (Self.ownCPUSeconds() - driverBefore) / window
         let strokes = load.timedStrokes
         let sent = load.sentStrokes
-        let step = Step(
+        var step = Step(
             clients: count, connected: connected, drawings: drawings, latencies: load.latencies,
             strokes: strokes,
             incomplete: load.incompleteStrokes,
@@ -165,8 +184,17 @@ struct RelayBench {
             relayCPUPerStroke: sent > 0 ? (cpuAfter - cpuBefore) / Double(sent) : nil,
             residentPerClient: connected > 0 ? (resident - baseline) / Double(connected) : nil,
             failedHandshakes: load.failedHandshakes, skippedStrokes: load.skippedStrokes, drops: load.drops,
-            lastDrop: load.lastDrop, rampSeconds: rampSeconds, driverCPUShare: driverShare)
+            lastDrop: load.lastDrop, rampSeconds: rampSeconds, driverCPUShare: driverShare,
+            commitBatch: nil)
         load.shutdown()
+        // A relay logs its group commit's totals when it stops.
+        relays.forEach { $0.stop() }
+        let commits = relays.compactMap { $0.commitStatistics() }
+        let transactions = commits.map(\.transactions).reduce(0, +)
+        let commitBatch =
+            commits.count == relays.count && transactions > 0
+            ? Double(commits.map(\.deltas).reduce(0, +)) / Double(transactions) : nil
+        step.commitBatch = commitBatch
         return step
     }
 

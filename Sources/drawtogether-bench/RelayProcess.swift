@@ -16,6 +16,7 @@ final class RelayProcess {
     let port: UInt16
     private let output = Pipe()
     private let errors: FileHandle
+    private let log: String
 
     /// `drawtogether` beside this benchmark's executable (both are built by `swift build`).
     static var binary: String {
@@ -31,6 +32,7 @@ final class RelayProcess {
     }
 
     init(_ options: Options, log: String) throws {
+        self.log = log
         let binary = Self.binary
         guard Self.isBuilt else {
             throw BenchError.setup(
@@ -82,6 +84,20 @@ final class RelayProcess {
         while process.isRunning && BenchClock.now() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// The deltas and transactions of the relay's group commit, from the line it logs when it
+    /// stops (`group commit: D deltas in T transactions`); nil before it stopped cleanly.
+    func commitStatistics() -> (deltas: Int, transactions: Int)? {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8),
+            let line = text.split(separator: "\n").last(where: { $0.contains("group commit: ") }),
+            let tail = line.split(separator: "group commit: ").last
+        else { return nil }
+        let words = tail.split(separator: " ")
+        guard words.count >= 4, let deltas = Int(words[0]), let transactions = Int(words[3]) else {
+            return nil
+        }
+        return (deltas, transactions)
     }
 
     /// User plus system CPU the relay has used, in microseconds (`/proc/PID/stat`).

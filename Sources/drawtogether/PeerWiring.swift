@@ -53,6 +53,8 @@ final class PeerWiring {
             loop: loop, transport: SocketTransport(loop: loop), replica: adapter, configuration: session,
             options: options)
         adapter.forwardLocalCommits(to: node)
+        // A relay commits what its clients send a loop turn at a time (one transaction each).
+        if role == .relay { adapter.commitInGroups(reportingTo: node) }
         peerTargets = configuration.peers.map(Self.endpoint)
         relayTargets = configuration.servers.map(Self.endpoint)
     }

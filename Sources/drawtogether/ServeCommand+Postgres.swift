@@ -63,8 +63,8 @@ extension ServeCommand {
         let node = SyncNode(
             loop: loop, transport: SocketTransport(loop: loop), replica: replica, configuration: session,
             options: options)
-        replica.onDurable = { [weak node] in node?.durable($0) }
-        replica.onChanged = { [weak node] in node?.replicaChangedOutsideSessions() }
+        replica.onDurable = { [weak node] in node?.durable($0, changed: $1) }
+        replica.onChanged = { [weak node] in node?.replicaChangedOutsideSessions($0) }
         replica.liveSubscriptions = { [weak node] in node?.replicatedSubscriptions ?? [] }
         // Presence crosses relays through the database's presence channel, coalesced.
         node.onPresence = { [weak replica] in replica?.publishPresence(.update($0)) }
@@ -108,6 +108,7 @@ extension ServeCommand {
         node.shutdown()
         loop.run(until: { false }, timeout: .milliseconds(300))
         replica.close()
+        printError(commitStatisticsLine(replica.commitStatistics))
         return 0
     }
 }

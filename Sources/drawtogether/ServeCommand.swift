@@ -38,6 +38,13 @@ enum ServeCommand {
         }
         printError("\(prefix): stopping, saying goodbye to \(wiring.node.status.peers.count) client(s)")
         wiring.shutdown()
+        printError(commitStatisticsLine(wiring.adapter.commitStatistics))
         return 0
+    }
+
+    /// The last line of a relay's log: how its group commit batched what clients sent (the
+    /// capacity bench's `relay.commit_batch` reads it).
+    static func commitStatisticsLine(_ statistics: (transactions: Int, deltas: Int)) -> String {
+        "\(prefix): group commit: \(statistics.deltas) deltas in \(statistics.transactions) transactions"
     }
 }

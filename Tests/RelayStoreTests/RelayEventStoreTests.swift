@@ -146,7 +146,7 @@ import Testing
         let store = try test.openStore(databaseID: "grouped")
         let blocker = try test.connected()
         let writes = try RecordedWrites(seed: 23, operations: 60)
-        let group = GroupCommit(store: store, loop: test.loop)
+        let group = PostgresGroupCommit(store: store, loop: test.loop)
 
         // Another transaction holds the table, so the batch's COMMIT cannot happen until it ends.
         _ = try test.run(blocker, "BEGIN")

@@ -37,8 +37,8 @@ import Testing
             endpoint = try node.listen(on: .tcp(host: "127.0.0.1", port: 0))
             let node = node
             let replica = replica
-            replica.onDurable = { node.durable($0) }
-            replica.onChanged = { node.replicaChangedOutsideSessions() }
+            replica.onDurable = { node.durable($0, changed: $1) }
+            replica.onChanged = { node.replicaChangedOutsideSessions($0) }
             replica.liveSubscriptions = { node.replicatedSubscriptions }
             node.onPresence = { replica.publishPresence(.update($0)) }
             node.onPresenceExpired = { replica.publishPresence(.left(peerID: $0)) }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A peer as the app runs it, for tests over real sockets: a real replica in its own temporary
 /// directory (fixed peer id, a wall clock that ticks per reading), its `ReplicaSyncAdapter`
-/// forwarding local commits, and a `SyncNode` on the test's event loop and transport (sockets, or
+/// forwarding local commits (a relay's committing in groups), and a `SyncNode` on the test's event loop and transport (sockets, or
 /// an in-memory network on a manual-time loop).
 final class RealStorePeer {
     let directory: TemporaryDirectory
@@ -41,6 +41,8 @@ final class RealStorePeer {
             options: options,
             random: SplitMix64(seed: peer), makeSecrets: RealStorePeer.secrets(seed: peer))
         adapter.forwardLocalCommits(to: node)
+        // As `serve` wires a relay: a loop turn's deltas in one transaction, acknowledged after it.
+        if relay { adapter.commitInGroups(reportingTo: node) }
     }
 
     /// Deterministic handshake randomness per peer (distinct per connection).

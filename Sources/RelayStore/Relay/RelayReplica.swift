@@ -27,7 +27,7 @@ public final class RelayReplica: SyncReplica {
     private var cache: ReplicaState
     private var connection: PostgresConnection?
     private var store: RelayEventStore?
-    private var group: GroupCommit?
+    private var group: PostgresGroupCommit?
     private var backoff = ReconnectBackoff()
     private var random: any RandomNumberGenerator
     private var reconnectTimer: EventLoopTimer?
@@ -36,7 +36,8 @@ public final class RelayReplica: SyncReplica {
     private var unsaved: [UInt64: ReplicaDelta] = [:]
     /// Tickets committed this turn, reported together.
     private var durableTickets: Set<UInt64> = []
-    private var changedThisTurn = false
+    /// The documents whose cache changed since the last report (what sessions must look at).
+    private var changedThisTurn: Set<SyncSubscription> = []
     private var reportIsScheduled = false
     /// Documents another relay stored something new in, waiting to be read.
     private var stale: Set<DocumentKey> = []
@@ -55,10 +56,11 @@ public final class RelayReplica: SyncReplica {
     private var presenceTimer: EventLoopTimer?
 
     /// The deltas of these tickets are committed (see `SyncApplyOutcome.deferred`); the cache
-    /// holds them. Call `SyncNode.durable`.
-    public var onDurable: (Set<UInt64>) -> Void = { _ in }
-    /// Rows of other relays entered the cache. Call `SyncNode.replicaChangedOutsideSessions`.
-    public var onChanged: () -> Void = {}
+    /// holds them, and the documents given changed. Call `SyncNode.durable(_:changed:)`.
+    public var onDurable: (Set<UInt64>, Set<SyncSubscription>) -> Void = { _, _ in }
+    /// Rows of other relays entered the cache of these documents. Call
+    /// `SyncNode.replicaChangedOutsideSessions(_:)`.
+    public var onChanged: (Set<SyncSubscription>) -> Void = { _ in }
     /// Presence of another relay's client (or its departure). Pass it to `SyncNode.forward`.
     public var onRemotePresence: (PresenceNotice.Change) -> Void = { _ in }
     /// The database went away (with why) or came back (nil).
@@ -198,7 +200,8 @@ public final class RelayReplica: SyncReplica {
                 dropConnection()
                 completion(failure)
             case .success(let delta):
-                if integrate(delta, readAgainOnGap: false) { reportLater(changed: true) }
+                integrate(delta, readAgainOnGap: false)
+                reportLater()
                 catchUp(Array(remaining.dropFirst()), completion: completion)
             }
         }
@@ -252,9 +255,9 @@ public final class RelayReplica: SyncReplica {
             switch outcome {
             case .success:
                 guard unsaved.removeValue(forKey: ticket) != nil else { return }
-                if integrate(delta, readAgainOnGap: true) { changedThisTurn = true }
+                integrate(delta, readAgainOnGap: true)
                 durableTickets.insert(ticket)
-                reportLater(changed: false)
+                reportLater()
             case .failure(let failure):
                 // Kept in `unsaved`; committed again once the database is back.
                 if isAvailable || connection != nil { lost(failure) }
@@ -267,8 +270,7 @@ public final class RelayReplica: SyncReplica {
     }
 
     /// One report per loop turn: the committed tickets, and whether the cache changed.
-    private func reportLater(changed: Bool) {
-        if changed { changedThisTurn = true }
+    private func reportLater() {
         guard !reportIsScheduled else { return }
         reportIsScheduled = true
         loop.schedule(at: loop.now) { [weak self] in
@@ -277,11 +279,11 @@ public final class RelayReplica: SyncReplica {
             let tickets = durableTickets
             let changed = changedThisTurn
             durableTickets = []
-            changedThisTurn = false
+            changedThisTurn = []
             if !tickets.isEmpty {
-                onDurable(tickets)
-            } else if changed {
-                onChanged()
+                onDurable(tickets, changed)
+            } else if !changed.isEmpty {
+                onChanged(changed)
             }
         }
     }
@@ -318,7 +320,8 @@ public final class RelayReplica: SyncReplica {
             isReading = false
             switch outcome {
             case .success(let delta):
-                if integrate(delta, readAgainOnGap: false) { reportLater(changed: true) }
+                integrate(delta, readAgainOnGap: false)
+                reportLater()
             case .failure(let failure):
                 if failure.kind == .connectionLost { return lost(failure) }
             // A row this program cannot read: the document is read again after the next notice.
@@ -329,9 +332,8 @@ public final class RelayReplica: SyncReplica {
 
     /// Enters rows into the cache, per document, up to the first gap of each peer (a row another
     /// relay committed later can be visible before one it committed earlier); the rest comes
-    /// with a later read. Returns whether the cache changed.
-    private func integrate(_ delta: ReplicaDelta, readAgainOnGap: Bool) -> Bool {
-        var changed = false
+    /// with a later read. The documents that changed are reported with the turn's report.
+    private func integrate(_ delta: ReplicaDelta, readAgainOnGap: Bool) {
         for document in delta.documents {
             let key = DocumentKey(collection: delta.collection, id: document.documentID)
             // A document not in memory (or dropped while this was read) is read when wanted.
@@ -346,11 +348,11 @@ public final class RelayReplica: SyncReplica {
                     collection: delta.collection,
                     documents: [.init(documentID: document.documentID, events: usable)]), wall: 0)
             if case .applied(let newEvents, let documents) = outcome, newEvents > 0 || !documents.isEmpty {
-                changed = true
+                changedThisTurn.insert(
+                    SyncSubscription(collection: delta.collection, documentID: document.documentID))
             }
         }
         if readAgainOnGap, !stale.isEmpty { readNext() }
-        return changed
     }
 
     /// The events that continue `have` without a gap, and whether that is all of them.
@@ -403,12 +405,13 @@ public final class RelayReplica: SyncReplica {
             case .success(let delta):
                 readCount += 1
                 readEventCount += delta.documents.reduce(0) { $0 + $1.events.count }
-                _ = integrate(delta, readAgainOnGap: false)
+                integrate(delta, readAgainOnGap: false)
             }
             pendingLoads.removeAll { $0 == load }
             resident[load] = loop.now
             // The sessions waiting for it answer now (their `prepare` says yes).
-            reportLater(changed: true)
+            changedThisTurn.insert(load)
+            reportLater()
             readNext()
         }
     }

@@ -17,6 +17,14 @@ public final class ReplicaSyncAdapter: SyncReplica {
     private weak var node: SyncNode?
     private var commitToken: ObservationToken?
     private var forwardIsScheduled = false
+    /// The group commit of a relay (see `commitInGroups`); nil: each delta is its own transaction.
+    private var group: GroupCommit<ReplicaDelta, Result<ApplyOutcome, any Error>>?
+    private weak var groupNode: SyncNode?
+    private var nextTicket: UInt64 = 1
+    /// What the batch being acknowledged settled, reported to the node together.
+    private var settledTickets: Set<UInt64> = []
+    private var failedTickets: [UInt64: String] = [:]
+    private var changedSubscriptions: Set<SyncSubscription> = []
 
     public init(replica: Replica) {
         self.replica = replica
@@ -52,6 +60,64 @@ public final class ReplicaSyncAdapter: SyncReplica {
         }
     }
 
+    /// Applies the deltas `node`'s sessions receive in groups: every delta of one loop turn goes
+    /// into one SQLite transaction (`Replica.apply(_:)` of a batch), and each is acknowledged only
+    /// after that COMMIT, through `SyncApplyOutcome.deferred` and `SyncNode.durable`. Until then
+    /// nothing of it is in memory either, so nothing is sent on that was not committed. A relay
+    /// does this: with a thousand clients, one transaction per delta (a WAL write each) was what
+    /// held it back.
+    public func commitInGroups(reportingTo node: SyncNode) {
+        groupNode = node
+        let replica = replica
+        let group = GroupCommit<ReplicaDelta, Result<ApplyOutcome, any Error>>(loop: node.loop) {
+            batch, finished in
+            do {
+                let outcomes = try replica.apply(batch)
+                let applied = outcomes.count { if case .success(.applied) = $0 { true } else { false } }
+                finished(outcomes, applied)
+            } catch {
+                // The transaction failed: none of the batch was kept.
+                finished(Array(repeating: .failure(error), count: batch.count), 0)
+            }
+        }
+        group.onBatchFinished = { [weak self] in self?.reportSettled() }
+        self.group = group
+    }
+
+    /// Transactions of the group commit and the deltas they held (zeros without one).
+    public var commitStatistics: (transactions: Int, deltas: Int) {
+        (group?.transactions ?? 0, group?.committedDeltas ?? 0)
+    }
+
+    private func settle(_ ticket: UInt64, _ delta: ReplicaDelta, _ outcome: Result<ApplyOutcome, any Error>) {
+        switch outcome {
+        case .success(.applied(let newEvents, let changedDocumentIDs)):
+            settledTickets.insert(ticket)
+            // New tombstones change nothing visible but still have to reach the other peers.
+            guard newEvents > 0 || !changedDocumentIDs.isEmpty else { return }
+            for document in delta.documents {
+                changedSubscriptions.insert(
+                    SyncSubscription(collection: delta.collection, documentID: document.documentID))
+            }
+        case .success(.refused):
+            // Acknowledged with the versions the replica has: the sender resends from them.
+            refusedDeltaCount += 1
+            settledTickets.insert(ticket)
+        case .failure(let error):
+            failedTickets[ticket] = String(describing: error)
+        }
+    }
+
+    private func reportSettled() {
+        let tickets = settledTickets
+        let failed = failedTickets
+        let changed = changedSubscriptions
+        settledTickets = []
+        failedTickets = [:]
+        changedSubscriptions = []
+        groupNode?.durable(tickets, failed: failed, changed: changed)
+    }
+
     // MARK: SyncReplica
 
     public func encodedVersions(for subscription: SyncSubscription) throws -> [UInt8] {
@@ -80,7 +146,15 @@ public final class ReplicaSyncAdapter: SyncReplica {
             throw ReplicaSyncAdapterError.outsideSubscription(
                 collection: decoded.collection, documentID: stray, subscription: subscription.description)
         }
-        return try apply(decoded)
+        guard let group else { return try apply(decoded) }
+        // What no honest peer writes ends its session now, as without a group commit.
+        for document in decoded.documents {
+            try ReplicaState.validate(document.events, documentID: document.documentID)
+        }
+        let ticket = nextTicket
+        nextTicket += 1
+        group.submit(decoded) { [weak self] outcome in self?.settle(ticket, decoded, outcome) }
+        return .deferred(ticket: ticket)
     }
 
     private func decode(_ bytes: [UInt8]) throws -> ReplicaDelta {

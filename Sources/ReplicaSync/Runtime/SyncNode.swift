@@ -147,16 +147,35 @@ public final class SyncNode {
     }
 
     /// The replica made the deltas of `tickets` durable (see `SyncApplyOutcome.deferred`): the
-    /// sessions that took them acknowledge, then every session sends what its peer now lacks.
-    public func durable(_ tickets: Set<UInt64>) {
-        driveAll { $0.durable(tickets, now: $1) }
-        replicaChangedOutsideSessions()
+    /// sessions that took them acknowledge (a session that took one of `failed` ends instead),
+    /// then the sessions replicating what changed send what their peers now lack. `changed` nil
+    /// means unknown: every session looks.
+    public func durable(
+        _ tickets: Set<UInt64>, failed: [UInt64: String] = [:], changed: Set<SyncSubscription>? = nil
+    ) {
+        // Only the sessions holding a delta back: on a relay of a thousand clients, a few.
+        for connection in Array(connections.values) where connection.session.awaitsDurability {
+            connection.drive { $0.durable(tickets, failed: failed, now: $1) }
+        }
+        replicaChangedOutsideSessions(changed)
     }
 
-    /// The replica changed without a session (a relay read what other relays stored): every
-    /// session sends what its peer lacks, and the view refreshes.
-    public func replicaChangedOutsideSessions() {
-        driveAll { $0.localCommitted(now: $1) }
+    /// The replica changed without a session (a relay read what other relays stored): the
+    /// sessions replicating what changed (every session, when `changed` is nil) send what their
+    /// peers lack, and the view refreshes.
+    public func replicaChangedOutsideSessions(_ changed: Set<SyncSubscription>? = nil) {
+        guard let changed else {
+            driveAll { $0.localCommitted(now: $1) }
+            return onReplicaChanged()
+        }
+        guard !changed.isEmpty else { return }
+        var driven: Set<ObjectIdentifier> = []
+        for subscription in changed.sorted(by: { $0.description < $1.description }) {
+            for connection in connections(overlapping: subscription)
+            where driven.insert(ObjectIdentifier(connection)).inserted {
+                connection.drive { $0.localCommitted(now: $1) }
+            }
+        }
         onReplicaChanged()
     }
 

@@ -28,6 +28,12 @@ extension SyncSession {
         replication.inFlight.count
     }
 
+    /// Whether a delta this session took waits for the replica to make it durable (see
+    /// `durable(_:failed:now:)`).
+    public var awaitsDurability: Bool {
+        !replication.awaitingDurability.isEmpty
+    }
+
     /// Whether every subscription of ours received its first delta from the remote.
     public var isCaughtUp: Bool {
         isEstablished && configuration.subscriptions.allSatisfy { replication.caughtUp.contains($0) }
@@ -203,10 +209,18 @@ extension SyncSession {
     }
 
     /// The replica made the deltas of `tickets` durable: acknowledge the ones this session took,
-    /// with the versions the replica now has.
-    public mutating func durable(_ tickets: Set<UInt64>, now: SyncInstant) -> [SyncAction] {
+    /// with the versions the replica now has. A delta of `failed` could not be kept (the reason
+    /// given): as when an apply throws, the session ends and the sender keeps it unacknowledged.
+    public mutating func durable(
+        _ tickets: Set<UInt64>, failed: [UInt64: String] = [:], now: SyncInstant
+    ) -> [SyncAction] {
         guard isEstablished else { return [] }
         var actions: [SyncAction] = []
+        let awaiting = replication.awaitingDurability
+        if let failure = failed.sorted(by: { $0.key < $1.key }).first(where: { awaiting[$0.key] != nil }) {
+            replication.awaitingDurability[failure.key] = nil
+            return refuse(.replicaFailed(failure.value), now: now)
+        }
         for ticket in tickets.sorted() {
             guard let waiting = replication.awaitingDurability.removeValue(forKey: ticket) else { continue }
             do {
