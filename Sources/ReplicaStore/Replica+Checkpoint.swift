@@ -17,22 +17,32 @@ extension Replica {
     }
 
     /// Writes every document's snapshot that has log rows, to the end: afterwards a reopen reads
-    /// snapshots only. Commits run a step at a time on their own; this is for a caller that wants
-    /// it done now (a clean shutdown, a test, the bench).
+    /// snapshots only. The loop's idle steps (`backgroundStep`) do this a part at a time; this is
+    /// for a caller that wants it done now (a clean shutdown, a test, the bench).
     public func checkpoint() throws {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         while try checkpointStep(onlyDue: false) {}
     }
 
-    /// One step of checkpointing, run after each commit: it writes one part when a snapshot is
-    /// due or under way. A failure here loses nothing (the log still holds every commit), so
-    /// it drops the unfinished snapshot, which a later commit starts again.
-    func checkpointAfterCommit() {
-        guard !isReadOnly, activeTransaction == nil else { return }
+    /// Whether a commit left background work: a snapshot under way or a document whose log has
+    /// grown enough for one. The owner of the loop then calls `backgroundStep` when it is idle.
+    public var hasBackgroundWork: Bool {
+        !isReadOnly && (checkpointJob != nil || !dueDocuments.isEmpty)
+    }
+
+    /// One small step of background work, for the loop to run when it is idle (never inside a
+    /// commit, so a commit costs only its own transaction): the next part of the snapshot under
+    /// way, or the start of one that is due. True when it wrote something. A failure here loses
+    /// nothing (the log still holds every commit), so it drops the unfinished snapshot, which a
+    /// later step starts again.
+    @discardableResult
+    public func backgroundStep() -> Bool {
+        guard hasBackgroundWork, activeTransaction == nil else { return false }
         do {
-            _ = try checkpointStep(onlyDue: true)
+            return try checkpointStep(onlyDue: true)
         } catch {
             checkpointJob = nil
+            return false
         }
     }
 

@@ -164,7 +164,6 @@ public final class Replica {
             try restoreCommittedState(after: error)
         }
         didCommit(changed, isLocal: true)
-        checkpointAfterCommit()
         return result
     }
 

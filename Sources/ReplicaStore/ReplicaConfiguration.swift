@@ -11,8 +11,8 @@ public struct ReplicaConfiguration {
     public var busyTimeoutMilliseconds: Int32
     /// How far ahead of wall time a remote timestamp may move this replica's clock.
     public var maximumClockDrift: Int64
-    /// Events per snapshot part: the checkpoint writes one part after a commit, so this bounds
-    /// the work a commit takes on besides its own.
+    /// Events per snapshot part: one background step (`Replica.backgroundStep`, run by the loop
+    /// when it is idle) writes one part, so this bounds the work of one turn of the loop.
     public var checkpointPartEvents: Int
     /// A document's snapshot is rewritten once its log holds this many events and as many as
     /// the snapshot (so an event is rewritten a bounded number of times).

@@ -1,19 +1,22 @@
 // A test helper, not a product: writes numbered strokes into a replica, one transaction each, and
 // prints each number only after its commit returned. The persistence test kills it with SIGKILL
 // mid-stream and checks that every printed number survived. With `--checkpoint-part-events N` its
-// snapshots are written N events a step (1 keeps a checkpoint under way after nearly every
-// commit, so the kill lands inside one).
+// snapshots are written N events a step, one step after each commit as the loop's idle steps
+// would run them (1 keeps a checkpoint under way after nearly every commit, so the kill lands
+// inside one).
 import Glibc
 import ReplicaCore
 import ReplicaStore
 
 let arguments = CommandLine.arguments
 var configuration = ReplicaConfiguration()
+var stepsAfterCommits = false
 if arguments.count == 4, arguments[2] == "--checkpoint-part-events", let events = Int(arguments[3]),
     events > 0
 {
     configuration.checkpointPartEvents = events
     configuration.checkpointMinimumLogEvents = 8
+    stepsAfterCommits = true
 } else if arguments.count != 2 {
     let usage = "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N]\n"
     _ = write(STDERR_FILENO, usage, usage.utf8.count)
@@ -41,6 +44,7 @@ do {
         }
         let line = "\(counter)\n"
         _ = write(STDOUT_FILENO, line, line.utf8.count)
+        if stepsAfterCommits { replica.backgroundStep() }
     }
 } catch {
     let message = "replica-crash-writer: \(error)\n"
