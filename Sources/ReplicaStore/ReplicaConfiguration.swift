@@ -17,6 +17,14 @@ public struct ReplicaConfiguration {
     /// A document's snapshot is rewritten once its log holds this many events and as many as
     /// the snapshot (so an event is rewritten a bounded number of times).
     public var checkpointMinimumLogEvents: Int
+    /// Whether background steps compact documents (see `Replica+Compaction`).
+    public var compactsAutomatically = true
+    /// A document is compacted outside a checkpoint only when at least this many of its events,
+    /// and a quarter of them, would go.
+    public var compactionMinimumEvents = 256
+    /// How long a peer that is not heard from holds compaction back (30 days); after that it is
+    /// sent a document's whole state when it returns.
+    public var peerRetentionMilliseconds: Int64 = 30 * 24 * 3_600_000
 
     public init(
         wallClock: @escaping () -> Int64 = ReplicaConfiguration.systemWallClock, peerID: PeerID? = nil,

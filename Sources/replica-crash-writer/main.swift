@@ -8,17 +8,24 @@ import Glibc
 import ReplicaCore
 import ReplicaStore
 
+//
+// With `--compacting` as well, each commit also erases the stroke written ten commits before, and
+// a peer that holds everything is recorded after each commit, so background steps compact the
+// document over and over (the kill lands in a compaction's snapshot).
 let arguments = CommandLine.arguments
 var configuration = ReplicaConfiguration()
 var stepsAfterCommits = false
-if arguments.count == 4, arguments[2] == "--checkpoint-part-events", let events = Int(arguments[3]),
+let compacting = arguments.count == 5 && arguments[4] == "--compacting"
+if arguments.count == 4 || compacting, arguments[2] == "--checkpoint-part-events",
+    let events = Int(arguments[3]),
     events > 0
 {
     configuration.checkpointPartEvents = events
     configuration.checkpointMinimumLogEvents = 8
+    configuration.compactionMinimumEvents = 8
     stepsAfterCommits = true
 } else if arguments.count != 2 {
-    let usage = "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N]\n"
+    let usage = "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N [--compacting]]\n"
     _ = write(STDERR_FILENO, usage, usage.utf8.count)
     exit(2)
 }
@@ -39,11 +46,18 @@ do {
                 .update(
                     DQLUpdate(
                         collection: "drawings",
-                        actions: [.set(DQLPath(["strokes", "k\(counter)"]), .number(Double(counter)))],
+                        actions: [.set(DQLPath(["strokes", "k\(counter)"]), .number(Double(counter)))]
+                            + (compacting && counter > 10
+                                ? [.unset(DQLPath(["strokes", "k\(counter - 10)"]))] : []),
                         filter: DQLFilter(id: .string("crash")))))
         }
         let line = "\(counter)\n"
         _ = write(STDOUT_FILENO, line, line.utf8.count)
+        if compacting {
+            replica.recordPeerVersions(
+                try replica.versions(collection: "drawings", documentID: nil), collection: "drawings",
+                peer: PeerID(0xFEED))
+        }
         if stepsAfterCommits { replica.backgroundStep() }
     }
 } catch {

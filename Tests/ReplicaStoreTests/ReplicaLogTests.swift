@@ -207,7 +207,7 @@ import Testing
         #expect(versions.vectors.count == 3)  // the deleted drawing's tombstone is kept
         do {
             let migrated = try Replica(directory: directory.path)
-            #expect(migrated.database.storedVersion == 3)
+            #expect(migrated.database.storedVersion == ReplicaDatabase.schemaVersion)
             #expect(migrated.peerID == old.peerID)
             #expect(try documents(migrated) == expected)
             #expect(try migrated.versions(collection: "drawings", documentID: nil) == versions)

@@ -2,8 +2,8 @@ import EventRuntime
 import MonotonicTime
 import ReplicaStore
 
-/// Runs a replica's background work (`Replica.backgroundStep`: a snapshot part, later a
-/// compaction step) on the event loop when the loop is idle, so a commit costs only its own
+/// Runs a replica's background work (`Replica.backgroundStep`: a snapshot part, a compaction,
+/// peer versions written) on the event loop when the loop is idle, so a commit costs only its own
 /// transaction.
 ///
 /// After a commit that left work, one step runs `idleDelay` after the last commit; while work
@@ -32,6 +32,8 @@ public final class ReplicaIdleSteps {
         self.idleDelay = idleDelay
         self.maximumDelay = maximumDelay
         commitToken = replica.onCommit { [weak self] _ in self?.committed() }
+        // Peers acknowledging more may let a document compact: that is work too.
+        replica.backgroundWorkAppeared = { [weak self] in self?.committed() }
         // Work left by an earlier run of the program (a snapshot due when it stopped).
         committed()
     }
@@ -64,7 +66,9 @@ public final class ReplicaIdleSteps {
         timer = nil
         deadline = nil
         waitingSince = nil
-        if replica.backgroundStep() { stepsRun += 1 }
+        // A step that did nothing (it failed) waits for the next commit rather than spinning.
+        guard replica.backgroundStep() else { return }
+        stepsRun += 1
         guard replica.hasBackgroundWork else { return }
         // More to do: the next turn, unless a commit comes first and postpones it.
         waitingSince = loop.now
