@@ -11,4 +11,47 @@ public protocol SyncReplica: AnyObject {
     /// Applies an encoded delta that arrived for `subscription`, all or nothing, in one
     /// transaction. A replica that cannot apply a delta with a gap refuses it (and gets it resent).
     func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
+    /// The encoded whole state of the documents a remote holding `remoteVersions` cannot be sent
+    /// a delta for (this replica compacted history it lacks); nil when there is none. Sent before
+    /// any delta of the subscription.
+    func encodedFullState(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    /// Takes a remote's whole state of some documents (see `encodedFullState`), all or nothing.
+    func applyEncodedFullState(_ state: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    /// What the remote peer says it holds of a subscription (its versions, whenever they arrive):
+    /// what compaction waits for.
+    func remoteHolds(_ versions: [UInt8], for subscription: SyncSubscription, peer: UInt64)
+}
+
+/// A replica that never compacts (a relay on PostgreSQL keeps every event) sends no whole
+/// state, needs no peer versions, and cannot take a whole state: rows it holds that the sender
+/// dropped would have to go, and its rows are never deleted.
+extension SyncReplica {
+    public func encodedFullState(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    {
+        nil
+    }
+
+    public func applyEncodedFullState(_ state: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
+        throw SyncReplicaError.fullStateNotSupported
+    }
+
+    public func remoteHolds(_ versions: [UInt8], for subscription: SyncSubscription, peer: UInt64) {}
+}
+
+/// Why a replica could not take what the session handed it.
+public enum SyncReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A replica that keeps every event was sent a compacted document's whole state.
+    case fullStateNotSupported
+
+    public var description: String {
+        switch self {
+        case .fullStateNotSupported:
+            return "this peer keeps every event and cannot take a compacted drawing's whole state"
+        }
+    }
 }
