@@ -11,28 +11,54 @@ extension Replica {
         /// The log events of the document when the job started; those after it stay in the log.
         var logEventsAtStart: Int
         var dots: [Dot]
+        /// The document's compacted vector when the job started (no compaction runs while a job
+        /// is under way), stored with the generation.
+        var compacted: VersionVector
         var next = 0
         var part: Int64 = 0
         var written = 0
+        /// Whether compaction dropped events when it started: its old pages are worth vacuuming.
+        var dropsEvents = false
     }
 
     /// Writes every document's snapshot that has log rows, to the end: afterwards a reopen reads
-    /// snapshots only. Commits run a step at a time on their own; this is for a caller that wants
-    /// it done now (a clean shutdown, a test, the bench).
+    /// snapshots only. The loop's idle steps (`backgroundStep`) do this a part at a time; this is
+    /// for a caller that wants it done now (a clean shutdown, a test, the bench).
     public func checkpoint() throws {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         while try checkpointStep(onlyDue: false) {}
     }
 
-    /// One step of checkpointing, run after each commit: it writes one part when a snapshot is
-    /// due or under way. A failure here loses nothing (the log still holds every commit), so
-    /// it drops the unfinished snapshot, which a later commit starts again.
-    func checkpointAfterCommit() {
-        guard !isReadOnly, activeTransaction == nil else { return }
+    /// Whether a commit left background work: a snapshot under way or a document whose log has
+    /// grown enough for one. The owner of the loop then calls `backgroundStep` when it is idle.
+    public var hasBackgroundWork: Bool {
+        !isReadOnly
+            && (checkpointJob != nil || !dueDocuments.isEmpty || !peerVersions.unsaved.isEmpty || vacuumDue
+                || (configuration.compactsAutomatically && !compactionCandidates.isEmpty))
+    }
+
+    /// One small step of background work, for the loop to run when it is idle (never inside a
+    /// commit, so a commit costs only its own transaction), the first of: the next part of the
+    /// snapshot under way, or the start of one that is due (compacting the document first); a
+    /// compaction of a document whose peers acknowledged more (see `Replica+Compaction`); writing
+    /// the peer versions heard; giving freed pages back to the file system. True when it did
+    /// something. A failure here loses nothing (the log still holds every commit), so it drops
+    /// the unfinished snapshot, which a later step starts again.
+    @discardableResult
+    public func backgroundStep() -> Bool {
+        guard hasBackgroundWork, activeTransaction == nil else { return false }
         do {
-            _ = try checkpointStep(onlyDue: true)
+            if try checkpointStep(onlyDue: true) { return true }
+            if compactionStep() { return true }
+            if try savePeerVersionsStep() { return true }
+            if vacuumDue {
+                if database.hasPagesToVacuum { try database.vacuumStep() } else { vacuumDue = false }
+                return true
+            }
+            return false
         } catch {
             checkpointJob = nil
+            return false
         }
     }
 
@@ -60,7 +86,8 @@ extension Replica {
             }
             if finished {
                 try database.finishSnapshot(
-                    job.key, generation: job.generation, parts: job.part, through: job.through)
+                    job.key, generation: job.generation, parts: job.part, through: job.through,
+                    compacted: job.compacted)
                 // The log rows it deletes held the clock; the metadata keeps it now.
                 try database.setMeta("clock_milliseconds", clock.milliseconds)
                 try database.setMeta("clock_counter", Int64(clock.counter))
@@ -73,6 +100,7 @@ extension Replica {
                 generation: job.generation, through: job.through, snapshotEvents: job.written,
                 logEvents: max(0, logged - job.logEventsAtStart))
             checkpointJob = nil
+            if job.dropsEvents { vacuumDue = true }
         } else {
             checkpointJob = job
         }
@@ -88,7 +116,7 @@ extension Replica {
     /// The next snapshot to write: among the documents a commit made due (so a commit looks at
     /// the documents it wrote, not at every document), or among all with log rows; the one with
     /// the most log first.
-    private func startCheckpoint(onlyDue: Bool) -> CheckpointJob? {
+    func startCheckpoint(onlyDue: Bool) -> CheckpointJob? {
         let keys = onlyDue ? Array(dueDocuments) : Array(storedDocuments.keys)
         dueDocuments = []
         let candidates = keys.compactMap { key in
@@ -105,9 +133,53 @@ extension Replica {
         for other in candidates where other.key != key && isCheckpointDue(other.stored) {
             dueDocuments.insert(other.key)
         }
-        let dots = state.document(key).map { $0.events.keys.sorted() } ?? []
-        return CheckpointJob(
+        return startCheckpoint(of: key)
+    }
+
+    /// A snapshot job for one document, compacted first as far as its peers allow (the snapshot
+    /// is written anyway, so compaction costs it nothing more).
+    func startCheckpoint(of key: DocumentKey) -> CheckpointJob {
+        let stored = storedDocuments[key] ?? ReplicaDatabase.StoredDocument()
+        let dropped =
+            configuration.compactsAutomatically ? state.compact(key, stable: stableVector(for: key)) : []
+        let document = state.document(key)
+        var job = CheckpointJob(
             key: key, generation: stored.generation + 1, through: database.nextSequence - 1,
-            logEventsAtStart: stored.logEvents, dots: dots)
+            logEventsAtStart: stored.logEvents, dots: document.map { $0.events.keys.sorted() } ?? [],
+            compacted: document?.compacted ?? VersionVector())
+        job.dropsEvents = !dropped.isEmpty
+        return job
+    }
+
+    /// Writes a document's whole snapshot in the caller's transaction (taking a peer's whole
+    /// state must not leave a reopen the events it dropped), replacing a snapshot under way.
+    func writeWholeSnapshot(_ key: DocumentKey) throws {
+        if checkpointJob?.key == key { checkpointJob = nil }
+        let stored = storedDocuments[key] ?? ReplicaDatabase.StoredDocument()
+        let document = state.document(key)
+        let events = document.map { $0.events.values.sorted { $0.dot < $1.dot } } ?? []
+        let generation = stored.generation + 1
+        try database.discardUnfinishedSnapshots(key)
+        let size = max(1, configuration.checkpointPartEvents)
+        var part: Int64 = 0
+        var start = 0
+        repeat {
+            let end = min(events.count, start + size)
+            try database.writeSnapshotPart(
+                key, generation: generation, part: part, events: Array(events[start..<end]))
+            part += 1
+            start = end
+        } while start < events.count
+        let through = database.nextSequence - 1
+        try database.finishSnapshot(
+            key, generation: generation, parts: part, through: through,
+            compacted: document?.compacted ?? VersionVector())
+        let clock = state.clock.latest
+        try database.setMeta("clock_milliseconds", clock.milliseconds)
+        try database.setMeta("clock_counter", Int64(clock.counter))
+        storedDocuments[key] = ReplicaDatabase.StoredDocument(
+            generation: generation, through: through, snapshotEvents: events.count, logEvents: 0)
+        dueDocuments.remove(key)
+        vacuumDue = true
     }
 }

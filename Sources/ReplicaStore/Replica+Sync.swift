@@ -28,7 +28,6 @@ extension Replica {
             try restoreCommittedState(after: error)
         }
         didCommit(changed, isLocal: false)
-        checkpointAfterCommit()
         return outcome
     }
 }

@@ -30,6 +30,15 @@ public final class Replica {
     var checkpointJob: CheckpointJob?
     /// Documents whose log a commit has grown past the checkpoint threshold.
     var dueDocuments: Set<DocumentKey> = []
+    /// What each peer says it holds, per document (see `Replica+Compaction`).
+    var peerVersions = PeerVersionTable()
+    /// Documents whose stable vector may have grown since they were last looked at.
+    var compactionCandidates: Set<DocumentKey> = []
+    /// A compacted snapshot freed pages that background steps give back to the file system.
+    var vacuumDue = false
+    /// Called when something other than a commit leaves background work (peer versions that
+    /// may let a document compact); `ReplicaIdleSteps` schedules a step.
+    public var backgroundWorkAppeared: (() -> Void)?
 
     /// Opens (creating if needed) the store in `directory` for writing; takes the writer's lock.
     public convenience init(directory: String, configuration: ReplicaConfiguration = .init()) throws {
@@ -73,6 +82,8 @@ public final class Replica {
             database, peerID: peerID, configuration: configuration)
         subscriptions = try database.loadSubscriptions()
         dueDocuments = Set(storedDocuments.filter { isCheckpointDue($0.value) }.keys)
+        peerVersions = try database.loadPeerVersions()
+        if lock != nil { compactionCandidates = Set(state.allDocuments.keys) }
     }
 
     /// Creates the directory and any missing parents (`mkdir -p`). Nil when it exists now, or the
@@ -164,7 +175,6 @@ public final class Replica {
             try restoreCommittedState(after: error)
         }
         didCommit(changed, isLocal: true)
-        checkpointAfterCommit()
         return result
     }
 

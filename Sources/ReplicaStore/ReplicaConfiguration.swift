@@ -11,12 +11,20 @@ public struct ReplicaConfiguration {
     public var busyTimeoutMilliseconds: Int32
     /// How far ahead of wall time a remote timestamp may move this replica's clock.
     public var maximumClockDrift: Int64
-    /// Events per snapshot part: the checkpoint writes one part after a commit, so this bounds
-    /// the work a commit takes on besides its own.
+    /// Events per snapshot part: one background step (`Replica.backgroundStep`, run by the loop
+    /// when it is idle) writes one part, so this bounds the work of one turn of the loop.
     public var checkpointPartEvents: Int
     /// A document's snapshot is rewritten once its log holds this many events and as many as
     /// the snapshot (so an event is rewritten a bounded number of times).
     public var checkpointMinimumLogEvents: Int
+    /// Whether background steps compact documents (see `Replica+Compaction`).
+    public var compactsAutomatically = true
+    /// A document is compacted outside a checkpoint only when at least this many of its events,
+    /// and a quarter of them, would go.
+    public var compactionMinimumEvents = 256
+    /// How long a peer that is not heard from holds compaction back (30 days); after that it is
+    /// sent a document's whole state when it returns.
+    public var peerRetentionMilliseconds: Int64 = 30 * 24 * 3_600_000
 
     public init(
         wallClock: @escaping () -> Int64 = ReplicaConfiguration.systemWallClock, peerID: PeerID? = nil,

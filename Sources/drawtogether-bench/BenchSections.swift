@@ -7,7 +7,7 @@ enum BenchSections {
     /// `--strokes` or `--quick` chose one, again at `largeDrawing` strokes.
     static func scenarios(of section: BenchOptions.Section, options: BenchOptions) -> [String?] {
         switch section {
-        case .replica: MapWorkload.Scenario.allCases.map(\.rawValue)
+        case .replica: MapWorkload.Scenario.allCases.map(\.rawValue) + [CompactionBench.scenario]
         case .drawing:
             options.strokes == nil && !options.quick ? [nil, "strokes:\(largeDrawing)"] : [nil]
         case .live, .e2e, .relay: [nil]
@@ -20,6 +20,8 @@ enum BenchSections {
         _ section: BenchOptions.Section, scenario: String?, options: BenchOptions, report: FigureReport
     ) throws {
         switch section {
+        case .replica where scenario == CompactionBench.scenario:
+            try CompactionBench(report: report).run()
         case .replica:
             guard let name = scenario, let chosen = MapWorkload.Scenario(rawValue: name) else {
                 throw BenchError.setup(

@@ -20,6 +20,8 @@ final class PeerWiring {
     let replica: Replica
     let adapter: ReplicaSyncAdapter
     let node: SyncNode
+    /// Snapshot steps (and compaction) when the loop is idle, never inside a commit.
+    let idleSteps: ReplicaIdleSteps
     /// Each `--peer`, each kept connected.
     let peerTargets: [SocketEndpoint]
     /// The `--server` relays in the order given: one connection, to the first that answers.
@@ -42,6 +44,7 @@ final class PeerWiring {
         replica = try configuration.replicaLocation.openForWriting()
         try replica.addSubscription(ReplicaSyncAdapter.drawings)
         adapter = ReplicaSyncAdapter(replica: replica)
+        idleSteps = ReplicaIdleSteps(replica: replica, loop: loop)
         let session = SyncSessionConfiguration(
             databaseID: configuration.databaseID, peerID: replica.peerID.rawValue,
             displayName: displayName(replica.peerID),

@@ -1,21 +1,31 @@
 // A test helper, not a product: writes numbered strokes into a replica, one transaction each, and
 // prints each number only after its commit returned. The persistence test kills it with SIGKILL
 // mid-stream and checks that every printed number survived. With `--checkpoint-part-events N` its
-// snapshots are written N events a step (1 keeps a checkpoint under way after nearly every
-// commit, so the kill lands inside one).
+// snapshots are written N events a step, one step after each commit as the loop's idle steps
+// would run them (1 keeps a checkpoint under way after nearly every commit, so the kill lands
+// inside one).
 import Glibc
 import ReplicaCore
 import ReplicaStore
 
+//
+// With `--compacting` as well, each commit also erases the stroke written ten commits before, and
+// a peer that holds everything is recorded after each commit, so background steps compact the
+// document over and over (the kill lands in a compaction's snapshot).
 let arguments = CommandLine.arguments
 var configuration = ReplicaConfiguration()
-if arguments.count == 4, arguments[2] == "--checkpoint-part-events", let events = Int(arguments[3]),
+var stepsAfterCommits = false
+let compacting = arguments.count == 5 && arguments[4] == "--compacting"
+if arguments.count == 4 || compacting, arguments[2] == "--checkpoint-part-events",
+    let events = Int(arguments[3]),
     events > 0
 {
     configuration.checkpointPartEvents = events
     configuration.checkpointMinimumLogEvents = 8
+    configuration.compactionMinimumEvents = 8
+    stepsAfterCommits = true
 } else if arguments.count != 2 {
-    let usage = "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N]\n"
+    let usage = "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N [--compacting]]\n"
     _ = write(STDERR_FILENO, usage, usage.utf8.count)
     exit(2)
 }
@@ -36,11 +46,19 @@ do {
                 .update(
                     DQLUpdate(
                         collection: "drawings",
-                        actions: [.set(DQLPath(["strokes", "k\(counter)"]), .number(Double(counter)))],
+                        actions: [.set(DQLPath(["strokes", "k\(counter)"]), .number(Double(counter)))]
+                            + (compacting && counter > 10
+                                ? [.unset(DQLPath(["strokes", "k\(counter - 10)"]))] : []),
                         filter: DQLFilter(id: .string("crash")))))
         }
         let line = "\(counter)\n"
         _ = write(STDOUT_FILENO, line, line.utf8.count)
+        if compacting {
+            replica.recordPeerVersions(
+                try replica.versions(collection: "drawings", documentID: nil), collection: "drawings",
+                peer: PeerID(0xFEED))
+        }
+        if stepsAfterCommits { replica.backgroundStep() }
     }
 } catch {
     let message = "replica-crash-writer: \(error)\n"

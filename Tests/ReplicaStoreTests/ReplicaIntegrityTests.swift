@@ -97,10 +97,12 @@ import Testing
         do {
             let replica = try Replica(directory: directory.path)
             #expect(try documents(replica) == expected)
-            #expect(replica.database.storedVersion == 3)
+            #expect(replica.database.storedVersion == ReplicaDatabase.schemaVersion)
         }
         let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeoutMilliseconds: 1_000)
-        #expect(try connection.run("PRAGMA user_version").first?.first?.integer == 3)
+        #expect(
+            try connection.run("PRAGMA user_version").first?.first?.integer
+                == Int64(ReplicaDatabase.schemaVersion))
         #expect(
             try connection.run("SELECT count(*) FROM sqlite_master WHERE name = 'events'").first?.first?
                 .integer

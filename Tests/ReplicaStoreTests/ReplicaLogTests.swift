@@ -33,7 +33,8 @@ import Testing
         return configuration
     }
 
-    /// Strokes written one transaction each, some overwritten and some removed, in two documents.
+    /// Strokes written one transaction each, some overwritten and some removed, in two documents;
+    /// after each commit one background step, as the loop runs them when it is idle.
     func writeHistory(_ replica: Replica, clock: ManualClock, strokes: Int) throws {
         for index in 0..<strokes {
             clock.now += 1
@@ -49,6 +50,7 @@ import Testing
                 try replica.execute(
                     Statements.unset([["strokes", "k\(index % 7)"]]), arguments: ["id": .string(id)])
             }
+            replica.backgroundStep()
         }
     }
 
@@ -76,12 +78,37 @@ import Testing
         #expect(replica.storedDocuments.values.map(\.logEvents).sorted() == [6, 6])
     }
 
+    @Test func aCommitWritesNoSnapshotItLeavesTheWorkForABackgroundStep() throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualClock(1_000)
+        let replica = try Replica(directory: directory.path, configuration: configuration(clock))
+        for index in 0..<20 {
+            clock.now += 1
+            try replica.execute(
+                Statements.insert(.updateLocalDiff),
+                arguments: [
+                    "doc": .object(["_id": .string("a"), "strokes": .object(["k\(index)": .number(1)])])
+                ])
+        }
+        #expect(try count("SELECT count(*) FROM snapshot_parts", in: directory.path) == 0)
+        #expect(replica.hasBackgroundWork)
+        var steps = 0
+        while replica.backgroundStep() { steps += 1 }
+        // Every event of the document, in parts of 3, a part a step.
+        let events = replica.state.document(DocumentKey(collection: "drawings", id: "a"))?.events.count ?? 0
+        #expect(events > 20)
+        #expect(steps == (events + 2) / 3)
+        #expect(!replica.hasBackgroundWork)
+        #expect(try count("SELECT count(*) FROM snapshot_parts", in: directory.path) == (events + 2) / 3)
+        #expect(try count("SELECT count(*) FROM batches", in: directory.path) == 0)
+    }
+
     @Test func checkpointMovesTheLogIntoSnapshotsThatAReopenReadsAlone() throws {
         let directory = try TemporaryDirectory()
         let clock = ManualClock(1_000)
         let replica = try Replica(directory: directory.path, configuration: configuration(clock))
         try writeHistory(replica, clock: clock, strokes: 60)
-        // Commits ran checkpoints on their own: the log holds less than everything written.
+        // The steps between commits ran checkpoints: the log holds less than everything written.
         let logged = try count("SELECT count(*) FROM batches", in: directory.path)
         #expect(logged < 72)
         #expect(try count("SELECT count(*) FROM snapshots", in: directory.path) == 2)
@@ -180,7 +207,7 @@ import Testing
         #expect(versions.vectors.count == 3)  // the deleted drawing's tombstone is kept
         do {
             let migrated = try Replica(directory: directory.path)
-            #expect(migrated.database.storedVersion == 3)
+            #expect(migrated.database.storedVersion == ReplicaDatabase.schemaVersion)
             #expect(migrated.peerID == old.peerID)
             #expect(try documents(migrated) == expected)
             #expect(try migrated.versions(collection: "drawings", documentID: nil) == versions)

@@ -15,6 +15,7 @@ import Testing
         .versions(subscription, [9, 8, 7]),
         .delta(.init(subscription: subscription, sequence: 42, senderVersions: [1], changes: Array(0..<255))),
         .ack(subscription, sequence: 42, versions: [5, 5]),
+        .fullState(.init(subscription: subscription, sequence: 43, senderVersions: [2], changes: [7, 7, 7])),
         .presence(
             PresenceUpdate(
                 peerID: 7, displayName: "Bo", drawingID: "drawing-1", cursor: .init(x: -3, y: 12),

@@ -130,9 +130,11 @@ public struct DocumentState: Sendable, Equatable {
         events[dot] = nil
     }
 
-    /// Records that every dot `stable` covers and `events` lacks was dropped.
+    /// Records that every dot `stable` covers and `events` lacks was dropped; the version vector
+    /// covers them too (a reload rebuilds it from the events held, which may lack the last).
     mutating func markCompacted(_ stable: VersionVector) {
         compacted.formUnion(stable)
+        versionVector.formUnion(stable)
     }
 
     private mutating func remove(_ dot: Dot, touched: inout [Dot]) {

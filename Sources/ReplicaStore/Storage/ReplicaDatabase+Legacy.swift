@@ -70,7 +70,7 @@ extension ReplicaDatabase {
                 try writeSnapshotPart(key, generation: 1, part: part, events: Array(slice))
                 part += 1
             }
-            try finishSnapshot(key, generation: 1, parts: part, through: 0)
+            try finishSnapshot(key, generation: 1, parts: part, through: 0, compacted: nil)
         }
         try connection.run("DROP TABLE events")
     }

@@ -47,16 +47,24 @@ extension ReplicaDatabase {
         try connection.readTransaction {
             var documents: [DocumentKey: StoredDocument] = [:]
             var expectedParts: [DocumentKey: Int64] = [:]
-            try connection.cached("SELECT collection, document, generation, through, parts FROM snapshots")
-                .forEachRow { row in
-                    guard let collection = row.text(0), let document = row.text(1),
-                        let generation = row.integer(2),
-                        let through = row.integer(3), let parts = row.integer(4)
-                    else { throw wrongType("a snapshot row") }
-                    let key = DocumentKey(collection: collection, id: document)
-                    documents[key] = StoredDocument(generation: generation, through: through)
-                    expectedParts[key] = parts
-                }
+            var compactedVectors: [DocumentKey: VersionVector] = [:]
+            // Schema 3 (read as it is by a read-only open) has no compacted vectors.
+            let compactedColumns = storedVersion >= 4 ? "compacted, compacted_checksum" : "x'', 0"
+            try connection.cached(
+                "SELECT collection, document, generation, through, parts, \(compactedColumns) FROM snapshots"
+            )
+            .forEachRow { row in
+                guard let collection = row.text(0), let document = row.text(1),
+                    let generation = row.integer(2),
+                    let through = row.integer(3), let parts = row.integer(4),
+                    let compacted = row.blob(5), let checksum = row.integer(6)
+                else { throw wrongType("a snapshot row") }
+                let key = DocumentKey(collection: collection, id: document)
+                documents[key] = StoredDocument(generation: generation, through: through)
+                expectedParts[key] = parts
+                compactedVectors[key] = try self.compacted(
+                    compacted, checksum: checksum, key: key, generation: generation)
+            }
             var partsSeen: [DocumentKey: Int64] = [:]
             try connection.cached(
                 "SELECT collection, document, generation, part, record, checksum FROM snapshot_parts "
@@ -119,6 +127,8 @@ extension ReplicaDatabase {
                 documents[key, default: StoredDocument()].logEvents += events
             }
             nextSequence = highest + 1
+            // After the events: a compacted vector makes the loader ignore missing events it covers.
+            for (key, compacted) in compactedVectors { state.loadCompacted(compacted, into: key) }
             return (documents, clock)
         }
     }
@@ -174,11 +184,23 @@ extension ReplicaDatabase {
 
     /// Makes `generation` (with `parts` parts) the document's snapshot, reaching through log
     /// sequence `through`, and deletes what it replaces: older parts and the log rows it covers.
-    func finishSnapshot(_ key: DocumentKey, generation: Int64, parts: Int64, through: Int64) throws {
+    /// `compacted` nil is the migration to schema 3, which runs before the columns exist.
+    func finishSnapshot(
+        _ key: DocumentKey, generation: Int64, parts: Int64, through: Int64, compacted: VersionVector?
+    ) throws {
         let document: [SQLiteValue] = [.text(key.collection), .text(key.id)]
-        try connection.cached(
-            "INSERT OR REPLACE INTO snapshots(collection, document, generation, through, parts) VALUES(?, ?, ?, ?, ?)"
-        ).run(document + [.integer(generation), .integer(through), .integer(parts)])
+        let row: [SQLiteValue] = document + [.integer(generation), .integer(through), .integer(parts)]
+        if let compacted {
+            let (record, checksum) = Self.compactedRecord(compacted, key: key, generation: generation)
+            try connection.cached(
+                "INSERT OR REPLACE INTO snapshots(collection, document, generation, through, parts, compacted, "
+                    + "compacted_checksum) VALUES(?, ?, ?, ?, ?, ?, ?)"
+            ).run(row + [.blob(record), .integer(checksum)])
+        } else {
+            try connection.cached(
+                "INSERT OR REPLACE INTO snapshots(collection, document, generation, through, parts) VALUES(?, ?, ?, ?, ?)"
+            ).run(row)
+        }
         try connection.cached(
             "DELETE FROM snapshot_parts WHERE collection = ? AND document = ? AND generation <> ?"
         ).run(document + [.integer(generation)])

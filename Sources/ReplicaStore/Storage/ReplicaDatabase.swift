@@ -35,6 +35,8 @@ final class ReplicaDatabase {
         // The log of commits and the per-document snapshots; every event row moves into a
         // snapshot of its document, and the events table goes.
         (schemaThreeSQL, { try $0.moveEventsIntoSnapshots() }),
+        // Compaction: each snapshot's compacted vector, and what peers said they hold.
+        (schemaFourSQL, nil),
     ]
     static var schemaVersion: Int32 { Int32(migrations.count) }
 
@@ -70,6 +72,9 @@ final class ReplicaDatabase {
             if !readOnly {
                 // Only after the header said the file is ours (or new): a foreign database is
                 // refused before anything is written to it.
+                // Before the header is written (switching to WAL writes it), so a new file
+                // starts in incremental auto-vacuum mode.
+                if isNew { try connection.run("PRAGMA auto_vacuum = INCREMENTAL") }
                 let mode = try connection.run("PRAGMA journal_mode=WAL").first?.first?.text
                 guard mode == "wal" else {
                     throw ReplicaError.notAReplica(path: path, reason: "cannot switch it to WAL mode")
@@ -78,7 +83,11 @@ final class ReplicaDatabase {
                 // power loss can drop the last few.
                 try connection.run("PRAGMA synchronous=NORMAL")
             }
+            let before = storedVersion
             try migrate(readOnly: readOnly, isNew: isNew)
+            // A file of an older schema moves to the same mode once (a VACUUM outside the
+            // migration's transaction, which it cannot run in).
+            if !readOnly && !isNew && before < 4 { try enableIncrementalVacuum() }
         } catch let error as SQLiteError {
             switch error.code & 0xFF {
             case SQLITE_NOTADB:

@@ -10,8 +10,9 @@ extension SyncMessage {
     /// other). All of 3 came in one release, so no build speaks only part of it. 4 added the text
     /// being typed at the end of `presence`, with stroke groups of encoding version 2 (text, and
     /// kinds a later build may add, which a version 4 peer keeps untouched): a version 3 peer could
-    /// show neither.
-    public static let protocolVersion: UInt8 = 4
+    /// show neither. 5 added `fullState`, for peers that come back after the sender compacted
+    /// history they lack (a version 4 peer would be sent deltas it must refuse).
+    public static let protocolVersion: UInt8 = 5
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize
     static let confirmationSize = 64
@@ -44,7 +45,7 @@ extension SyncMessage {
         case .versions(let subscription, let versions):
             writer.write(subscription)
             writer.write(blob: versions)
-        case .delta(let delta):
+        case .delta(let delta), .fullState(let delta):
             writer.write(delta.subscription)
             writer.writeFixed(delta.sequence, .bigEndian)
             writer.write(blob: delta.senderVersions)
@@ -121,6 +122,13 @@ extension SyncMessage {
                     sequence: try reader.readFixed("delta.sequence", as: UInt64.self, .bigEndian),
                     senderVersions: try reader.readBlob("delta.senderVersions"),
                     changes: try reader.readBlob("delta.changes")))
+        case .fullState:
+            self = .fullState(
+                Delta(
+                    subscription: try reader.readSubscription(),
+                    sequence: try reader.readFixed("fullState.sequence", as: UInt64.self, .bigEndian),
+                    senderVersions: try reader.readBlob("fullState.senderVersions"),
+                    changes: try reader.readBlob("fullState.changes")))
         case .ack:
             self = .ack(
                 try reader.readSubscription(),

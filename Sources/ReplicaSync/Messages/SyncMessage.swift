@@ -16,6 +16,10 @@ public enum SyncMessage: Equatable, Sendable {
     case versions(SyncSubscription, [UInt8])
     /// What the receiver lacks, with the sender's versions at the time (a lower bound of what it has).
     case delta(Delta)
+    /// The whole state of documents the receiver cannot be sent a delta for (the sender compacted
+    /// history the receiver lacks): events and compacted vectors (`ReplicaFullState`), in the
+    /// delta's envelope, acknowledged like a delta. Added in protocol version 5.
+    case fullState(Delta)
     /// A delta was applied; the receiver's versions after applying it.
     case ack(SyncSubscription, sequence: UInt64, versions: [UInt8])
     case presence(PresenceUpdate)
@@ -86,6 +90,8 @@ public enum SyncMessage: Equatable, Sendable {
         case identity = 12
         /// Added in protocol version 4 with the relay tier (no release spoke 4 without it).
         case relayStatus = 13
+        /// Added in protocol version 5 with compaction.
+        case fullState = 14
         case sealed = 32
     }
 
@@ -97,6 +103,7 @@ public enum SyncMessage: Equatable, Sendable {
         case .subscribe: .subscribe
         case .versions: .versions
         case .delta: .delta
+        case .fullState: .fullState
         case .ack: .ack
         case .presence: .presence
         case .presenceLeft: .presenceLeft

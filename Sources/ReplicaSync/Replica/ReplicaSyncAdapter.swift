@@ -157,6 +157,51 @@ public final class ReplicaSyncAdapter: SyncReplica {
         return .deferred(ticket: ticket)
     }
 
+    public func encodedFullState(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    {
+        let since = try ReplicaSyncAdapterError.remoteVersions(remoteVersions)
+        return replica.fullState(
+            collection: subscription.collection, documentID: subscription.documentID, since: since
+        )?.encoded()
+    }
+
+    public func applyEncodedFullState(_ state: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
+        let decoded: ReplicaFullState
+        do {
+            decoded = try ReplicaFullState(decoding: state)
+        } catch {
+            throw ReplicaSyncAdapterError.undecodable(what: "a drawing's whole state", reason: "\(error)")
+        }
+        try checkCovered(decoded.delta, by: subscription)
+        switch try replica.adopt(decoded) {
+        case .applied(let newEvents, let changedDocumentIDs):
+            return newEvents > 0 || !changedDocumentIDs.isEmpty ? .changed : .unchanged
+        case .refused:
+            return .refused
+        }
+    }
+
+    public func remoteHolds(_ versions: [UInt8], for subscription: SyncSubscription, peer: UInt64) {
+        // Versions that do not decode count for nothing: that peer holds compaction back no
+        // further than it did.
+        guard let decoded = try? DocumentVersions(decoding: versions) else { return }
+        replica.recordPeerVersions(decoded, collection: subscription.collection, peer: PeerID(peer))
+    }
+
+    private func checkCovered(_ delta: ReplicaDelta, by subscription: SyncSubscription) throws {
+        let covering = ReplicaSubscription(
+            collection: subscription.collection, documentID: subscription.documentID)
+        if let stray = delta.documents.lazy.map(\.documentID).first(where: {
+            !covering.covers(DocumentKey(collection: delta.collection, id: $0))
+        }) {
+            throw ReplicaSyncAdapterError.outsideSubscription(
+                collection: delta.collection, documentID: stray, subscription: subscription.description)
+        }
+    }
+
     private func decode(_ bytes: [UInt8]) throws -> ReplicaDelta {
         do {
             return try ReplicaDelta(decoding: bytes)

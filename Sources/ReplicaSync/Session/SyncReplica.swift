@@ -17,9 +17,50 @@ public protocol SyncReplica: AnyObject {
     /// session sends nothing for that subscription, so the remote waits rather than being told
     /// the documents are empty. Called each time a session starts replicating one.
     func prepare(_ subscription: SyncSubscription) -> Bool
+    /// The encoded whole state of the documents a remote holding `remoteVersions` cannot be sent
+    /// a delta for (this replica compacted history it lacks); nil when there is none. Sent before
+    /// any delta of the subscription.
+    func encodedFullState(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    /// Takes a remote's whole state of some documents (see `encodedFullState`), all or nothing.
+    func applyEncodedFullState(_ state: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    /// What the remote peer says it holds of a subscription (its versions, whenever they arrive):
+    /// what compaction waits for.
+    func remoteHolds(_ versions: [UInt8], for subscription: SyncSubscription, peer: UInt64)
 }
 
+/// A replica that never compacts (a relay on PostgreSQL keeps every event) sends no whole
+/// state, needs no peer versions, and cannot take a whole state: rows it holds that the sender
+/// dropped would have to go, and its rows are never deleted.
 extension SyncReplica {
     /// A replica that holds every document it serves: always ready.
     public func prepare(_ subscription: SyncSubscription) -> Bool { true }
+
+    public func encodedFullState(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    {
+        nil
+    }
+
+    public func applyEncodedFullState(_ state: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
+        throw SyncReplicaError.fullStateNotSupported
+    }
+
+    public func remoteHolds(_ versions: [UInt8], for subscription: SyncSubscription, peer: UInt64) {}
+}
+
+/// Why a replica could not take what the session handed it.
+public enum SyncReplicaError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A replica that keeps every event was sent a compacted document's whole state.
+    case fullStateNotSupported
+
+    public var description: String {
+        switch self {
+        case .fullStateNotSupported:
+            return "this peer keeps every event and cannot take a compacted drawing's whole state"
+        }
+    }
 }

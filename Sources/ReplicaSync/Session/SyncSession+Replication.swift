@@ -137,15 +137,19 @@ extension SyncSession {
         case .versions(let subscription, let versions):
             var actions = addSubscription(subscription, now: now)
             replication.remoteVersions[subscription] = versions
+            remoteHolds(versions, for: subscription)
             actions += pushChanges(
                 for: subscription, now: now, evenIfEmpty: !replication.inFlight.keys.contains(subscription))
             return actions
         case .delta(let delta):
             return apply(delta, now: now)
+        case .fullState(let delta):
+            return apply(delta, isFullState: true, now: now)
         case .ack(let subscription, let sequence, let versions):
             guard replication.inFlight[subscription] == sequence else { return [] }  // stale or duplicate
             replication.inFlight[subscription] = nil
             replication.remoteVersions[subscription] = versions
+            remoteHolds(versions, for: subscription)
             lastSyncAt = now
             // Not only when dirty: an ack behind what was sent means the remote refused the delta
             // (a gap), and this resends from the versions it really has. Nil changes send nothing.
@@ -171,7 +175,15 @@ extension SyncSession {
         }
     }
 
-    private mutating func apply(_ delta: SyncMessage.Delta, now: SyncInstant) -> [SyncAction] {
+    /// Tells the replica what the remote holds (compaction waits for it).
+    private func remoteHolds(_ versions: [UInt8], for subscription: SyncSubscription) {
+        guard let peer = remote?.peerID else { return }
+        replica.remoteHolds(versions, for: subscription, peer: peer)
+    }
+
+    private mutating func apply(_ delta: SyncMessage.Delta, isFullState: Bool = false, now: SyncInstant)
+        -> [SyncAction]
+    {
         guard replication.subscriptions.contains(delta.subscription) else {
             return refuse(
                 .unexpectedMessage("delta for unrequested \(delta.subscription)", phase: "sync"), now: now)
@@ -179,9 +191,12 @@ extension SyncSession {
         var actions: [SyncAction] = []
         do {
             var outcome = SyncApplyOutcome.unchanged
-            if !delta.changes.isEmpty {
+            if isFullState {
+                outcome = try replica.applyEncodedFullState(delta.changes, for: delta.subscription)
+            } else if !delta.changes.isEmpty {
                 outcome = try replica.applyEncodedChanges(delta.changes, for: delta.subscription)
             }
+            remoteHolds(delta.senderVersions, for: delta.subscription)
             if outcome == .changed { actions.append(.replicaChanged(delta.subscription)) }
             if case .deferred(let ticket) = outcome {
                 replication.awaitingDurability[ticket] = (delta.subscription, delta.sequence)
@@ -244,6 +259,18 @@ extension SyncSession {
             return []
         }
         do {
+            // A remote that lacks compacted history gets those documents' whole state first;
+            // its ack brings versions that a delta can follow.
+            if let state = try replica.encodedFullState(for: subscription, since: remoteVersions) {
+                let sequence = replication.nextSequence
+                replication.nextSequence += 1
+                let message = SyncMessage.Delta(
+                    subscription: subscription, sequence: sequence,
+                    senderVersions: try replica.encodedVersions(for: subscription), changes: state)
+                let actions = send(.fullState(message), now: now)
+                if isOpen { replication.inFlight[subscription] = sequence }
+                return actions
+            }
             let changes = try replica.encodedChanges(for: subscription, since: remoteVersions)
             // The first answer is sent even when empty: it tells the remote it is caught up.
             guard changes != nil || evenIfEmpty else { return [] }

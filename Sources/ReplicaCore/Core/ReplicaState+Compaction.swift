@@ -1,0 +1,51 @@
+extension ReplicaState {
+    /// Records a document's compacted vector as the store keeps it, after its events were
+    /// loaded (a compacted vector loaded first would make the loader ignore the events it
+    /// covers).
+    package mutating func loadCompacted(_ compacted: VersionVector, into key: DocumentKey) {
+        guard !compacted.counters.isEmpty else { return }
+        modify(key) { state in
+            state.markCompacted(compacted)
+            return ((), [])
+        }
+    }
+
+    /// Takes another replica's whole state of one document (see `DocumentState.adopt`); the
+    /// touched events are unsaved, like an applied delta's. Returns the paths that changed (for
+    /// observers), empty when nothing did.
+    public mutating func adopt(
+        fullState events: [DocumentEvent], compacted: VersionVector, into key: DocumentKey, wall: Int64
+    ) throws -> Set<[String]> {
+        try Self.validate(events, documentID: key.id)
+        let before = document(key)
+        let paths = modify(key) { state -> (Set<[String]>, [Dot]) in
+            let (touched, dropped) = state.adopt(fullState: events, compacted: compacted)
+            var paths = Set(touched.compactMap { state.events[$0]?.path })
+            for dot in dropped { if let path = before?.events[dot]?.path { paths.insert(path) } }
+            return (paths, touched)
+        }
+        if let latest = events.map(\.timestamp).max() { clock.observe(latest, wall: wall) }
+        return paths
+    }
+}
+
+extension ReplicaState {
+    /// The whole state of each selected document whose compacted vector `since` does not cover
+    /// (a peer holding `since` would need removals that are gone); nil when there is none.
+    public func fullState(collection: String, documentID: String?, since: DocumentVersions)
+        -> ReplicaFullState?
+    {
+        var documents: [ReplicaDelta.DocumentDelta] = []
+        var compacted = DocumentVersions()
+        for id in documentID.map({ [$0] }) ?? documentIDs(in: collection) {
+            guard let state = document(DocumentKey(collection: collection, id: id)),
+                !state.compacted.counters.isEmpty, !state.compacted.isCovered(by: since[id])
+            else { continue }
+            documents.append(.init(documentID: id, events: state.events.values.sorted { $0.dot < $1.dot }))
+            compacted.vectors[id] = state.compacted
+        }
+        guard !documents.isEmpty else { return nil }
+        return ReplicaFullState(
+            delta: ReplicaDelta(collection: collection, documents: documents), compacted: compacted)
+    }
+}
