@@ -46,7 +46,7 @@ extension Replica {
         var events: [DocumentEvent] = []
         let end = min(job.dots.count, job.next + max(1, configuration.checkpointPartEvents))
         for dot in job.dots[job.next..<end] {
-            if let event = document?.events[dot] { events.append(event) }
+            if let event = document?.event(at: dot) { events.append(event) }
         }
         job.next = end
         let finished = job.next == job.dots.count
@@ -105,7 +105,7 @@ extension Replica {
         for other in candidates where other.key != key && isCheckpointDue(other.stored) {
             dueDocuments.insert(other.key)
         }
-        let dots = state.document(key).map { $0.events.keys.sorted() } ?? []
+        let dots = state.document(key)?.dots ?? []
         return CheckpointJob(
             key: key, generation: stored.generation + 1, through: database.nextSequence - 1,
             logEventsAtStart: stored.logEvents, dots: dots)

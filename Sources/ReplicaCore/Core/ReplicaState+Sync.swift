@@ -40,13 +40,14 @@ extension ReplicaState {
         var changed: [String] = []
         for document in delta.documents {
             let key = DocumentKey(collection: delta.collection, id: document.documentID)
-            let before = collections[key.collection]?[key.id]?.events.count ?? 0
+            let before = collections[key.collection]?[key.id]?.eventCount ?? 0
             let touchedAny = modify(key) { state -> (Bool, [Dot]) in
                 var touched: [Dot] = []
-                for event in document.events { touched += state.integrate(event) }
+                touched.reserveCapacity(document.events.count)
+                for event in document.events { state.integrate(event, touched: &touched) }
                 return (!touched.isEmpty, touched)
             }
-            newEvents += (collections[key.collection]?[key.id]?.events.count ?? 0) - before
+            newEvents += (collections[key.collection]?[key.id]?.eventCount ?? 0) - before
             if touchedAny { changed.append(document.documentID) }
             if let latest = document.events.map(\.timestamp).max() { clock.observe(latest, wall: wall) }
         }
@@ -56,11 +57,14 @@ extension ReplicaState {
     /// Whether some peer's writes in `events` skip a counter after what `have` holds.
     static func hasGap(_ events: [DocumentEvent], after have: VersionVector) -> Bool {
         var next: [PeerID: UInt64] = [:]
-        for event in events.sorted(by: { $0.dot < $1.dot }) {
-            let peer = event.dot.peer
+        var dots = events.map(\.dot)
+        // A delta lists events in dot order; anything else is sorted first.
+        if !zip(dots, dots.dropFirst()).allSatisfy({ $0 < $1 }) { dots.sort() }
+        for dot in dots {
+            let peer = dot.peer
             let expected = next[peer] ?? have[peer] + 1
-            if event.dot.counter < expected { continue }
-            if event.dot.counter > expected { return true }
+            if dot.counter < expected { continue }
+            if dot.counter > expected { return true }
             next[peer] = expected + 1
         }
         return false

@@ -18,7 +18,7 @@ public struct ReplicaState: Sendable {
     public var clock: HybridClock
     private(set) var collections: [String: [String: DocumentState]] = [:]
     /// Dots whose stored state changed since the last `takeUnsaved()`.
-    private var unsaved: [DocumentKey: Set<Dot>] = [:]
+    private var unsaved: [DocumentKey: [Dot]] = [:]
 
     public init(peerID: PeerID, clock: HybridClock = HybridClock()) {
         self.peerID = peerID
@@ -51,12 +51,12 @@ public struct ReplicaState: Sendable {
         var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
         defer {
             // A document compacted down to nothing is kept: its vectors stop dropped events returning.
-            if !state.events.isEmpty || !state.compacted.counters.isEmpty {
+            if state.eventCount > 0 || !state.compacted.isEmpty {
                 collections[key.collection, default: [:]][key.id] = state
             }
         }
         let (result, touched) = try body(&state)
-        if !touched.isEmpty { unsaved[key, default: []].formUnion(touched) }
+        if !touched.isEmpty { unsaved[key, default: []].append(contentsOf: touched) }
         return result
     }
 
@@ -76,13 +76,34 @@ public struct ReplicaState: Sendable {
         collections[key.collection, default: [:]][key.id, default: DocumentState()].integrate(event)
     }
 
+    /// Loads many stored events into one document: `feed` hands each to the function it is given.
+    package mutating func loadEvents(
+        into key: DocumentKey, _ feed: (_ take: (DocumentEvent) -> Void) throws -> Void
+    ) rethrows {
+        var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
+        defer { collections[key.collection, default: [:]][key.id] = state }
+        var touched: [Dot] = []
+        try feed { event in
+            state.integrate(event, touched: &touched)
+            touched.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// The current state of every event changed since the last call, to be written to disk.
     package mutating func takeUnsaved() -> [(key: DocumentKey, events: [DocumentEvent])] {
         let changed = unsaved
         unsaved = [:]
         return changed.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }.map {
             key, dots in
-            (key: key, events: dots.sorted().compactMap { document(key)?.events[$0] })
+            let document = document(key)
+            var events: [DocumentEvent] = []
+            events.reserveCapacity(dots.count)
+            var previous: Dot?
+            for dot in dots.sorted() where dot != previous {
+                previous = dot
+                if let event = document?.event(at: dot) { events.append(event) }
+            }
+            return (key: key, events: events)
         }
     }
 

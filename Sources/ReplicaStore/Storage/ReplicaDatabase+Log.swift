@@ -128,7 +128,9 @@ extension ReplicaDatabase {
         -> Int
     {
         do {
-            return try DocumentEvent.decodeList(record) { state.load($0, into: key) }
+            var count = 0
+            try state.loadEvents(into: key) { take in count = try DocumentEvent.decodeList(record, take) }
+            return count
         } catch {
             throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
         }
