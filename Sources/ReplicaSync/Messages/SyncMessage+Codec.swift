@@ -10,8 +10,10 @@ extension SyncMessage {
     /// other). All of 3 came in one release, so no build speaks only part of it. 4 added the text
     /// being typed at the end of `presence`, with stroke groups of encoding version 2 (text, and
     /// kinds a later build may add, which a version 4 peer keeps untouched): a version 3 peer could
-    /// show neither.
-    public static let protocolVersion: UInt8 = 4
+    /// show neither. 5 carries deltas in replica delta format 2 (event blocks: peers and paths
+    /// said once, varints, timestamps and contexts as differences), which a version 4 peer
+    /// cannot read.
+    public static let protocolVersion: UInt8 = 5
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize
     static let confirmationSize = 64
