@@ -69,7 +69,7 @@ extension ReplicaDelta {
     public init(decoding bytes: [UInt8]) throws {
         var reader = ByteReader<BinaryDecodingError>(bytes)
         guard reader.remaining >= 3 else {
-            throw BinaryDecodingError.wrongFormat(expected: "a replica delta")
+            throw BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1 or 2)")
         }
         let header = try reader.readBytes("format", count: 3)
         let formatTwo: Bool
