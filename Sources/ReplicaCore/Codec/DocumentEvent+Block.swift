@@ -20,32 +20,47 @@ extension DocumentEvent {
 
     /// Writes `events` (in the order given) as one event block.
     static func writeBlock(_ events: some Collection<DocumentEvent>, to writer: inout ByteWriter) {
+        // A local write's block has one or two events: short arrays searched in order are cheaper
+        // there than dictionaries; the tables come out the same either way.
+        let small = events.count <= 8
+        var peers: [PeerID] = []
         var peerSet: Set<PeerID> = []
         for event in events {
-            peerSet.insert(event.dot.peer)
-            for entry in event.context.entries { peerSet.insert(entry.peer) }
+            for peer in [event.dot.peer] + event.context.entries.map(\.peer) {
+                if small {
+                    if !peers.contains(peer) { peers.append(peer) }
+                } else {
+                    peerSet.insert(peer)
+                }
+            }
         }
-        let peers = peerSet.sorted()
+        if small { peers.sort() } else { peers = peerSet.sorted() }
         var peerIndex: [PeerID: Int] = [:]
-        for (index, peer) in peers.enumerated() { peerIndex[peer] = index }
+        if !small { for (index, peer) in peers.enumerated() { peerIndex[peer] = index } }
+        func slot(of peer: PeerID) -> Int {
+            small ? peers.firstIndex(of: peer) ?? 0 : peerIndex[peer] ?? 0
+        }
         var components: [String] = []
         var componentIndex: [String: Int] = [:]
         var paths: [[Int]] = []
+        var pathList: [[String]] = []
         var pathIndex: [[String]: Int] = [:]
         var eventPaths: [Int] = []
         eventPaths.reserveCapacity(events.count)
         for event in events {
-            if let index = pathIndex[event.path] {
+            if let index = small ? pathList.firstIndex(of: event.path) : pathIndex[event.path] {
                 eventPaths.append(index)
                 continue
             }
             let indices = event.path.map { component in
-                if let index = componentIndex[component] { return index }
-                componentIndex[component] = components.count
+                if let index = small ? components.firstIndex(of: component) : componentIndex[component] {
+                    return index
+                }
+                if !small { componentIndex[component] = components.count }
                 components.append(component)
                 return components.count - 1
             }
-            pathIndex[event.path] = paths.count
+            if small { pathList.append(event.path) } else { pathIndex[event.path] = paths.count }
             eventPaths.append(paths.count)
             paths.append(indices)
         }
@@ -63,7 +78,7 @@ extension DocumentEvent {
         var previousMilliseconds: Int64 = 0
         var previousContext = [UInt64](repeating: 0, count: peers.count)
         for (position, event) in events.enumerated() {
-            writer.writeVarint(UInt64(peerIndex[event.dot.peer] ?? 0))
+            writer.writeVarint(UInt64(slot(of: event.dot.peer)))
             writer.writeZigzag(Int64(bitPattern: event.dot.counter &- previousCounter))
             previousCounter = event.dot.counter
             writer.writeZigzag(event.timestamp.milliseconds &- previousMilliseconds)
@@ -76,7 +91,7 @@ extension DocumentEvent {
             event.value?.write(to: &writer)
             writer.writeVarint(UInt64(event.context.entries.count))
             for entry in event.context.entries {
-                let index = peerIndex[entry.peer] ?? 0
+                let index = slot(of: entry.peer)
                 writer.writeVarint(UInt64(index))
                 writer.writeZigzag(Int64(bitPattern: entry.counter &- previousContext[index]))
                 previousContext[index] = entry.counter
