@@ -2,20 +2,29 @@
 """The map workload of crdt-and-sync.md section 2.2 with pycrdt (Yrs) and loro, printing the same
 figure names as drawtogether-bench, one JSON object per line.
 
-    compare_crdts.py [--keys N] [--libs pycrdt,loro]
+    compare_crdts.py [--keys N] [--libs pycrdt,pycrdt+sqlite,loro]
 
 Each (library, scenario) runs in a fresh child process, so each RSS figure is its own. Keys are
 `stroke-%06d`, values 200 characters of base64 of 150 random bytes, every write its own
 transaction, peers with ids 1 and 2; sync is state-vector style (each side's vector, the diff the
 other lacks, applied crosswise) with an observer on the receiving map, then a convergence check.
 A library that is not installed is reported on stderr and skipped.
+
+`pycrdt+sqlite` is pycrdt with every update made durable the way a Yjs app with a persistence
+provider does it: each update (a local write's, or a received delta) appended to a SQLite table in
+its own transaction (Python's sqlite3, WAL, synchronous=NORMAL), and reopening reads every row and
+applies them to a fresh document. It reports the write, apply, reopen and live figures.
 """
 import argparse
 import base64
 import json
+import os
 import random
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 
 SCENARIOS = ["disjoint", "overlap", "overwrite", "delete-half"]
@@ -168,7 +177,71 @@ class LoroPeer:
         return updates
 
 
-LIBS = {"pycrdt": PycrdtPeer, "loro": LoroPeer}
+class PycrdtSqlitePeer(PycrdtPeer):
+    """pycrdt whose every update is appended to a SQLite table in a transaction of its own."""
+
+    name = "pycrdt+sqlite"
+    directory = None
+
+    def __init__(self, peer_id):
+        super().__init__(peer_id)
+        if PycrdtSqlitePeer.directory is None:
+            PycrdtSqlitePeer.directory = tempfile.mkdtemp(prefix="compare-pycrdt-sqlite-")
+        self.path = os.path.join(PycrdtSqlitePeer.directory, "peer-%d.sqlite" % peer_id)
+        self.database = self.open_database(self.path)
+        self.database.execute("CREATE TABLE IF NOT EXISTS updates(id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+        self.pending = []
+        self.subscription_store = self.doc.observe(lambda event: self.pending.append(event.update))
+
+    @staticmethod
+    def open_database(path):
+        database = sqlite3.connect(path, isolation_level=None)
+        database.execute("PRAGMA journal_mode=WAL")
+        database.execute("PRAGMA synchronous=NORMAL")
+        return database
+
+    def store(self, update):
+        self.database.execute("BEGIN")
+        self.database.execute("INSERT INTO updates(data) VALUES(?)", (update,))
+        self.database.execute("COMMIT")
+
+    def store_pending(self):
+        updates, self.pending = self.pending, []
+        for update in updates:
+            self.store(update)
+
+    def write(self, k, v):
+        super().write(k, v)
+        self.store_pending()
+
+    def delete(self, k):
+        super().delete(k)
+        self.store_pending()
+
+    def apply(self, update):
+        # The received bytes are what the provider stores; the doc's own update event is not.
+        self.doc.apply_update(update)
+        self.pending = []
+        self.store(update)
+
+    def reopen_stored(self):
+        """A fresh process's open: read every stored row and apply each to a new document."""
+        database = self.open_database(self.path)
+        doc = self.pycrdt.Doc(client_id=99)
+        doc["m"] = reopened = self.pycrdt.Map()
+        for (update,) in database.execute("SELECT data FROM updates ORDER BY id"):
+            doc.apply_update(update)
+        contents = reopened.to_py()
+        database.close()
+        return contents
+
+    @staticmethod
+    def remove_files():
+        if PycrdtSqlitePeer.directory is not None:
+            shutil.rmtree(PycrdtSqlitePeer.directory, ignore_errors=True)
+
+
+LIBS = {"pycrdt": PycrdtPeer, "pycrdt+sqlite": PycrdtSqlitePeer, "loro": LoroPeer}
 
 
 def run_scenario(lib, scenario, keys):
@@ -216,7 +289,7 @@ def run_scenario(lib, scenario, keys):
     if hasattr(b, "state_only"):
         emit(lib, prefix + ".state_only", len(b.state_only()), "bytes")
     started = time.perf_counter()
-    reopened = cls.reopen(state)
+    reopened = b.reopen_stored() if hasattr(b, "reopen_stored") else cls.reopen(state)
     emit(lib, prefix + ".reopen", time.perf_counter() - started, "s", note="load the full state and materialize the map")
     if len(reopened) != expected:
         raise SystemExit("%s %s: reopened with %d keys" % (lib, scenario, len(reopened)))
@@ -252,7 +325,7 @@ def run_live(lib, updates):
 
 def available(lib):
     try:
-        __import__(lib)
+        __import__(lib.split("+")[0])
         return True
     except ImportError as error:
         print("compare_crdts: %s is not installed (%s); skipping it" % (lib, error), file=sys.stderr)
@@ -262,15 +335,18 @@ def available(lib):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keys", type=int, default=10000)
-    parser.add_argument("--libs", default="pycrdt,loro")
+    parser.add_argument("--libs", default="pycrdt,pycrdt+sqlite,loro")
     parser.add_argument("--worker", nargs=2, metavar=("LIB", "SCENARIO"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         lib, scenario = args.worker
-        if scenario == "live":
-            run_live(lib, args.keys)
-        else:
-            run_scenario(lib, scenario, args.keys)
+        try:
+            if scenario == "live":
+                run_live(lib, args.keys)
+            else:
+                run_scenario(lib, scenario, args.keys)
+        finally:
+            PycrdtSqlitePeer.remove_files()
         return
     failed = False
     for lib in args.libs.split(","):

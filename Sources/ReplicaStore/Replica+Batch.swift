@@ -27,7 +27,6 @@ extension Replica {
             try restoreCommittedState(after: error)
         }
         didCommit(changed, isLocal: false)
-        checkpointAfterCommit()
         return outcomes
     }
 }

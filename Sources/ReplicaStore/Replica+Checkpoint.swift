@@ -72,7 +72,7 @@ extension Replica {
         var events: [DocumentEvent] = []
         let end = min(job.dots.count, job.next + max(1, configuration.checkpointPartEvents))
         for dot in job.dots[job.next..<end] {
-            if let event = document?.events[dot] { events.append(event) }
+            if let event = document?.event(at: dot) { events.append(event) }
         }
         job.next = end
         let finished = job.next == job.dots.count
@@ -145,7 +145,7 @@ extension Replica {
         let document = state.document(key)
         var job = CheckpointJob(
             key: key, generation: stored.generation + 1, through: database.nextSequence - 1,
-            logEventsAtStart: stored.logEvents, dots: document.map { $0.events.keys.sorted() } ?? [],
+            logEventsAtStart: stored.logEvents, dots: document?.dots ?? [],
             compacted: document?.compacted ?? VersionVector())
         job.dropsEvents = !dropped.isEmpty
         return job
@@ -157,7 +157,8 @@ extension Replica {
         if checkpointJob?.key == key { checkpointJob = nil }
         let stored = storedDocuments[key] ?? ReplicaDatabase.StoredDocument()
         let document = state.document(key)
-        let events = document.map { $0.events.values.sorted { $0.dot < $1.dot } } ?? []
+        var events: [DocumentEvent] = []
+        document?.forEachEvent { events.append($0) }
         let generation = stored.generation + 1
         try database.discardUnfinishedSnapshots(key)
         let size = max(1, configuration.checkpointPartEvents)

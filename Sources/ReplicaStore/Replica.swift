@@ -186,7 +186,8 @@ public final class Replica {
         let changes = state.takeUnsaved()
         try database.append(changes, clock: state.clock.latest)
         var paths: [DocumentKey: Set<[String]>] = [:]
-        for (key, events) in changes {
+        for change in changes {
+            let (key, events) = (change.key, change.events)
             paths[key, default: []].formUnion(events.map(\.path))
             storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += events.count
             if let stored = storedDocuments[key], isCheckpointDue(stored) { dueDocuments.insert(key) }

@@ -49,6 +49,19 @@ import Testing
         }
     }
 
+    @Test func deltasArrivingInFormatOneAndFormatTwoGiveTheSameDocuments() throws {
+        // Clients of the build before event blocks send format 1; the rows are the same either way.
+        let test = try PostgresTestLoop()
+        let writes = try RecordedWrites(seed: 11, operations: 80)
+        let store = try test.openStore(databaseID: "mixed-formats")
+        for (index, delta) in writes.deltas.enumerated() {
+            let bytes = index % 2 == 0 ? delta.encodedFormatOne() : delta.encoded()
+            _ = try test.commit(store, [try ReplicaDelta(decoding: bytes)])
+        }
+        #expect(try derived(test, store).allDocuments == writes.final.allDocuments)
+        #expect(try test.changes(store).encoded().starts(with: [0x52, 0x44, 0x02]))
+    }
+
     @Test func aReadReturnsOnlyWhatTheVersionVectorLacks() throws {
         let test = try PostgresTestLoop()
         let writes = try RecordedWrites(seed: 5, operations: 80)

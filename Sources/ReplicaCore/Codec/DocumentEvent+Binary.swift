@@ -2,7 +2,6 @@ import ByteCoding
 
 extension VersionVector {
     func write(to writer: inout ByteWriter) {
-        let entries = sortedEntries
         writer.writeVarint(UInt64(entries.count))
         for entry in entries {
             writer.writeFixed(entry.peer.rawValue, .littleEndian)
@@ -11,16 +10,28 @@ extension VersionVector {
     }
 
     static func read(from reader: inout ByteReader<BinaryDecodingError>) throws -> VersionVector {
-        var counters: [PeerID: UInt64] = [:]
-        for _ in 0..<(try reader.readCount("version vector entries", prefix: .varint, minimumBytes: 9)) {
+        let count = try reader.readCount("version vector entries", prefix: .varint, minimumBytes: 9)
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        var sorted = true
+        for _ in 0..<count {
             let start = reader.offset
             let peer = PeerID(try reader.readFixed("version vector peer", as: UInt64.self, .littleEndian))
             let counter = try reader.readVarint("version vector counter")
-            guard counter > 0, counters.updateValue(counter, forKey: peer) == nil else {
+            guard counter > 0 else {
                 throw BinaryDecodingError.invalid(what: "version vector entry", offset: start)
             }
+            if let last = entries.last, last.peer >= peer {
+                // Writers put peers in order; a repeated peer is malformed, another order is accepted.
+                guard !entries.contains(where: { $0.peer == peer }) else {
+                    throw BinaryDecodingError.invalid(what: "version vector entry", offset: start)
+                }
+                sorted = false
+            }
+            entries.append(Entry(peer: peer, counter: counter))
         }
-        return VersionVector(counters)
+        if !sorted { entries.sort { $0.peer < $1.peer } }
+        return VersionVector(sortedEntries: entries)
     }
 }
 

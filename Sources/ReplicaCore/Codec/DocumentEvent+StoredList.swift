@@ -1,30 +1,51 @@
 import ByteCoding
 
 extension DocumentEvent {
-    private static let listFormat: UInt8 = 1
+    /// Format 1: a count, then each event as `write(to:)` writes it (read only: rows written before
+    /// format 2).
+    private static let listFormatOne: UInt8 = 1
+    /// Format 2: a count of event blocks, then the blocks (see `writeBlock`).
+    private static let listFormatTwo: UInt8 = 2
 
     /// The stored form of several events of one document (one row of the replica's log or of a
-    /// snapshot): a format byte, the count, then each event as the wire writes it. Deterministic.
+    /// snapshot): format 2, the events as one event block. Deterministic.
     package static func encodedList(_ events: some Collection<DocumentEvent>) -> [UInt8] {
-        var writer = ByteWriter(reservingCapacity: events.count * 64)
-        writer.writeByte(listFormat)
-        writer.writeVarint(UInt64(events.count))
-        for event in events { event.write(to: &writer) }
+        encodedList(blocks: [], then: events)
+    }
+
+    /// A stored list of the given event blocks (each as a delta carried it, stored without being
+    /// encoded again), followed by `events` as one more block when there are any.
+    package static func encodedList(blocks: [ArraySlice<UInt8>], then events: some Collection<DocumentEvent>)
+        -> [UInt8]
+    {
+        var writer = ByteWriter(
+            reservingCapacity: blocks.reduce(16) { $0 + $1.count } + events.count * 64)
+        writer.writeByte(listFormatTwo)
+        writer.writeVarint(UInt64(blocks.count + (events.isEmpty && !blocks.isEmpty ? 0 : 1)))
+        for block in blocks { writer.writeBytes(block) }
+        if !events.isEmpty || blocks.isEmpty { writeBlock(events, to: &writer) }
         return writer.bytes
     }
 
-    /// Decodes a stored list, calling `body` with each event in order; the whole record must be
-    /// well formed (nothing may follow the last event). Returns the number of events.
+    /// Decodes a stored list (format 1 or 2), calling `body` with each event in order; the whole
+    /// record must be well formed (nothing may follow the last event). Returns the number of events.
     @discardableResult
     package static func decodeList(_ bytes: [UInt8], _ body: (DocumentEvent) throws -> Void) throws -> Int {
         var reader = ByteReader<BinaryDecodingError>(bytes)
         let formatOffset = reader.offset
-        guard try reader.readByte("stored event list format") == listFormat else {
+        var count = 0
+        switch try reader.readByte("stored event list format") {
+        case listFormatOne:
+            // An event takes at least 14 bytes in format 1 (see ReplicaDelta's decoder).
+            count = try reader.readCount("stored events", prefix: .varint, minimumBytes: 14)
+            for _ in 0..<count { try body(try DocumentEvent.read(from: &reader)) }
+        case listFormatTwo:
+            for _ in 0..<(try reader.readCount("event blocks", prefix: .varint, minimumBytes: 4)) {
+                count += try readBlock(from: &reader, body)
+            }
+        default:
             throw BinaryDecodingError.invalid(what: "stored event list format", offset: formatOffset)
         }
-        // An event takes at least 14 bytes (see ReplicaDelta's decoder).
-        let count = try reader.readCount("stored events", prefix: .varint, minimumBytes: 14)
-        for _ in 0..<count { try body(try DocumentEvent.read(from: &reader)) }
         if reader.remaining != 0 { throw BinaryDecodingError.trailingBytes(offset: reader.offset) }
         return count
     }

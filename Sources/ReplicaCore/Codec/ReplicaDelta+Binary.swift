@@ -32,12 +32,28 @@ extension DocumentVersions {
 }
 
 extension ReplicaDelta {
-    private static let header: [UInt8] = [0x52, 0x44, 0x01]  // "RD", format 1
+    private static let headerOne: [UInt8] = [0x52, 0x44, 0x01]  // "RD", format 1 (read only)
+    private static let headerTwo: [UInt8] = [0x52, 0x44, 0x02]  // "RD", format 2
 
-    /// Deterministic: documents in the order held (id order from `changes`), events in dot order.
+    /// Deterministic: documents in the order held (id order from `changes`), events in dot order,
+    /// each document's events as one event block (`DocumentEvent.writeBlock`).
     public func encoded() -> [UInt8] {
+        var writer = ByteWriter(reservingCapacity: 16 + eventCount * 48)
+        writer.writeBytes(Self.headerTwo)
+        writer.writeUTF8(collection, prefix: .varint)
+        writer.writeVarint(UInt64(documents.count))
+        for document in documents {
+            writer.writeUTF8(document.documentID, prefix: .varint)
+            DocumentEvent.writeBlock(document.events, to: &writer)
+        }
+        return writer.bytes
+    }
+
+    /// Format 1 (every event written out in full) as the replica wrote it before format 2: kept
+    /// for tests that pin old bytes and for peers of an older build.
+    package func encodedFormatOne() -> [UInt8] {
         var writer = ByteWriter()
-        writer.writeBytes(Self.header)
+        writer.writeBytes(Self.headerOne)
         writer.writeUTF8(collection, prefix: .varint)
         writer.writeVarint(UInt64(documents.count))
         for document in documents {
@@ -48,14 +64,35 @@ extension ReplicaDelta {
         return writer.bytes
     }
 
+    /// Reads format 1 or 2. A format 2 document keeps its event block's bytes
+    /// (`DocumentDelta.encodedBlock`), so applying it can store them as they came.
     public init(decoding bytes: [UInt8]) throws {
         var reader = ByteReader<BinaryDecodingError>(bytes)
-        try readHeader(Self.header, name: "a replica delta (format 1)", from: &reader)
+        guard reader.remaining >= 3 else {
+            throw BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1 or 2)")
+        }
+        let header = try reader.readBytes("format", count: 3)
+        let formatTwo: Bool
+        if header.elementsEqual(Self.headerTwo) {
+            formatTwo = true
+        } else if header.elementsEqual(Self.headerOne) {
+            formatTwo = false
+        } else {
+            throw BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1 or 2)")
+        }
         let collection = try reader.readUTF8("collection", prefix: .varint)
         var documents: [DocumentDelta] = []
         for _ in 0..<(try reader.readCount("documents", prefix: .varint, minimumBytes: 2)) {
             let id = try reader.readUTF8("document id", prefix: .varint)
             var events: [DocumentEvent] = []
+            if formatTwo {
+                let start = reader.offset
+                try DocumentEvent.readBlock(from: &reader) { events.append($0) }
+                var document = DocumentDelta(documentID: id, events: events)
+                document.encodedBlock = bytes[start..<reader.offset]
+                documents.append(document)
+                continue
+            }
             // An event takes at least 14 bytes (peer, counter, timestamp, path, kind, flags, context).
             for _ in 0..<(try reader.readCount("events", prefix: .varint, minimumBytes: 14)) {
                 events.append(try DocumentEvent.read(from: &reader))

@@ -13,11 +13,11 @@ extension DocumentState {
     public mutating func compact(stable: VersionVector) -> [Dot] {
         let stable = stable.meet(versionVector)
         var dropped: [Dot] = []
-        for (dot, event) in events
-        where event.isRemoved && stable.contains(dot) && event.context.isCovered(by: stable) {
-            dropped.append(dot)
+        store.forEachInDotOrder { event in
+            if event.isRemoved && stable.contains(event.dot) && event.context.isCovered(by: stable) {
+                dropped.append(event.dot)
+            }
         }
-        dropped.sort()
         for dot in dropped { dropEvent(dot) }
         markCompacted(stable)
         return dropped

@@ -54,6 +54,6 @@ extension DocumentState {
         let event = DocumentEvent(
             dot: dot, timestamp: author.stamp(), path: path, kind: kind, value: value,
             context: versionVector, isRemoved: false)
-        touched += integrate(event)
+        integrate(event, touched: &touched)
     }
 }

@@ -58,7 +58,7 @@ extension DocumentState {
     private func winner(of node: PathNode) -> DocumentEvent? {
         var best: DocumentEvent?
         for dot in node.live {
-            guard let event = events[dot] else { continue }
+            guard let event = store[dot] else { continue }
             if best.map({ event.winsOver($0) }) ?? true { best = event }
         }
         return best

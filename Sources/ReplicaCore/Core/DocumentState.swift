@@ -6,11 +6,11 @@
 /// document is computed from the live events: at each path the last writer wins among the live
 /// events there; a map marker, or live events below, make the path a map (add-wins).
 public struct DocumentState: Sendable, Equatable {
-    /// Every event of the document, live or removed, by dot.
-    public private(set) var events: [Dot: DocumentEvent] = [:]
+    /// Every event of the document, live or removed, dense by peer and counter.
+    private(set) var store = EventStore()
     /// The writes this document has seen; contiguous per peer because writes are applied in order.
     public private(set) var versionVector = VersionVector()
-    /// Every dot at or below it that `events` lacks was dropped by `compact(stable:)`.
+    /// Every dot at or below it that the document lacks was dropped by `compact(stable:)`.
     public private(set) var compacted = VersionVector()
     var root = PathNode()
 
@@ -18,12 +18,49 @@ public struct DocumentState: Sendable, Equatable {
 
     /// A document holding these events; the order does not matter.
     public init(events: some Sequence<DocumentEvent>) {
-        for event in events { integrate(event) }
+        var touched: [Dot] = []
+        for event in events {
+            integrate(event, touched: &touched)
+            touched.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Every event by dot, as a dictionary built on each call (for tests and tools; the replica
+    /// itself uses `event(at:)`, `eventCount` and `forEachEvent`).
+    public var events: [Dot: DocumentEvent] {
+        var result: [Dot: DocumentEvent] = [:]
+        result.reserveCapacity(store.count)
+        store.forEachInDotOrder { result[$0.dot] = $0 }
+        return result
+    }
+
+    /// The event with this dot, live or removed, if the document holds it.
+    public func event(at dot: Dot) -> DocumentEvent? { store[dot] }
+
+    /// How many events the document holds, live or removed.
+    public var eventCount: Int { store.count }
+
+    /// Every event in dot order.
+    public func forEachEvent(_ body: (DocumentEvent) throws -> Void) rethrows {
+        try store.forEachInDotOrder(body)
+    }
+
+    /// Every dot held, in order.
+    public var dots: [Dot] {
+        var result: [Dot] = []
+        result.reserveCapacity(store.count)
+        store.forEachInDotOrder { result.append($0.dot) }
+        return result
     }
 
     /// Two states are the same document when they hold the same events; the index follows.
     public static func == (lhs: DocumentState, rhs: DocumentState) -> Bool {
-        lhs.events == rhs.events
+        guard lhs.store.count == rhs.store.count else { return false }
+        var same = true
+        lhs.store.forEachInDotOrder { event in
+            if same, rhs.store[event.dot] != event { same = false }
+        }
+        return same
     }
 
     /// Whether the document exists for readers: something in it is live.
@@ -32,8 +69,10 @@ public struct DocumentState: Sendable, Equatable {
     /// The join of two states: every event of both, removed wherever either side removed it.
     public func merged(with other: DocumentState) -> DocumentState {
         var result = self
-        for event in other.events.values.sorted(by: { $0.dot < $1.dot }) {
-            result.integrate(event)
+        var touched: [Dot] = []
+        other.store.forEachInDotOrder { event in
+            result.integrate(event, touched: &touched)
+            touched.removeAll(keepingCapacity: true)
         }
         return result
     }
@@ -42,10 +81,8 @@ public struct DocumentState: Sendable, Equatable {
     public func changes(since: VersionVector) -> [DocumentEvent] {
         // Counters are contiguous per peer, so the missing events are found by counting up.
         var result: [DocumentEvent] = []
-        for (peer, latest) in versionVector.sortedEntries where latest > since[peer] {
-            for counter in (since[peer] + 1)...latest {
-                if let event = events[Dot(peer: peer, counter: counter)] { result.append(event) }
-            }
+        for entry in versionVector.entries where entry.counter > since[entry.peer] {
+            store.forEach(of: entry.peer, in: (since[entry.peer] + 1)...entry.counter) { result.append($0) }
         }
         return result
     }
@@ -54,80 +91,103 @@ public struct DocumentState: Sendable, Equatable {
     /// whose stored state changed: the event itself and any event it removed.
     @discardableResult
     mutating func integrate(_ incoming: DocumentEvent) -> [Dot] {
-        if compacted.contains(incoming.dot), events[incoming.dot] == nil { return [] }  // dropped: stays so
-        if let existing = events[incoming.dot] {
-            guard incoming.isRemoved, !existing.isRemoved else { return [] }
-            var touched: [Dot] = []
-            remove(incoming.dot, touched: &touched)
-            return touched
-        }
-        var event = incoming
-        if !event.isRemoved && isRemovedByKnownEvents(event) {
-            event = event.removed
-        }
-        events[event.dot] = event
-        if event.dot.counter > versionVector[event.dot.peer] {
-            versionVector[event.dot.peer] = event.dot.counter
-        }
-        root.withNode(at: event.path[...]) { node in
-            if !event.isRemoved { node.live.insert(event.dot) }
-        }
-        var touched = [event.dot]
-        applyRemovals(of: event, touched: &touched)
+        var touched: [Dot] = []
+        integrate(incoming, touched: &touched)
         return touched
     }
 
-    /// Whether removal facts already recorded (by events that saw this one) remove it.
-    private func isRemovedByKnownEvents(_ event: DocumentEvent) -> Bool {
-        var node: PathNode? = root
-        for depth in 0...event.path.count {
-            guard let current = node else { return false }
-            if current.subtreeRemoval.contains(event.dot) { return true }
-            if depth == event.path.count {
-                return event.kind == .value
-                    && (current.mapRemoval.contains(event.dot)
-                        || current.descendantWriteRemoval.contains(event.dot))
-            }
-            node = current.children[event.path[depth]]
+    /// `integrate(_:)`, appending the dots whose stored state changed to `touched`.
+    mutating func integrate(_ incoming: DocumentEvent, touched: inout [Dot]) {
+        let dot = incoming.dot
+        if let existing = store[dot] {
+            guard incoming.isRemoved, !existing.isRemoved else { return }
+            remove(dot, touched: &touched)
+            return
         }
-        return false
+        if !compacted.isEmpty, compacted.contains(dot) { return }  // dropped: stays so
+        store.insert(incoming)
+        if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
+        touched.append(dot)
+        Self.place(incoming, depth: 0, removedAbove: false, node: &root, store: &store, touched: &touched)
     }
 
-    /// Records what `event` removes, and removes the live events it covers.
-    private mutating func applyRemovals(of event: DocumentEvent, touched: inout [Dot]) {
+    /// One walk down the event's path: whether facts already recorded remove it (checked before
+    /// its own are recorded), the removal facts it records at each level, the live events it
+    /// removes there, and its place in the live set of its own node.
+    private static func place(
+        _ event: DocumentEvent, depth: Int, removedAbove: Bool, node: inout PathNode, store: inout EventStore,
+        touched: inout [Dot]
+    ) {
         let context = event.context
-        let path = event.path[...]
+        let removed = removedAbove || (!event.isRemoved && node.subtreeRemoval.contains(event.dot))
+        guard depth == event.path.count else {
+            if event.kind != .removal {
+                // A write below a register value turns this path into a map: the value it saw goes.
+                node.descendantWriteRemoval.formUnion(context)
+                removeLiveValues(in: &node, coveredBy: context, store: &store, touched: &touched)
+            }
+            place(
+                event, depth: depth + 1, removedAbove: removed,
+                node: &node.children[event.path[depth], default: PathNode()], store: &store, touched: &touched
+            )
+            return
+        }
+        let removedHere =
+            removed
+            || (!event.isRemoved && event.kind == .value
+                && (node.mapRemoval.contains(event.dot) || node.descendantWriteRemoval.contains(event.dot)))
+        if removedHere {
+            _ = store.markRemoved(event.dot)
+        } else if !event.isRemoved {
+            node.live.append(event.dot)
+        }
         switch event.kind {
         case .value, .removal:
-            root.withNode(at: path) { $0.subtreeRemoval.formUnion(context) }
-            var dots: [Dot] = []
-            root[path]?.liveDots(into: &dots)
-            for dot in dots where context.contains(dot) { remove(dot, touched: &touched) }
+            node.subtreeRemoval.formUnion(context)
+            removeLiveEvents(inSubtree: &node, coveredBy: context, store: &store, touched: &touched)
         case .map:
-            root.withNode(at: path) { $0.mapRemoval.formUnion(context) }
-            removeLiveValues(at: path, coveredBy: context, touched: &touched)
-        }
-        guard event.kind != .removal else { return }
-        // A write below a register value turns that path into a map: the value it saw goes.
-        for depth in 0..<path.count {
-            let ancestor = path.prefix(depth)
-            root.withNode(at: ancestor) { $0.descendantWriteRemoval.formUnion(context) }
-            removeLiveValues(at: ancestor, coveredBy: context, touched: &touched)
+            node.mapRemoval.formUnion(context)
+            removeLiveValues(in: &node, coveredBy: context, store: &store, touched: &touched)
         }
     }
 
-    private mutating func removeLiveValues(
-        at path: ArraySlice<String>, coveredBy context: VersionVector, touched: inout [Dot]
+    /// Removes every live event at and below `node` that `context` covers.
+    private static func removeLiveEvents(
+        inSubtree node: inout PathNode, coveredBy context: VersionVector, store: inout EventStore,
+        touched: inout [Dot]
     ) {
-        guard let live = root[path]?.live else { return }
-        for dot in live where context.contains(dot) && events[dot]?.kind == .value {
-            remove(dot, touched: &touched)
+        if !node.live.isEmpty {
+            node.live.removeAll { dot in
+                guard context.contains(dot) else { return false }
+                if store.markRemoved(dot) != nil { touched.append(dot) }
+                return true
+            }
+        }
+        guard !node.children.isEmpty else { return }
+        var index = node.children.values.startIndex
+        while index != node.children.values.endIndex {
+            removeLiveEvents(
+                inSubtree: &node.children.values[index], coveredBy: context, store: &store, touched: &touched)
+            index = node.children.values.index(after: index)
+        }
+    }
+
+    /// Removes the live register values at `node` that `context` covers.
+    private static func removeLiveValues(
+        in node: inout PathNode, coveredBy context: VersionVector, store: inout EventStore,
+        touched: inout [Dot]
+    ) {
+        guard !node.live.isEmpty else { return }
+        node.live.removeAll { dot in
+            guard context.contains(dot), store[dot]?.kind == .value else { return false }
+            if store.markRemoved(dot) != nil { touched.append(dot) }
+            return true
         }
     }
 
     /// Forgets a removed event (see `compact(stable:)`); removed events are in no live set.
     mutating func dropEvent(_ dot: Dot) {
-        events[dot] = nil
+        store.drop(dot)
     }
 
     /// Records that every dot `stable` covers and `events` lacks was dropped; the version vector
@@ -138,9 +198,9 @@ public struct DocumentState: Sendable, Equatable {
     }
 
     private mutating func remove(_ dot: Dot, touched: inout [Dot]) {
-        guard let event = events[dot], !event.isRemoved else { return }
-        events[dot] = event.removed
-        root.withNode(at: event.path[...]) { _ = $0.live.remove(dot) }
+        guard let event = store[dot], !event.isRemoved else { return }
+        _ = store.markRemoved(dot)
+        root.withNode(at: event.path[...]) { node in node.live.removeAll { $0 == dot } }
         touched.append(dot)
     }
 }

@@ -4,8 +4,9 @@
 /// The removal facts are kept as version vectors: a union of "every write this writer had seen"
 /// sets is again such a set, described by the pointwise maximum.
 struct PathNode: Equatable, Sendable {
-    /// Live (not removed) events at exactly this path.
-    var live: Set<Dot> = []
+    /// Live (not removed) events at exactly this path: a handful at most (one per concurrent
+    /// writer), so an array.
+    var live: [Dot] = []
     /// Seen by a value write or a removal here: removes events here and below.
     var subtreeRemoval = VersionVector()
     /// Seen by a map marker here: removes register values here.
@@ -17,12 +18,6 @@ struct PathNode: Equatable, Sendable {
     /// Whether any event at or below this node is live.
     var hasLiveEvents: Bool {
         !live.isEmpty || children.values.contains { $0.hasLiveEvents }
-    }
-
-    /// Every live dot at or below this node.
-    func liveDots(into result: inout [Dot]) {
-        result.append(contentsOf: live)
-        for child in children.values { child.liveDots(into: &result) }
     }
 
     subscript(path: ArraySlice<String>) -> PathNode? {

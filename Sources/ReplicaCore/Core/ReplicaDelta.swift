@@ -4,11 +4,21 @@ public struct ReplicaDelta: Equatable, Sendable {
     /// The events of one document.
     public struct DocumentDelta: Equatable, Sendable {
         public var documentID: String
-        public var events: [DocumentEvent]
+        public var events: [DocumentEvent] {
+            didSet { encodedBlock = nil }
+        }
+        /// The event block these events were decoded from (format 2), while `events` is unchanged:
+        /// applying the delta stores it as it came instead of encoding the events again.
+        package var encodedBlock: ArraySlice<UInt8>?
 
         public init(documentID: String, events: [DocumentEvent]) {
             self.documentID = documentID
             self.events = events
+        }
+
+        /// The same document and events, however they were decoded.
+        public static func == (lhs: DocumentDelta, rhs: DocumentDelta) -> Bool {
+            lhs.documentID == rhs.documentID && lhs.events == rhs.events
         }
     }
 

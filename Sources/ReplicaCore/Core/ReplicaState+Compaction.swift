@@ -20,8 +20,8 @@ extension ReplicaState {
         let before = document(key)
         let paths = modify(key) { state -> (Set<[String]>, [Dot]) in
             let (touched, dropped) = state.adopt(fullState: events, compacted: compacted)
-            var paths = Set(touched.compactMap { state.events[$0]?.path })
-            for dot in dropped { if let path = before?.events[dot]?.path { paths.insert(path) } }
+            var paths = Set(touched.compactMap { state.event(at: $0)?.path })
+            for dot in dropped { if let path = before?.event(at: dot)?.path { paths.insert(path) } }
             return (paths, touched)
         }
         if let latest = events.map(\.timestamp).max() { clock.observe(latest, wall: wall) }
@@ -41,7 +41,10 @@ extension ReplicaState {
             guard let state = document(DocumentKey(collection: collection, id: id)),
                 !state.compacted.counters.isEmpty, !state.compacted.isCovered(by: since[id])
             else { continue }
-            documents.append(.init(documentID: id, events: state.events.values.sorted { $0.dot < $1.dot }))
+            var events: [DocumentEvent] = []
+            events.reserveCapacity(state.eventCount)
+            state.forEachEvent { events.append($0) }
+            documents.append(.init(documentID: id, events: events))
             compacted.vectors[id] = state.compacted
         }
         guard !documents.isEmpty else { return nil }

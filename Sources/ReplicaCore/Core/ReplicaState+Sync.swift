@@ -40,27 +40,67 @@ extension ReplicaState {
         var changed: [String] = []
         for document in delta.documents {
             let key = DocumentKey(collection: delta.collection, id: document.documentID)
-            let before = collections[key.collection]?[key.id]?.events.count ?? 0
-            let touchedAny = modify(key) { state -> (Bool, [Dot]) in
+            let before = collections[key.collection]?[key.id]?.eventCount ?? 0
+            let (touchedAny, kept) = modify(key) { state -> ((Bool, [Dot]?), [Dot]) in
                 var touched: [Dot] = []
-                for event in document.events { touched += state.integrate(event) }
-                return (!touched.isEmpty, touched)
+                touched.reserveCapacity(document.events.count)
+                for event in document.events { state.integrate(event, touched: &touched) }
+                guard document.encodedBlock != nil, !touched.isEmpty else {
+                    return ((!touched.isEmpty, nil), touched)
+                }
+                let (kept, others) = Self.splitByBlock(
+                    touched, document.events, newEvents: state.eventCount - before, in: state)
+                return ((true, kept), others)
             }
-            newEvents += (collections[key.collection]?[key.id]?.events.count ?? 0) - before
+            if let kept, let block = document.encodedBlock { keepBlock(block, holding: kept, for: key) }
+            newEvents += (collections[key.collection]?[key.id]?.eventCount ?? 0) - before
             if touchedAny { changed.append(document.documentID) }
             if let latest = document.events.map(\.timestamp).max() { clock.observe(latest, wall: wall) }
         }
         return .applied(newEvents: newEvents, changedDocumentIDs: changed)
     }
 
+    /// Which of the dots a delta's document touched its received block holds in their current
+    /// form (kept: stored as the block), and the others (encoded anew). The block is kept only
+    /// when every event in it was new here and they are in dot order; otherwise nil and every dot.
+    static func splitByBlock(
+        _ touched: [Dot], _ received: [DocumentEvent], newEvents: Int, in state: DocumentState
+    ) -> (kept: [Dot]?, others: [Dot]) {
+        guard newEvents == received.count,
+            zip(received, received.dropFirst()).allSatisfy({ $0.dot < $1.dot })
+        else { return (nil, touched) }
+        var kept: [Dot] = []
+        kept.reserveCapacity(received.count)
+        var others: [Dot] = []
+        for dot in touched {
+            var low = 0
+            var high = received.count
+            while low < high {
+                let middle = (low + high) / 2
+                if received[middle].dot < dot { low = middle + 1 } else { high = middle }
+            }
+            if low < received.count, received[low].dot == dot,
+                state.event(at: dot)?.isRemoved == received[low].isRemoved
+            {
+                kept.append(dot)
+            } else {
+                others.append(dot)
+            }
+        }
+        return (kept, others)
+    }
+
     /// Whether some peer's writes in `events` skip a counter after what `have` holds.
     static func hasGap(_ events: [DocumentEvent], after have: VersionVector) -> Bool {
         var next: [PeerID: UInt64] = [:]
-        for event in events.sorted(by: { $0.dot < $1.dot }) {
-            let peer = event.dot.peer
+        var dots = events.map(\.dot)
+        // A delta lists events in dot order; anything else is sorted first.
+        if !zip(dots, dots.dropFirst()).allSatisfy({ $0 < $1 }) { dots.sort() }
+        for dot in dots {
+            let peer = dot.peer
             let expected = next[peer] ?? have[peer] + 1
-            if event.dot.counter < expected { continue }
-            if event.dot.counter > expected { return true }
+            if dot.counter < expected { continue }
+            if dot.counter > expected { return true }
             next[peer] = expected + 1
         }
         return false

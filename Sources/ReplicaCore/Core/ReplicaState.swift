@@ -18,7 +18,10 @@ public struct ReplicaState: Sendable {
     public var clock: HybridClock
     private(set) var collections: [String: [String: DocumentState]] = [:]
     /// Dots whose stored state changed since the last `takeUnsaved()`.
-    private var unsaved: [DocumentKey: Set<Dot>] = [:]
+    private var unsaved: [DocumentKey: [Dot]] = [:]
+    /// Event blocks of applied deltas to store as they came, with the dots whose current form
+    /// each holds (they are not in `unsaved`).
+    private var unsavedBlocks: [DocumentKey: [(block: ArraySlice<UInt8>, dots: [Dot])]] = [:]
 
     public init(peerID: PeerID, clock: HybridClock = HybridClock()) {
         self.peerID = peerID
@@ -51,12 +54,12 @@ public struct ReplicaState: Sendable {
         var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
         defer {
             // A document compacted down to nothing is kept: its vectors stop dropped events returning.
-            if !state.events.isEmpty || !state.compacted.counters.isEmpty {
+            if state.eventCount > 0 || !state.compacted.isEmpty {
                 collections[key.collection, default: [:]][key.id] = state
             }
         }
         let (result, touched) = try body(&state)
-        if !touched.isEmpty { unsaved[key, default: []].formUnion(touched) }
+        if !touched.isEmpty { unsaved[key, default: []].append(contentsOf: touched) }
         return result
     }
 
@@ -84,17 +87,65 @@ public struct ReplicaState: Sendable {
         collections[key.collection, default: [:]][key.id, default: DocumentState()].integrate(event)
     }
 
-    /// The current state of every event changed since the last call, to be written to disk.
-    package mutating func takeUnsaved() -> [(key: DocumentKey, events: [DocumentEvent])] {
-        let changed = unsaved
-        unsaved = [:]
-        return changed.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }.map {
-            key, dots in
-            (key: key, events: dots.sorted().compactMap { document(key)?.events[$0] })
+    /// Loads many stored events into one document: `feed` hands each to the function it is given.
+    package mutating func loadEvents(
+        into key: DocumentKey, _ feed: (_ take: (DocumentEvent) -> Void) throws -> Void
+    ) rethrows {
+        var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
+        defer { collections[key.collection, default: [:]][key.id] = state }
+        var touched: [Dot] = []
+        try feed { event in
+            state.integrate(event, touched: &touched)
+            touched.removeAll(keepingCapacity: true)
         }
     }
 
-    package var hasUnsavedChanges: Bool { !unsaved.isEmpty }
+    /// What changed in one document since the last `takeUnsaved()`, to be written to disk.
+    package struct UnsavedDocument {
+        package var key: DocumentKey
+        /// The current form of every changed event, in dot order.
+        package var events: [DocumentEvent]
+        /// Event blocks received in deltas whose events are stored as they came.
+        package var blocks: [ArraySlice<UInt8>]
+        /// The changed events the blocks do not hold in their current form, in dot order.
+        package var unencoded: [DocumentEvent]
+    }
+
+    /// Every document changed since the last call, in key order.
+    package mutating func takeUnsaved() -> [UnsavedDocument] {
+        let changed = unsaved
+        let blocks = unsavedBlocks
+        unsaved = [:]
+        unsavedBlocks = [:]
+        let keys = Set(changed.keys).union(blocks.keys).sorted {
+            ($0.collection, $0.id) < ($1.collection, $1.id)
+        }
+        return keys.map { key in
+            let document = document(key)
+            func current(_ dots: [Dot]) -> [DocumentEvent] {
+                var events: [DocumentEvent] = []
+                events.reserveCapacity(dots.count)
+                var previous: Dot?
+                for dot in dots.sorted() where dot != previous {
+                    previous = dot
+                    if let event = document?.event(at: dot) { events.append(event) }
+                }
+                return events
+            }
+            let extra = changed[key] ?? []
+            let held = blocks[key] ?? []
+            let unencoded = current(extra)
+            let events = held.isEmpty ? unencoded : current(extra + held.flatMap(\.dots))
+            return UnsavedDocument(key: key, events: events, blocks: held.map(\.block), unencoded: unencoded)
+        }
+    }
+
+    package var hasUnsavedChanges: Bool { !unsaved.isEmpty || !unsavedBlocks.isEmpty }
+
+    /// Records that `block` holds the current form of `dots` of a document, to be stored as is.
+    mutating func keepBlock(_ block: ArraySlice<UInt8>, holding dots: [Dot], for key: DocumentKey) {
+        unsavedBlocks[key, default: []].append((block: block, dots: dots))
+    }
 
     /// A local write context at one wall time; hand the clock back with `finish(_:)`.
     mutating func withAuthor<T>(wall: Int64, _ body: (inout ReplicaState, inout LocalAuthor) throws -> T)

@@ -2,21 +2,72 @@
 ///
 /// Writes from one peer are accepted in counter order, so the vector describes exactly the set of
 /// writes seen: every dot at or below its peer's entry.
+///
+/// Stored as entries sorted by peer, without zeros: a document has a handful of peers, so a
+/// short array searched in order beats hashing, and copying a vector (every event's context, the
+/// removal facts of a path node) shares one buffer instead of building a dictionary.
 public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
-    public private(set) var counters: [PeerID: UInt64]
+    struct Entry: Hashable, Sendable {
+        var peer: PeerID
+        var counter: UInt64
+    }
+
+    private(set) var entries: [Entry]
 
     public init(_ counters: [PeerID: UInt64] = [:]) {
-        self.counters = counters.filter { $0.value > 0 }
+        entries = counters.filter { $0.value > 0 }.map { Entry(peer: $0.key, counter: $0.value) }
+        entries.sort { $0.peer < $1.peer }
+    }
+
+    /// Entries already in strictly increasing peer order with no zero counter (the decoder checks).
+    init(sortedEntries: [Entry]) {
+        entries = sortedEntries
+    }
+
+    /// The entries as a dictionary (built on each call: for callers outside the hot paths).
+    public var counters: [PeerID: UInt64] {
+        Dictionary(uniqueKeysWithValues: entries.lazy.map { ($0.peer, $0.counter) })
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Where `peer`'s entry is, or where it would go.
+    private func position(of peer: PeerID) -> (index: Int, found: Bool) {
+        if entries.count <= 8 {
+            for index in entries.indices {
+                let current = entries[index].peer
+                if current == peer { return (index, true) }
+                if current > peer { return (index, false) }
+            }
+            return (entries.count, false)
+        }
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].peer < peer { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < entries.count && entries[low].peer == peer)
     }
 
     public subscript(peer: PeerID) -> UInt64 {
-        get { counters[peer] ?? 0 }
-        set { counters[peer] = newValue == 0 ? nil : newValue }
+        get {
+            let (index, found) = position(of: peer)
+            return found ? entries[index].counter : 0
+        }
+        set {
+            let (index, found) = position(of: peer)
+            if found {
+                if newValue == 0 { entries.remove(at: index) } else { entries[index].counter = newValue }
+            } else if newValue != 0 {
+                entries.insert(Entry(peer: peer, counter: newValue), at: index)
+            }
+        }
     }
 
     /// The entries in peer order: the deterministic order for encoding and printing.
     public var sortedEntries: [(peer: PeerID, counter: UInt64)] {
-        counters.sorted { $0.key < $1.key }.map { (peer: $0.key, counter: $0.value) }
+        entries.map { (peer: $0.peer, counter: $0.counter) }
     }
 
     public func contains(_ dot: Dot) -> Bool {
@@ -25,24 +76,39 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
 
     /// The pointwise maximum: the union of the two sets of writes.
     public mutating func formUnion(_ other: VersionVector) {
-        for (peer, counter) in other.counters where counter > self[peer] {
-            counters[peer] = counter
+        if other.entries.isEmpty { return }
+        if entries.isEmpty {
+            entries = other.entries  // shares the other vector's storage
+            return
+        }
+        // The usual case: the same peers (or fewer) on the other side, merged in place.
+        var index = 0
+        for entry in other.entries {
+            while index < entries.count && entries[index].peer < entry.peer { index += 1 }
+            if index < entries.count && entries[index].peer == entry.peer {
+                if entry.counter > entries[index].counter { entries[index].counter = entry.counter }
+            } else {
+                entries.insert(entry, at: index)
+            }
+            index += 1
         }
     }
 
     /// Whether every write this vector covers is covered by `other` too.
     public func isCovered(by other: VersionVector) -> Bool {
-        counters.allSatisfy { $0.value <= other[$0.key] }
+        entries.allSatisfy { $0.counter <= other[$0.peer] }
     }
 
     /// The pointwise minimum: the writes both sets hold.
     public func meet(_ other: VersionVector) -> VersionVector {
-        var result: [PeerID: UInt64] = [:]
-        for (peer, counter) in counters { result[peer] = min(counter, other[peer]) }
-        return VersionVector(result)
+        VersionVector(
+            sortedEntries: entries.compactMap { entry in
+                let counter = min(entry.counter, other[entry.peer])
+                return counter == 0 ? nil : Entry(peer: entry.peer, counter: counter)
+            })
     }
 
     public var description: String {
-        "[" + sortedEntries.map { "\($0.peer.shortHex):\($0.counter)" }.joined(separator: ", ") + "]"
+        "[" + entries.map { "\($0.peer.shortHex):\($0.counter)" }.joined(separator: ", ") + "]"
     }
 }

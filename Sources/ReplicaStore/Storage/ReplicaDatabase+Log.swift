@@ -138,7 +138,9 @@ extension ReplicaDatabase {
         -> Int
     {
         do {
-            return try DocumentEvent.decodeList(record) { state.load($0, into: key) }
+            var count = 0
+            try state.loadEvents(into: key) { take in count = try DocumentEvent.decodeList(record, take) }
+            return count
         } catch {
             throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
         }
@@ -150,14 +152,16 @@ extension ReplicaDatabase {
 
     /// Appends one log row per document; the caller holds the transaction. Returns the events
     /// written per document.
-    func append(_ changes: [(key: DocumentKey, events: [DocumentEvent])], clock: HybridTimestamp) throws {
+    func append(_ changes: [ReplicaState.UnsavedDocument], clock: HybridTimestamp) throws {
         let insert = try connection.cached(
             "INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
                 + "clock_counter) VALUES(?, ?, ?, ?, ?, ?, ?)")
-        for (key, events) in changes where !events.isEmpty {
+        for change in changes where !change.events.isEmpty {
+            let key = change.key
             let sequence = nextSequence
             nextSequence += 1
-            let record = DocumentEvent.encodedList(events)
+            // A delta's blocks as they came, and the events they do not hold, encoded.
+            let record = DocumentEvent.encodedList(blocks: change.blocks, then: change.unencoded)
             let checksum = EventChecksum.of(
                 collection: key.collection, document: key.id, peer: sequence, counter: 0, record: record)
             try insert.run([

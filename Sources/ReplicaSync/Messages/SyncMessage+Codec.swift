@@ -11,7 +11,9 @@ extension SyncMessage {
     /// being typed at the end of `presence`, with stroke groups of encoding version 2 (text, and
     /// kinds a later build may add, which a version 4 peer keeps untouched): a version 3 peer could
     /// show neither. 5 added `fullState`, for peers that come back after the sender compacted
-    /// history they lack (a version 4 peer would be sent deltas it must refuse).
+    /// history they lack (a version 4 peer would be sent deltas it must refuse), and carries
+    /// deltas in replica delta format 2 (event blocks: peers and paths said once, varints,
+    /// timestamps and contexts as differences), which a version 4 peer cannot read.
     public static let protocolVersion: UInt8 = 5
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize

@@ -1,0 +1,124 @@
+/// A document's events by dot, dense: per peer, an array indexed by counter (a peer's writes to a
+/// document are numbered 1, 2, 3, …, and accepted in that order), so finding an event is a short
+/// scan of the document's peers and an index, not a hash of the dot.
+///
+/// A counter far beyond what a peer's array holds (only hand-made input has one: a delta with a
+/// gap is refused) goes into `sparse` instead, so no input can make the array huge.
+struct EventStore: Sendable {
+    /// The peers in the order first seen; `logs[slot]` holds a peer's events at `counter - 1`.
+    private(set) var peers: [PeerID] = []
+    private var slots: [PeerID: Int] = [:]
+    private var logs: [[DocumentEvent?]] = []
+    private var sparse: [Dot: DocumentEvent] = [:]
+    private(set) var count = 0
+
+    /// How far past a peer's array an event may land and still be put in it.
+    private static let densePadding: UInt64 = 4096
+
+    private func slot(of peer: PeerID) -> Int? {
+        if peers.count <= 8 {
+            for index in peers.indices where peers[index] == peer { return index }
+            return nil
+        }
+        return slots[peer]
+    }
+
+    subscript(dot: Dot) -> DocumentEvent? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let event = logs[slot][Int(dot.counter - 1)]
+        {
+            return event
+        }
+        return sparse.isEmpty ? nil : sparse[dot]
+    }
+
+    /// Adds an event whose dot is not held yet.
+    mutating func insert(_ event: DocumentEvent) {
+        let dot = event.dot
+        count += 1
+        let slot: Int
+        if let existing = self.slot(of: dot.peer) {
+            slot = existing
+        } else {
+            slot = peers.count
+            peers.append(dot.peer)
+            slots[dot.peer] = slot
+            logs.append([])
+        }
+        let held = UInt64(logs[slot].count)
+        guard dot.counter >= 1, dot.counter <= held + Self.densePadding else {
+            sparse[dot] = event
+            return
+        }
+        if dot.counter == held + 1 {
+            logs[slot].append(event)
+        } else {
+            if dot.counter > held {
+                logs[slot].append(contentsOf: repeatElement(nil, count: Int(dot.counter - held)))
+            }
+            logs[slot][Int(dot.counter - 1)] = event
+        }
+    }
+
+    /// Marks a held event removed (and drops its value); returns it as it was, or nil if not held.
+    mutating func markRemoved(_ dot: Dot) -> DocumentEvent? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count) {
+            let index = Int(dot.counter - 1)
+            guard let event = logs[slot][index] else { return sparse.isEmpty ? nil : markSparseRemoved(dot) }
+            logs[slot][index] = event.removed
+            return event
+        }
+        return sparse.isEmpty ? nil : markSparseRemoved(dot)
+    }
+
+    private mutating func markSparseRemoved(_ dot: Dot) -> DocumentEvent? {
+        guard let event = sparse[dot] else { return nil }
+        sparse[dot] = event.removed
+        return event
+    }
+
+    /// Forgets an event (compaction).
+    mutating func drop(_ dot: Dot) {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            logs[slot][Int(dot.counter - 1)] != nil
+        {
+            logs[slot][Int(dot.counter - 1)] = nil
+            count -= 1
+        } else if sparse.removeValue(forKey: dot) != nil {
+            count -= 1
+        }
+    }
+
+    /// Every event, in dot order (peer, then counter).
+    func forEachInDotOrder(_ body: (DocumentEvent) throws -> Void) rethrows {
+        for slot in peers.indices.sorted(by: { peers[$0] < peers[$1] }) {
+            let peer = peers[slot]
+            let extra =
+                sparse.isEmpty ? [] : sparse.values.filter { $0.dot.peer == peer }.sorted { $0.dot < $1.dot }
+            var next = 0
+            for case let event? in logs[slot] {
+                while next < extra.count && extra[next].dot.counter < event.dot.counter {
+                    try body(extra[next])
+                    next += 1
+                }
+                try body(event)
+            }
+            for event in extra[next...] { try body(event) }
+        }
+    }
+
+    /// The events of one peer with counters in `range`, in order.
+    func forEach(of peer: PeerID, in range: ClosedRange<UInt64>, _ body: (DocumentEvent) -> Void) {
+        guard let slot = slot(of: peer) else { return }
+        if sparse.isEmpty {
+            let log = logs[slot]
+            let upper = min(range.upperBound, UInt64(log.count))
+            guard range.lowerBound >= 1, range.lowerBound <= upper else { return }
+            for case let event? in log[Int(range.lowerBound - 1)..<Int(upper)] { body(event) }
+            return
+        }
+        for counter in range {
+            if let event = self[Dot(peer: peer, counter: counter)] { body(event) }
+        }
+    }
+}
