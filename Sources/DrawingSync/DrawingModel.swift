@@ -34,9 +34,12 @@ public struct DrawingModel: Sendable {
         }
     }
 
-    /// What `persistPending` replaced, so `rollback` can put it back.
+    /// What `persistPending` replaced, so `rollback` can put it back: the forms it replaced, and
+    /// the keys it added (the changes' new keys, shared, so a first flush of a whole drawing
+    /// keeps no second map of it).
     public struct Pending: Sendable {
-        fileprivate var previous: [StrokeKey: EncodedGroup?]
+        fileprivate var previous: [StrokeKey: EncodedGroup]
+        fileprivate var added: Set<StrokeKey>
     }
 
     /// What the replica's maps changed in the model: per key the new group, or nil when removed.
@@ -110,16 +113,21 @@ public struct DrawingModel: Sendable {
     /// Records the entries of a flush before its transaction runs, so a second flush does not
     /// write them again. Removals stay known until `applyRemoves` after the commit.
     public mutating func persistPending(_ changes: Changes) -> Pending {
-        var previous: [StrokeKey: EncodedGroup?] = [:]
+        var previous: [StrokeKey: EncodedGroup] = [:]
+        var added = changes.newKeys
         for (key, encoded) in changes.upserts {
-            previous[key] = .some(synced[key])
-            synced[key] = encoded
+            if let replaced = synced.updateValue(encoded, forKey: key) {
+                previous[key] = replaced
+            } else if !added.contains(key) {
+                added.insert(key)
+            }
         }
-        return Pending(previous: previous)
+        return Pending(previous: previous, added: added)
     }
 
     /// Undoes `persistPending` after a failed transaction.
     public mutating func rollback(_ pending: Pending) {
+        for key in pending.added where pending.previous[key] == nil { synced[key] = nil }
         for (key, previous) in pending.previous {
             synced[key] = previous
         }

@@ -96,3 +96,48 @@ import Testing
         #expect(drawing.additions(since: start) == nil)
     }
 }
+
+/// The drawing's groups live in its spatial index alone: a group whose sweeps hide all of it is
+/// still held (an undo of the sweep brings it back) but lies under no rectangle, and many groups
+/// in one query come back in key order (found through the index's bitmap of ranks).
+@Suite struct DrawingIndexStorageTests {
+    @Test func aCompletelyErasedGroupIsHeldButFoundNowhere() throws {
+        let line = DrawingTests.line(y: 2, at: 1_000)
+        let hidden = line.settingSweep(
+            Fixtures.mask(radius: 10, [(0, 2), (4, 2)]), for: Fixtures.key(5_000, peer: "cccccc"))
+        #expect(hidden.isErasedCompletely)
+        var drawing = Drawing(groups: [hidden])
+        let everywhere = CellRect(x: -100, y: -100, width: 200, height: 200)
+        #expect(drawing.count == 1 && drawing.keys == [line.key] && drawing[line.key] == hidden)
+        #expect(drawing.groups(in: everywhere).isEmpty)
+        #expect(drawing.spatialIndex.bounds(of: line.key) == nil)
+        drawing.insert(line)
+        #expect(drawing.groups(in: everywhere) == [line])
+        drawing.removeGroup(for: line.key)
+        #expect(drawing.isEmpty && drawing.groups(in: everywhere).isEmpty && drawing.lastKey == nil)
+    }
+
+    @Test func aLargeQueryComesBackInKeyOrderAfterEditsBelowTheTop() {
+        var random = SplitMix64(seed: 21)
+        var drawing = Drawing()
+        var reference: [StrokeKey: StrokeGroup] = [:]
+        for step in 0..<2_000 {
+            let group = DrawingTests.line(
+                y: Double(Int.random(in: 0..<30, using: &random)),
+                at: 1_000 + Int64.random(in: 0..<600, using: &random))
+            if step % 5 == 4 {
+                drawing.removeGroup(for: group.key)
+                reference[group.key] = nil
+            } else {
+                drawing.insert(group)
+                reference[group.key] = group
+            }
+        }
+        let rect = CellRect(x: 0, y: 0, width: 10, height: 40)
+        let expected = reference.values.filter { SpatialIndex.bounds(of: $0)?.intersects(rect) == true }
+            .sorted { $0.key < $1.key }
+        #expect(expected.count > drawing.count / 16)
+        #expect(drawing.groups(in: rect) == expected)
+        #expect(drawing.lastKey == reference.keys.max())
+    }
+}

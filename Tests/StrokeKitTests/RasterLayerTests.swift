@@ -210,3 +210,43 @@ import Testing
         }
     }
 }
+
+/// A layer drawn from a drawing's spatial index (the groups under the viewport, their bounds and
+/// tools read from the index, topmost first) must be the layer of every group in key order,
+/// after edits that move groups' ranks (adds below and above, changes, removals, complete
+/// erasures), in every glyph mode, with text among the pens now and then.
+@Suite struct RasterLayerFromDrawingTests {
+    @Test(arguments: [GlyphMode.block, .braille, .ascii], Array(UInt64(1)...6))
+    func aLayerOfTheDrawingIsTheLayerOfEveryGroupInKeyOrder(mode: GlyphMode, seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pool = RasterLayerTopFirstTests.denseGroups(count: 400, using: &random)
+        let texts = RasterLayerTextAmongPensTests.mixedGroups(count: 40, using: &random)
+        var drawing = Drawing(groups: Array(pool.prefix(150)))
+        let viewport = Viewport(x: 1, y: 0, width: 23, height: 10)
+        for round in 0..<8 {
+            for _ in 0..<40 {
+                let group = pool.randomElement(using: &random) ?? pool[0]
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: drawing.removeGroup(for: group.key)
+                case 1:
+                    // Hidden whole by a sweep: held by the drawing, drawn nowhere.
+                    let sweep = Fixtures.mask(radius: 40, [(10, 5), (11, 5)])
+                    drawing.insert(group.settingSweep(sweep, for: Fixtures.key(9_000_000 + Int64(round))))
+                default: drawing.insert(group)
+                }
+            }
+            if seed.isMultiple(of: 2), let text = texts.randomElement(using: &random) {
+                drawing.insert(text)
+            }
+            #expect(
+                RasterLayer(drawing, viewport: viewport, mode: mode)
+                    == RasterLayerTopFirstTests.inKeyOrder(drawing.groups, viewport: viewport, mode: mode),
+                "seed \(seed) round \(round)")
+            var redrawn = RasterLayer(Drawing(), viewport: viewport, mode: mode)
+            redrawn.redraw(CellRect(x: 4, y: 2, width: 12, height: 5), from: drawing)
+            var expected = RasterLayer([], viewport: viewport, mode: mode)
+            expected.redraw(CellRect(x: 4, y: 2, width: 12, height: 5), from: drawing.groups)
+            #expect(redrawn == expected, "seed \(seed) round \(round), a redrawn region")
+        }
+    }
+}

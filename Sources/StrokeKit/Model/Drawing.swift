@@ -8,16 +8,13 @@
 /// what changed since (the coordinator learns which keys an edit touched, a cached raster layer
 /// which strokes to add) instead of comparing the whole drawing.
 public struct Drawing: Equatable, Sendable {
-    private var groupsByKey: [StrokeKey: StrokeGroup]
-    /// The keys in order, kept up to date by every change of `groupsByKey` (a frame asks for the
-    /// groups in order, and sorting 10,000 keys per frame was most of the cost of drawing it).
-    private var orderedKeys: [StrokeKey] = []
     /// Moves on by one with every change. Revisions order the states of one drawing; two
     /// drawings (or two copies of one, changed apart) are not told apart by them.
     public private(set) var revision: UInt64 = 0
     /// The latest steps, oldest first.
     private var journal: [Change] = []
-    /// Where each group may have ink, kept up to date by every change of `groupsByKey`.
+    /// The groups themselves, by key, in key order and by where they may have ink: the one
+    /// copy of them (see `SpatialIndex`).
     public private(set) var spatialIndex = SpatialIndex()
 
     /// One step from one revision to the next.
@@ -37,39 +34,37 @@ public struct Drawing: Equatable, Sendable {
 
     /// A drawing holding `groups`. Of two groups with one key, the later one is kept.
     public init(groups: [StrokeGroup] = []) {
-        groupsByKey = Dictionary(groups.map { ($0.key, $0) }, uniquingKeysWith: { _, later in later })
-        orderedKeys = groupsByKey.keys.sorted()
-        spatialIndex.reserveCapacity(groupsByKey.count)
-        for (key, group) in groupsByKey { spatialIndex.update(key, to: group) }
+        spatialIndex = SpatialIndex(groups: groups)
     }
 
     /// Two drawings are equal when they hold the same groups, whatever their history.
     public static func == (lhs: Drawing, rhs: Drawing) -> Bool {
-        lhs.groupsByKey == rhs.groupsByKey
+        lhs.count == rhs.count && lhs.spatialIndex.orderedGroups == rhs.spatialIndex.orderedGroups
     }
 
     /// Every group in key order (bottom first: the order they are drawn in).
-    public var groups: [StrokeGroup] {
-        orderedKeys.compactMap { groupsByKey[$0] }
-    }
+    public var groups: [StrokeGroup] { spatialIndex.orderedGroups }
 
     /// Every key, sorted.
-    public var keys: [StrokeKey] { orderedKeys }
+    public var keys: [StrokeKey] { spatialIndex.keys }
 
-    public var count: Int { groupsByKey.count }
-    public var isEmpty: Bool { groupsByKey.isEmpty }
+    /// The highest key (the topmost group's), if any.
+    public var lastKey: StrokeKey? { spatialIndex.lastKey }
+
+    public var count: Int { spatialIndex.count }
+    public var isEmpty: Bool { spatialIndex.count == 0 }
 
     /// The group stored under a key, if any.
-    public subscript(key: StrokeKey) -> StrokeGroup? { groupsByKey[key] }
+    public subscript(key: StrokeKey) -> StrokeGroup? { spatialIndex.group(for: key) }
 
     /// Stores `group` under `key` (nil removes it). A group whose own key is not `key` is
     /// refused, since the map key and the group key must agree; the result says whether anything
     /// changed (an equal value changes nothing and keeps the revision).
     @discardableResult
     public mutating func setGroup(_ group: StrokeGroup?, for key: StrokeKey) -> Bool {
-        guard group.map({ $0.key == key }) ?? true, groupsByKey[key] != group else { return false }
-        let wasPresent = groupsByKey[key] != nil
-        groupsByKey[key] = group
+        let current = spatialIndex.group(for: key)
+        guard group.map({ $0.key == key }) ?? true, current != group else { return false }
+        let wasPresent = current != nil
         let bounds = spatialIndex.update(key, to: group)
         journal.append(
             Change(
@@ -77,13 +72,6 @@ public struct Drawing: Equatable, Sendable {
                 newBounds: bounds.new))
         if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
         revision += 1
-        guard wasPresent != (group != nil) else { return true }
-        let index = Self.insertionIndex(of: key, in: orderedKeys)
-        if group != nil {
-            orderedKeys.insert(key, at: index)
-        } else if index < orderedKeys.count, orderedKeys[index] == key {
-            orderedKeys.remove(at: index)
-        }
         return true
     }
 
@@ -96,7 +84,7 @@ public struct Drawing: Equatable, Sendable {
     /// Removes a group; returns what was removed.
     @discardableResult
     public mutating func removeGroup(for key: StrokeKey) -> StrokeGroup? {
-        let removed = groupsByKey[key]
+        let removed = self[key]
         setGroup(nil, for: key)
         return removed
     }
@@ -110,7 +98,7 @@ public struct Drawing: Equatable, Sendable {
 
     /// The groups whose ink may reach into `rect` (see `SpatialIndex`), in key order.
     public func groups(in rect: CellRect) -> [StrokeGroup] {
-        spatialIndex.keys(in: rect).compactMap { groupsByKey[$0] }
+        spatialIndex.groups(in: rect)
     }
 
     /// Rectangles outside which no cell can look different from how it looked at `revision` (an
@@ -130,7 +118,7 @@ public struct Drawing: Equatable, Sendable {
             guard change.added else { return nil }
             keys.append(change.key)
         }
-        return keys.sorted().compactMap { groupsByKey[$0] }
+        return keys.sorted().compactMap { self[$0] }
     }
 
     /// The journal's steps after `revision`; nil when they are no longer all in it.
@@ -139,16 +127,5 @@ public struct Drawing: Equatable, Sendable {
         // The steps are consecutive: the one from `revision` sits at its distance from the first.
         guard revision < self.revision, let first = journal.first?.from, revision >= first else { return nil }
         return journal[(journal.startIndex + Int(revision - first))...]
-    }
-
-    /// The first index in sorted `keys` whose key is not below `key`.
-    private static func insertionIndex(of key: StrokeKey, in keys: [StrokeKey]) -> Int {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -21,8 +21,10 @@ struct InkSampler {
     /// sampling it many times (as `visibleBounds` does, a row or column at a time) does not
     /// derive it again each time.
     private struct Shape {
-        let spine: [Vector2]
-        let segments: [(Vector2, Vector2)]
+        /// The path in the stroke's own coordinates; `offset` places it on the canvas. Points
+        /// are placed as they are read, so preparing a stroke allocates nothing for its path.
+        private let path: [StrokePoint]
+        private let offset: Vector2
         let halfWidth: Double
         private let mask: [MaskSegment]
 
@@ -34,19 +36,48 @@ struct InkSampler {
         }
 
         init(_ stroke: Stroke) {
-            spine = stroke.canvasSpine
-            segments = PlanarGeometry.segments(of: spine)
+            path = stroke.path
+            offset = Vector2(stroke.transform.dx, stroke.transform.dy)
             halfWidth = stroke.ink.width / 2
-            let offset = Vector2(stroke.transform.dx, stroke.transform.dy)
-            mask = stroke.mask.sweeps.flatMap { sweep in
-                sweep.segments.map { a, b in
-                    let (ca, cb) = (a + offset, b + offset)
-                    return MaskSegment(
-                        a: ca, b: cb, radius: sweep.radius, minX: min(ca.x, cb.x) - sweep.radius,
-                        minY: min(ca.y, cb.y) - sweep.radius, maxX: max(ca.x, cb.x) + sweep.radius,
-                        maxY: max(ca.y, cb.y) + sweep.radius)
+            let offset = self.offset
+            mask =
+                stroke.mask.isEmpty
+                ? []
+                : stroke.mask.sweeps.flatMap { sweep in
+                    sweep.segments.map { a, b in
+                        let (ca, cb) = (a + offset, b + offset)
+                        return MaskSegment(
+                            a: ca, b: cb, radius: sweep.radius, minX: min(ca.x, cb.x) - sweep.radius,
+                            minY: min(ca.y, cb.y) - sweep.radius, maxX: max(ca.x, cb.x) + sweep.radius,
+                            maxY: max(ca.y, cb.y) + sweep.radius)
+                    }
                 }
+        }
+
+        /// How many segments the path has: a single point is one degenerate segment (a dot).
+        var segmentCount: Int { max(path.count - 1, 1) }
+
+        /// Segment `index` on the canvas (the `PlanarGeometry.segments(of:)` of the spine).
+        @inline(__always)
+        func segment(_ index: Int) -> (Vector2, Vector2) {
+            path.count == 1 ? (point(0), point(0)) : (point(index), point(index + 1))
+        }
+
+        @inline(__always)
+        private func point(_ index: Int) -> Vector2 {
+            let point = path[index].point
+            return Vector2(point.x + offset.x, point.y + offset.y)
+        }
+
+        /// The box of the path on the canvas.
+        var box: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+            let first = point(0)
+            var box = (minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
+            for index in path.indices.dropFirst() {
+                let p = point(index)
+                box = (min(box.minX, p.x), min(box.minY, p.y), max(box.maxX, p.x), max(box.maxY, p.y))
             }
+            return box
         }
 
         /// Whether the mask hides a canvas point.
@@ -68,22 +99,31 @@ struct InkSampler {
     ///
     /// `settled` says of a candidate sample that nothing `body` would do there can change what
     /// the caller draws (a sample inked already by a stroke above): it is not tested, and `body`
-    /// may not be called for it.
+    /// may not be called for it. `settledCells` says the same of every sample in a
+    /// rectangle of cells (first x, first y, last x, last y): a segment whose candidates all lie
+    /// in settled cells is passed over whole, so a stroke under full cells costs a look at the
+    /// cells around each segment, not a test of each candidate.
     @discardableResult
     @inline(__always)
     func forEachVisibleSample(
         of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
-        skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
+        skipping settled: (Int, Int) -> Bool = { _, _ in false },
+        skippingCells settledCells: (Int, Int, Int, Int) -> Bool = { _, _, _, _ in false },
+        _ body: (Int, Int) -> Bool
     ) -> Bool {
         guard stroke.kind.isPath else { return true }
-        return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, skipping: settled, body)
+        return forEachVisibleSample(
+            of: Shape(stroke), columns: columns, rows: rows, skipping: settled, skippingCells: settledCells,
+            body)
     }
 
     // Inlined so that the caller's closures are too: a frame calls them for every candidate.
     @inline(__always)
     private func forEachVisibleSample(
         of shape: Shape, columns: Range<Int>?, rows: Range<Int>?,
-        skipping settled: (Int, Int) -> Bool = { _, _ in false }, _ body: (Int, Int) -> Bool
+        skipping settled: (Int, Int) -> Bool = { _, _ in false },
+        skippingCells settledCells: (Int, Int, Int, Int) -> Bool = { _, _, _, _ in false },
+        _ body: (Int, Int) -> Bool
     ) -> Bool {
         let halfWidth = shape.halfWidth
         let sw = lattice.sampleWidth
@@ -91,7 +131,8 @@ struct InkSampler {
         // The square of half a sample's diagonal, with room for rounding: no point of a sample's
         // rectangle is further than that from its centre.
         let reachSquared = (sw * sw + sh * sh) / 4 * (1 + 1e-6) + 1e-12
-        for (a, b) in shape.segments {
+        for segment in 0..<shape.segmentCount {
+            let (a, b) = shape.segment(segment)
             // The rows whose band (below) can meet the segment, with room for rounding.
             var firstRow = Int(((min(a.y, b.y) - halfWidth - Self.slack) / sh).rounded(.down)) - 1
             var lastRow = Int(((max(a.y, b.y) + halfWidth + Self.slack) / sh).rounded(.down))
@@ -100,6 +141,20 @@ struct InkSampler {
                 lastRow = min(lastRow, rows.upperBound - 1)
             }
             guard firstRow <= lastRow else { continue }
+            do {
+                // Every candidate column below lies within these (two samples of room each
+                // side for the rules' own margins and rounding).
+                var first = Int(((min(a.x, b.x) - halfWidth) / sw).rounded(.down)) - 2
+                var last = Int(((max(a.x, b.x) + halfWidth) / sw).rounded(.down)) + 2
+                if let columns {
+                    first = max(first, columns.lowerBound)
+                    last = min(last, columns.upperBound - 1)
+                }
+                guard first <= last else { continue }
+                let topLeft = lattice.cell(ofColumn: first, row: firstRow)
+                let bottomRight = lattice.cell(ofColumn: last, row: lastRow)
+                if settledCells(topLeft.x, topLeft.y, bottomRight.x, bottomRight.y) { continue }
+            }
             for row in firstRow...lastRow {
                 let top = Double(row) * sh
                 let bottom = top + sh
@@ -148,7 +203,7 @@ struct InkSampler {
         guard stroke.kind.isPath else { return nil }
         let shape = Shape(stroke)
         let margin = shape.halfWidth
-        guard let box = PlanarGeometry.bounds(of: shape.spine) else { return nil }
+        let box = shape.box
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
         let firstColumn = Int(((box.minX - margin) / sw).rounded(.down)) - 1

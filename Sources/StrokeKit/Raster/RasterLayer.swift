@@ -18,15 +18,23 @@ public struct RasterLayer: Equatable, Sendable {
 
     /// The layer of `groups`, drawn in key order.
     public init(_ groups: [StrokeGroup], viewport: Viewport, mode: GlyphMode) {
+        self.init(blank: viewport, mode: mode)
+        drawTopFirst(groups, in: viewport)
+    }
+
+    /// The layer of the groups of `drawing` under the viewport (found with its spatial index).
+    public init(_ drawing: Drawing, viewport: Viewport, mode: GlyphMode) {
+        self.init(blank: viewport, mode: mode)
+        drawTopFirst(from: drawing.spatialIndex, in: viewport)
+    }
+
+    private init(blank viewport: Viewport, mode: GlyphMode) {
         self.viewport = viewport
         self.mode = mode
         let count = max(viewport.width, 0) * max(viewport.height, 0)
         penBits = [UInt8](repeating: 0, count: count)
         penColours = [UInt8](repeating: 0, count: count)
         markerColours = [UInt8?](repeating: nil, count: count)
-        drawTopFirst(
-            groups, in: CellRect(x: viewport.x, y: viewport.y, width: viewport.width, height: viewport.height)
-        )
     }
 
     /// Draws `groups` over what the layer holds (in key order among themselves): the caller
@@ -40,7 +48,19 @@ public struct RasterLayer: Equatable, Sendable {
     /// with ink there (`Drawing.groups(in:)`), so the region ends as a fresh layer would have it;
     /// the cells around it are left as they are.
     public mutating func redraw(_ region: CellRect, from groups: [StrokeGroup]) {
-        guard let region = region.intersection(viewport) else { return }
+        guard let region = clear(region) else { return }
+        drawTopFirst(groups, in: region)
+    }
+
+    /// `redraw(_:from:)` with every group of `drawing` whose ink may reach into `region`.
+    public mutating func redraw(_ region: CellRect, from drawing: Drawing) {
+        guard let region = clear(region) else { return }
+        drawTopFirst(from: drawing.spatialIndex, in: region)
+    }
+
+    /// Clears the cells of `region` in the viewport; the part of it in the viewport, if any.
+    private mutating func clear(_ region: CellRect) -> CellRect? {
+        guard let region = region.intersection(viewport) else { return nil }
         let width = viewport.width
         for y in region.y..<region.maxY {
             let start = (y - viewport.y) * width + (region.x - viewport.x)
@@ -51,7 +71,7 @@ public struct RasterLayer: Equatable, Sendable {
                 if !glyphCells.isEmpty { glyphCells[index] = nil }
             }
         }
-        drawTopFirst(groups, in: region)
+        return region
     }
 
     /// This layer for another viewport in the same mode: the cells both show are copied, the
@@ -116,8 +136,8 @@ public struct RasterLayer: Equatable, Sendable {
     /// the first marker's, and its samples are or-ed as before, so the order does not change
     /// what a cell ends as. What it saves: a sample a pen above inked already cannot change for
     /// a pen below, nor a cell with a marker colour for a marker below, so such samples are not
-    /// tested; a stroke whose bounds hold only full cells is not looked at, and once every cell
-    /// of the region is full the strokes below are not either. In a large drawing most strokes
+    /// tested; a group whose bounds hold only full cells is not looked at, and once every cell
+    /// of the region is full the groups below are not either. In a large drawing most groups
     /// under the viewport lie under others (at 100,000 strokes, under dozens), so a frame costs
     /// about what the visible ink costs, not what the drawing does.
     ///
@@ -125,12 +145,54 @@ public struct RasterLayer: Equatable, Sendable {
     /// below it and a later pen clears the glyph, so a cell's end state depends on the order and
     /// the or-ing above does not hold. When any such stroke is among `groups`, all of them are.
     private mutating func drawTopFirst(_ groups: [StrokeGroup], in region: CellRect) {
-        let width = viewport.width
-        guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, !groups.isEmpty else {
-            return
-        }
+        guard !groups.isEmpty else { return }
         if groups.contains(where: { $0.pieces.contains { !$0.kind.isPath } }) {
             draw(groups, in: region)
+            return
+        }
+        // Topmost first, without a copy of every group: groups in key order are walked
+        // backwards, others sorted first.
+        let ordered =
+            zip(groups, groups.dropFirst()).allSatisfy({ $0.key < $1.key })
+            ? groups : Raster.inKeyOrder(groups)
+        walkTopFirst(count: ordered.count, in: region) { index in
+            let pieces = ordered[index].pieces
+            var flags: UInt8 = 0
+            for piece in pieces { flags |= piece.ink.tool == .marker ? 2 : 1 }
+            return (SpatialIndex.bounds(of: ordered[index]), flags)
+        } group: {
+            ordered[$0]
+        }
+    }
+
+    /// `drawTopFirst(_:in:)` of the groups the index holds under `region`: their bounds and
+    /// kinds come from the index, so a group under full cells is passed over without reading it.
+    private mutating func drawTopFirst(from index: SpatialIndex, in region: CellRect) {
+        let slots = index.slots(in: region)
+        guard !slots.isEmpty else { return }
+        let places = index.places
+        if slots.contains(where: { places[Int($0)].flags & SpatialIndex.Place.glyphs != 0 }) {
+            draw(slots.compactMap { index.group(inSlot: $0) }, in: region)
+            return
+        }
+        walkTopFirst(count: slots.count, in: region) { at in
+            let place = places[Int(slots[at])]
+            return (place.bounds, place.flags)
+        } group: {
+            index.group(inSlot: slots[$0])
+        }
+    }
+
+    /// The walk of `drawTopFirst`: `count` groups in key order, each with its bounds and which
+    /// tools its pieces use (1 pen, 2 marker), read from the last to the first; `group` is asked
+    /// only for groups whose bounds reach a cell that can still change.
+    @inline(__always)
+    private mutating func walkTopFirst(
+        count: Int, in region: CellRect, place: (Int) -> (bounds: CellRect?, flags: UInt8),
+        group: (Int) -> StrokeGroup?
+    ) {
+        let width = viewport.width
+        guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, count > 0 else {
             return
         }
         let origin = (x: viewport.x, y: viewport.y)
@@ -140,11 +202,6 @@ public struct RasterLayer: Equatable, Sendable {
         let full = UInt8(truncatingIfNeeded: (1 << (lattice.columnsPerCell * lattice.rowsPerCell)) - 1)
         var openPens = region.width * region.height
         var openMarkers = openPens
-        // Topmost first, without a copy of every stroke: groups in key order (as
-        // `Drawing.groups(in:)` gives them) are walked backwards, others sorted first.
-        let ordered =
-            zip(groups, groups.dropFirst()).allSatisfy({ $0.key < $1.key })
-            ? groups : Raster.inKeyOrder(groups)
         // The cells are written through buffers: the test of what is settled reads them while
         // the stroke is drawn into them.
         penBits.withUnsafeMutableBufferPointer { bits in
@@ -165,44 +222,60 @@ public struct RasterLayer: Equatable, Sendable {
                         }
                         return false
                     }
-                    for stroke in ordered.reversed().lazy.flatMap({ $0.pieces.reversed() }) {
-                        let isMarker = stroke.ink.tool == .marker
-                        if isMarker ? openMarkers == 0 : openPens == 0 {
-                            if openPens == 0 && openMarkers == 0 { break }
-                            continue
-                        }
-                        guard let reach = SpatialIndex.bounds(of: stroke).intersection(region),
-                            hasOpenCell(in: reach, forMarker: isMarker)
-                        else { continue }
-                        let colour = stroke.ink.colour
-                        // A sample a stroke above inked already is settled: a pen there can only
-                        // set a bit that is set, a marker only a colour that is chosen.
-                        let settled = { (column: Int, row: Int) -> Bool in
-                            let place = lattice.cell(ofColumn: column, row: row)
-                            return isMarker
-                                ? markers[index(place)] != nil : bits[index(place)] & bit(place) != 0
-                        }
-                        sampler.forEachVisibleSample(
-                            of: stroke, columns: columns, rows: rows, skipping: settled
-                        ) {
-                            column, row in
-                            let place = lattice.cell(ofColumn: column, row: row)
-                            let cell = index(place)
-                            if isMarker {
-                                if markers[cell] == nil {
-                                    markers[cell] = colour
-                                    openMarkers -= 1
-                                }
-                            } else {
-                                let old = bits[cell]
-                                let new = old | bit(place)
-                                if old == 0 { colours[cell] = colour }
-                                if new != old {
-                                    bits[cell] = new
-                                    if new == full { openPens -= 1 }
-                                }
+                    for at in stride(from: count - 1, through: 0, by: -1) {
+                        if openPens == 0 && openMarkers == 0 { break }
+                        let (bounds, flags) = place(at)
+                        guard let reach = bounds?.intersection(region) else { continue }
+                        let pens = flags & 1 != 0 && openPens > 0 && hasOpenCell(in: reach, forMarker: false)
+                        let marks =
+                            flags & 2 != 0 && openMarkers > 0 && hasOpenCell(in: reach, forMarker: true)
+                        guard pens || marks, let group = group(at) else { continue }
+                        let pieces = group.pieces
+                        for stroke in pieces.reversed() {
+                            let isMarker = stroke.ink.tool == .marker
+                            guard isMarker ? marks : pens else { continue }
+                            if pieces.count > 1 {
+                                guard let part = SpatialIndex.bounds(of: stroke).intersection(region),
+                                    hasOpenCell(in: part, forMarker: isMarker)
+                                else { continue }
                             }
-                            return true
+                            let colour = stroke.ink.colour
+                            // A sample a stroke above inked already is settled: a pen there can
+                            // only set a bit that is set, a marker only a colour that is chosen.
+                            let settled = { (column: Int, row: Int) -> Bool in
+                                let place = lattice.cell(ofColumn: column, row: row)
+                                return isMarker
+                                    ? markers[index(place)] != nil : bits[index(place)] & bit(place) != 0
+                            }
+                            let settledCells = { (left: Int, top: Int, right: Int, bottom: Int) -> Bool in
+                                !hasOpenCell(
+                                    in: CellRect(
+                                        x: left, y: top, width: right - left + 1, height: bottom - top + 1),
+                                    forMarker: isMarker)
+                            }
+                            sampler.forEachVisibleSample(
+                                of: stroke, columns: columns, rows: rows, skipping: settled,
+                                skippingCells: settledCells
+                            ) {
+                                column, row in
+                                let place = lattice.cell(ofColumn: column, row: row)
+                                let cell = index(place)
+                                if isMarker {
+                                    if markers[cell] == nil {
+                                        markers[cell] = colour
+                                        openMarkers -= 1
+                                    }
+                                } else {
+                                    let old = bits[cell]
+                                    let new = old | bit(place)
+                                    if old == 0 { colours[cell] = colour }
+                                    if new != old {
+                                        bits[cell] = new
+                                        if new == full { openPens -= 1 }
+                                    }
+                                }
+                                return true
+                            }
                         }
                     }
                 }

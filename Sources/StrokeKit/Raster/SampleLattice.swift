@@ -10,6 +10,13 @@ struct SampleLattice: Equatable, Sendable {
     static let braille = SampleLattice(columnsPerCell: 2, rowsPerCell: 4)
     static let halfBlock = SampleLattice(columnsPerCell: 1, rowsPerCell: 2)
 
+    /// A lattice of `columnsPerCell` by `rowsPerCell` samples per cell, each a power of two.
+    private init(columnsPerCell: Int, rowsPerCell: Int) {
+        precondition(columnsPerCell.nonzeroBitCount == 1 && rowsPerCell.nonzeroBitCount == 1)
+        self.columnsPerCell = columnsPerCell
+        self.rowsPerCell = rowsPerCell
+    }
+
     var sampleWidth: Double { 1 / Double(columnsPerCell) }
     var sampleHeight: Double { 1 / Double(rowsPerCell) }
 
@@ -27,10 +34,15 @@ struct SampleLattice: Equatable, Sendable {
     }
 
     /// The cell that contains a sample, and the sample's position inside it.
+    ///
+    /// Both lattices have powers of two per cell, so an arithmetic shift is the floor division
+    /// (for negative samples too) and a mask the remainder: a frame asks this for every sample
+    /// it tries, and a division by a value known only at run time was a good part of that.
+    @inline(__always)
     func cell(ofColumn column: Int, row: Int) -> (x: Int, y: Int, subColumn: Int, subRow: Int) {
-        let x = Self.floorDivide(column, columnsPerCell)
-        let y = Self.floorDivide(row, rowsPerCell)
-        return (x, y, column - x * columnsPerCell, row - y * rowsPerCell)
+        let x = column >> columnsPerCell.trailingZeroBitCount
+        let y = row >> rowsPerCell.trailingZeroBitCount
+        return (x, y, column & (columnsPerCell - 1), row & (rowsPerCell - 1))
     }
 
     static func floorDivide(_ value: Int, _ divisor: Int) -> Int {

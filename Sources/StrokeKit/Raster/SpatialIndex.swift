@@ -1,5 +1,5 @@
-/// Where each stroke group may have ink: its bounds in cells, and a grid of tiles that lists the
-/// groups whose bounds reach into each tile.
+/// The drawing's groups: by key, in key order (z-order), and by place — each group's bounds in
+/// cells and a grid of tiles that lists the groups whose bounds reach into each tile.
 ///
 /// A frame asks for the groups under its viewport, and a change asks for the groups under the
 /// cells it touched, so neither has to look at every group of a large drawing. The bounds are
@@ -7,10 +7,15 @@
 /// half the ink's width and one cell, which holds every sample either lattice can ink (a mask
 /// only hides ink, so it never widens them). A group whose bounds cover more than
 /// `maximumTiles` tiles (a line across the whole canvas) is kept in a short list of wide groups
-/// that every query checks, so one huge stroke never fills millions of tiles.
+/// that every query checks, so one huge stroke never fills millions of tiles. A group whose
+/// sweeps hide all of it has no bounds: it is held (an undo brings it back) but in no tile.
 ///
 /// Groups live in numbered slots (reused after a removal), so a tile holds small integers and a
-/// query never hashes keys. Why tiles and not an R-tree: DECISIONS.md.
+/// query never hashes keys. Each slot knows its rank in key order, so a query marks the ranks it
+/// found and reads them back in order instead of sorting keys; the raster walks them topmost
+/// first and looks at a group itself only when its bounds reach a cell that can still change.
+/// This one value is the only copy of the groups (the drawing has no map of its own). Why tiles
+/// and not an R-tree: DECISIONS.md.
 public struct SpatialIndex: Sendable {
     /// A tile's size in cells: about the size of a freehand stroke, so most strokes lie in one to
     /// four tiles, and a 200x60 viewport covers about 100.
@@ -19,32 +24,106 @@ public struct SpatialIndex: Sendable {
     /// The most tiles a group is listed in; one with larger bounds is a wide group.
     public static let maximumTiles = 256
 
-    private struct Entry: Sendable {
-        var key: StrokeKey
-        var bounds: CellRect
-        var isWide: Bool
+    /// Where a slot's group is and what it holds, kept apart from the group so that a query and
+    /// the raster's test of what is settled read 24 bytes per group, not the group.
+    struct Place: Sendable {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        /// The index of the slot in `order`.
+        var rank: Int32 = 0
+        var flags: UInt8 = 0
+
+        static let pen: UInt8 = 1
+        static let marker: UInt8 = 2
+        /// Text or a kind this build does not know: cells of its own, drawn in key order.
+        static let glyphs: UInt8 = 4
+        static let wide: UInt8 = 8
+
+        var bounds: CellRect? {
+            width > 0 ? CellRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)) : nil
+        }
+
+        func intersects(_ rect: CellRect) -> Bool {
+            width > 0 && Int(x) < rect.maxX && rect.x < Int(x) + Int(width) && Int(y) < rect.maxY
+                && rect.y < Int(y) + Int(height)
+        }
     }
 
     private var slotsByKey: [StrokeKey: Int32] = [:]
-    private var entries: [Entry?] = []
+    /// By slot; nil for a free slot.
+    private var groups: [StrokeGroup?] = []
+    /// By slot.
+    private(set) var places: [Place] = []
     private var freeSlots: [Int32] = []
+    /// The slots in key order.
+    private(set) var order: [Int32] = []
     private var tiles: [Int64: [Int32]] = [:]
     private var wideSlots: [Int32] = []
 
     public init() {}
 
+    /// An index of `groups`; of two groups with one key, the later one is kept.
+    public init(groups: [StrokeGroup]) {
+        let sorted = groups.indices.sorted { lhs, rhs in
+            groups[lhs].key != groups[rhs].key ? groups[lhs].key < groups[rhs].key : lhs < rhs
+        }
+        var kept: [Int] = []
+        kept.reserveCapacity(sorted.count)
+        for index in sorted {
+            if let last = kept.last, groups[last].key == groups[index].key {
+                kept[kept.count - 1] = index
+            } else {
+                kept.append(index)
+            }
+        }
+        slotsByKey.reserveCapacity(kept.count)
+        self.groups.reserveCapacity(kept.count)
+        places.reserveCapacity(kept.count)
+        order.reserveCapacity(kept.count)
+        for (rank, index) in kept.enumerated() {
+            let slot = Int32(rank)
+            let group = groups[index]
+            slotsByKey[group.key] = slot
+            self.groups.append(group)
+            places.append(Place())
+            order.append(slot)
+            place(slot, group, rank: slot)
+        }
+    }
+
     /// Makes room for `count` groups, so filling an index with a whole drawing grows it once.
     public mutating func reserveCapacity(_ count: Int) {
         slotsByKey.reserveCapacity(count)
-        entries.reserveCapacity(count)
+        groups.reserveCapacity(count)
+        places.reserveCapacity(count)
+        order.reserveCapacity(count)
     }
 
     /// How many groups the index holds.
     public var count: Int { slotsByKey.count }
 
-    /// The bounds recorded for a key, if the index holds it.
+    /// The group held under a key, if any.
+    public func group(for key: StrokeKey) -> StrokeGroup? {
+        slotsByKey[key].flatMap { groups[Int($0)] }
+    }
+
+    /// The group in a slot (one `order` or a query gave).
+    func group(inSlot slot: Int32) -> StrokeGroup? { groups[Int(slot)] }
+
+    /// Every key, in key order.
+    public var keys: [StrokeKey] { order.compactMap { groups[Int($0)]?.key } }
+
+    /// Every group, in key order.
+    public var orderedGroups: [StrokeGroup] { order.compactMap { groups[Int($0)] } }
+
+    /// The highest key, if any.
+    public var lastKey: StrokeKey? { order.last.flatMap { groups[Int($0)]?.key } }
+
+    /// The bounds recorded for a key, if the index holds it and it has visible pieces.
     public func bounds(of key: StrokeKey) -> CellRect? {
-        slotsByKey[key].flatMap { entries[Int($0)]?.bounds }
+        slotsByKey[key].flatMap { places[Int($0)].bounds }
     }
 
     /// Records `group` under `key`, replacing what was recorded (nil removes the key); returns
@@ -52,44 +131,101 @@ public struct SpatialIndex: Sendable {
     @discardableResult
     public mutating func update(_ key: StrokeKey, to group: StrokeGroup?) -> (old: CellRect?, new: CellRect?)
     {
-        let old = remove(key)
-        guard let group, let bounds = Self.bounds(of: group) else { return (old, nil) }
-        insert(key, bounds: bounds)
-        return (old, bounds)
+        if let slot = slotsByKey[key] {
+            let old = places[Int(slot)].bounds
+            unplace(slot)
+            guard let group else {
+                remove(slot, key: key)
+                return (old, nil)
+            }
+            groups[Int(slot)] = group
+            place(slot, group, rank: places[Int(slot)].rank)
+            return (old, places[Int(slot)].bounds)
+        }
+        guard let group else { return (nil, nil) }
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            groups[Int(free)] = group
+        } else {
+            slot = Int32(groups.count)
+            groups.append(group)
+            places.append(Place())
+        }
+        slotsByKey[key] = slot
+        let rank = insertionRank(of: key)
+        order.insert(slot, at: rank)
+        renumber(from: rank)
+        place(slot, group, rank: Int32(rank))
+        return (nil, places[Int(slot)].bounds)
     }
 
     /// The keys whose bounds meet `rect`, in key order (z-order).
     public func keys(in rect: CellRect) -> [StrokeKey] {
-        guard rect.width > 0, rect.height > 0, !slotsByKey.isEmpty else { return [] }
-        var seen = [Bool](repeating: false, count: entries.count)
-        var found: [StrokeKey] = []
-        func consider(_ slot: Int32) {
-            let index = Int(slot)
-            guard !seen[index], let entry = entries[index] else { return }
-            seen[index] = true
-            if entry.bounds.intersects(rect) { found.append(entry.key) }
+        slots(in: rect).compactMap { groups[Int($0)]?.key }
+    }
+
+    /// The groups whose bounds meet `rect`, in key order (z-order).
+    public func groups(in rect: CellRect) -> [StrokeGroup] {
+        slots(in: rect).compactMap { groups[Int($0)] }
+    }
+
+    /// The slots whose bounds meet `rect`, in key order: each found once (in the first tile of
+    /// the query that its bounds reach, so no set of seen slots is needed), then put in order by
+    /// rank, through a bitmap of ranks when many are found and by sorting when few are.
+    func slots(in rect: CellRect) -> [Int32] {
+        guard rect.width > 0, rect.height > 0, !order.isEmpty else { return [] }
+        var ranks: [Int32] = []
+        let range = Self.tiles(of: rect)
+        func consider(_ slot: Int32, column: Int, row: Int) {
+            let place = places[Int(slot)]
+            guard place.intersects(rect) else { return }
+            // Listed in every tile its bounds reach: taken in the first of them the query visits.
+            let own = Self.firstTile(of: place)
+            guard column == max(own.column, range.columns.lowerBound),
+                row == max(own.row, range.rows.lowerBound)
+            else { return }
+            ranks.append(place.rank)
         }
-        let tileRange = Self.tiles(of: rect)
-        if tileRange.columns.count * tileRange.rows.count > tiles.count {
+        if range.columns.count * range.rows.count > tiles.count {
             // A rectangle bigger than the drawing: walk the tiles there are instead.
-            for (id, slots) in tiles where Self.tile(id, isIn: tileRange) {
-                for slot in slots { consider(slot) }
+            for (id, slots) in tiles {
+                let (column, row) = Self.tile(id)
+                guard range.columns.contains(column), range.rows.contains(row) else { continue }
+                for slot in slots { consider(slot, column: column, row: row) }
             }
         } else {
-            for row in tileRange.rows {
-                for column in tileRange.columns {
+            for row in range.rows {
+                for column in range.columns {
                     guard let slots = tiles[Self.tileID(column, row)] else { continue }
-                    for slot in slots { consider(slot) }
+                    for slot in slots { consider(slot, column: column, row: row) }
                 }
             }
         }
-        for slot in wideSlots { consider(slot) }
-        found.sort()
+        for slot in wideSlots where places[Int(slot)].intersects(rect) {
+            ranks.append(places[Int(slot)].rank)
+        }
+        if ranks.count < 2 { return ranks.map { order[Int($0)] } }
+        if ranks.count * 16 < order.count {
+            ranks.sort()
+            return ranks.map { order[Int($0)] }
+        }
+        var marked = [UInt64](repeating: 0, count: (order.count + 63) / 64)
+        for rank in ranks { marked[Int(rank) >> 6] |= 1 << UInt64(rank & 63) }
+        var found: [Int32] = []
+        found.reserveCapacity(ranks.count)
+        for (word, bits) in marked.enumerated() where bits != 0 {
+            var rest = bits
+            while rest != 0 {
+                found.append(order[word << 6 | rest.trailingZeroBitCount])
+                rest &= rest - 1
+            }
+        }
         return found
     }
 
     /// The conservative bounds of a group in cells: see the type's documentation. Nil only for a
-    /// group without pieces, which `StrokeGroup` never holds.
+    /// group without pieces (one its sweeps hide completely).
     public static func bounds(of group: StrokeGroup) -> CellRect? {
         var bounds: CellRect?
         for stroke in group.pieces {
@@ -125,19 +261,58 @@ public struct SpatialIndex: Sendable {
         return CellRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
-    private mutating func insert(_ key: StrokeKey, bounds: CellRect) {
+    /// The rank a new key takes: the first rank whose key is not below it.
+    private func insertionRank(of key: StrokeKey) -> Int {
+        // Most new keys are the highest (a stroke just drawn): no search then.
+        if let last = lastKey, last < key { return order.count }
+        var low = 0
+        var high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            if let other = groups[Int(order[middle])]?.key, other < key {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// Gives the slots from `rank` on their ranks again, after an insertion or a removal there.
+    private mutating func renumber(from rank: Int) {
+        for index in rank..<order.count { places[Int(order[index])].rank = Int32(index) }
+    }
+
+    private mutating func remove(_ slot: Int32, key: StrokeKey) {
+        let rank = Int(places[Int(slot)].rank)
+        order.remove(at: rank)
+        renumber(from: rank)
+        slotsByKey[key] = nil
+        groups[Int(slot)] = nil
+        places[Int(slot)] = Place()
+        freeSlots.append(slot)
+    }
+
+    /// Records the bounds and kinds of `group` in `slot` and lists the slot in its tiles.
+    private mutating func place(_ slot: Int32, _ group: StrokeGroup, rank: Int32) {
+        var flags: UInt8 = 0
+        for piece in group.pieces {
+            if !piece.kind.isPath {
+                flags |= Place.glyphs
+            } else {
+                flags |= piece.ink.tool == .marker ? Place.marker : Place.pen
+            }
+        }
+        guard let bounds = Self.bounds(of: group) else {
+            places[Int(slot)] = Place(rank: rank, flags: flags)
+            return
+        }
         let range = Self.tiles(of: bounds)
         let isWide = range.columns.count * range.rows.count > Self.maximumTiles
-        let entry = Entry(key: key, bounds: bounds, isWide: isWide)
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            entries[Int(free)] = entry
-        } else {
-            slot = Int32(entries.count)
-            entries.append(entry)
-        }
-        slotsByKey[key] = slot
+        if isWide { flags |= Place.wide }
+        places[Int(slot)] = Place(
+            x: Int32(clamping: bounds.x), y: Int32(clamping: bounds.y), width: Int32(clamping: bounds.width),
+            height: Int32(clamping: bounds.height), rank: rank, flags: flags)
         if isWide {
             wideSlots.append(slot)
             return
@@ -149,17 +324,15 @@ public struct SpatialIndex: Sendable {
         }
     }
 
-    private mutating func remove(_ key: StrokeKey) -> CellRect? {
-        guard let slot = slotsByKey.removeValue(forKey: key), let entry = entries[Int(slot)] else {
-            return nil
-        }
-        entries[Int(slot)] = nil
-        freeSlots.append(slot)
-        if entry.isWide {
+    /// Takes the slot out of its tiles (its group and rank stay).
+    private mutating func unplace(_ slot: Int32) {
+        let place = places[Int(slot)]
+        guard let bounds = place.bounds else { return }
+        if place.flags & Place.wide != 0 {
             wideSlots.removeAll { $0 == slot }
-            return entry.bounds
+            return
         }
-        let range = Self.tiles(of: entry.bounds)
+        let range = Self.tiles(of: bounds)
         for row in range.rows {
             for column in range.columns {
                 let id = Self.tileID(column, row)
@@ -169,20 +342,24 @@ public struct SpatialIndex: Sendable {
                 tiles[id] = slots.isEmpty ? nil : slots
             }
         }
-        return entry.bounds
     }
 
     /// The tile columns and rows a rectangle of cells lies in.
     private static func tiles(of rect: CellRect) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
         let columns =
-            SampleLattice.floorDivide(
-                rect.x, tileWidth)...SampleLattice.floorDivide(
-                rect.maxX - 1, tileWidth)
+            SampleLattice.floorDivide(rect.x, tileWidth)...SampleLattice.floorDivide(rect.maxX - 1, tileWidth)
         let rows =
             SampleLattice.floorDivide(
-                rect.y, tileHeight)...SampleLattice.floorDivide(
-                rect.maxY - 1, tileHeight)
+                rect.y, tileHeight)...SampleLattice.floorDivide(rect.maxY - 1, tileHeight)
         return (columns, rows)
+    }
+
+    /// The tile holding a place's top-left cell.
+    private static func firstTile(of place: Place) -> (column: Int, row: Int) {
+        (
+            SampleLattice.floorDivide(Int(place.x), tileWidth),
+            SampleLattice.floorDivide(Int(place.y), tileHeight)
+        )
     }
 
     /// One number for a tile: its column in the high half, its row in the low half (both fit:
@@ -191,12 +368,8 @@ public struct SpatialIndex: Sendable {
         Int64(column) << 32 | Int64(UInt32(truncatingIfNeeded: row))
     }
 
-    private static func tile(_ id: Int64, isIn range: (columns: ClosedRange<Int>, rows: ClosedRange<Int>))
-        -> Bool
-    {
-        let column = Int(id >> 32)
-        let row = Int(Int32(truncatingIfNeeded: id))
-        return range.columns.contains(column) && range.rows.contains(row)
+    private static func tile(_ id: Int64) -> (column: Int, row: Int) {
+        (Int(id >> 32), Int(Int32(truncatingIfNeeded: id)))
     }
 }
 

@@ -43,7 +43,7 @@ public final class CanvasLayerCache {
         let wanted = Key(revision: drawing.revision, viewport: viewport, mode: mode)
         defer {
             key = wanted
-            topKey = drawing.keys.last
+            topKey = drawing.lastKey
         }
         guard var current = layer, let cached = key, cached.mode == mode else {
             return rasterise(drawing, wanted)
@@ -79,7 +79,7 @@ public final class CanvasLayerCache {
         redraws += 1
         for region in regions {
             redrawnCells += region.width * region.height
-            current.redraw(region, from: drawing.groups(in: region))
+            current.redraw(region, from: drawing)
         }
         layer = current
         return current
@@ -87,8 +87,7 @@ public final class CanvasLayerCache {
 
     private func rasterise(_ drawing: Drawing, _ wanted: Key) -> RasterLayer {
         misses += 1
-        let fresh = RasterLayer(
-            drawing.groups(in: wanted.viewport), viewport: wanted.viewport, mode: wanted.mode)
+        let fresh = RasterLayer(drawing, viewport: wanted.viewport, mode: wanted.mode)
         layer = fresh
         return fresh
     }

@@ -32,7 +32,7 @@ public struct CanvasView: Sendable {
     ) -> CellGrid {
         var layer =
             cache?.layer(for: drawing, viewport: viewport.visible, mode: mode)
-            ?? RasterLayer(drawing.groups(in: viewport.visible), viewport: viewport.visible, mode: mode)
+            ?? RasterLayer(drawing, viewport: viewport.visible, mode: mode)
         var overlay: [StrokeGroup] = []
         if let inProgress, let group = StrokeGroup(key: inProgress.key, pieces: [inProgress]) {
             overlay.append(group)
