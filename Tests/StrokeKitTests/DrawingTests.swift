@@ -95,4 +95,30 @@ import Testing
         drawing.insert(Self.line(y: 9, at: 2_000))
         #expect(drawing.additions(since: start) == nil)
     }
+
+    /// Many groups added at once (a slice of a staged open) are one step: a reader behind by it
+    /// learns every key and bounds, however many, and the keys stay in order.
+    @Test func groupsAddedTogetherAreOneStepOfTheJournal() {
+        var generator = SplitMix64(seed: 23)
+        let groups = (0..<300).map { index in
+            Self.line(y: Double(Int.random(in: 0..<200, using: &generator)), at: Int64(index) * 10)
+        }.shuffled(using: &generator)
+        var drawing = Drawing(groups: Array(groups.prefix(50)))
+        let start = drawing.revision
+        let added = drawing.insert(contentsOf: Array(groups[50...]) + [groups[0]])
+        #expect(added)
+        #expect(drawing.revision == start + 1)
+        #expect(drawing == Drawing(groups: groups))
+        #expect(drawing.keys == groups.map(\.key).sorted())
+        #expect(drawing.changedKeys(since: start) == Set(groups[50...].map(\.key)))
+        #expect(drawing.additions(since: start) == groups[50...].sorted { $0.key < $1.key })
+        #expect(drawing.changedRegions(since: start)?.count == 250)
+        for group in groups[50...] {
+            #expect(drawing.groups(in: SpatialIndex.bounds(of: group)!).contains(group))
+        }
+        // Keys held already are left as they are.
+        let addedAgain = drawing.insert(contentsOf: [groups[3]])
+        #expect(!addedAgain)
+        #expect(drawing.revision == start + 1)
+    }
 }

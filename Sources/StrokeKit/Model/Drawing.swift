@@ -20,15 +20,15 @@ public struct Drawing: Equatable, Sendable {
     /// Where each group may have ink, kept up to date by every change of `groupsByKey`.
     public private(set) var spatialIndex = SpatialIndex()
 
-    /// One step from one revision to the next.
+    /// One step from one revision to the next: one group changed, or several added at once.
     private struct Change: Sendable {
         var from: UInt64
-        var key: StrokeKey
-        /// The key was absent before this step and is present after it.
+        /// The key changed; one, except for a step of `insert(contentsOf:)`.
+        var keys: [StrokeKey]
+        /// The keys were absent before this step and are present after it.
         var added: Bool
-        /// The group's bounds before and after the step (nil where it was or is absent).
-        var oldBounds: CellRect?
-        var newBounds: CellRect?
+        /// The groups' bounds before and after the step (where they were or are present).
+        var regions: [CellRect]
     }
 
     /// How many steps the journal keeps: enough for the strokes that arrive between two frames
@@ -71,12 +71,10 @@ public struct Drawing: Equatable, Sendable {
         let wasPresent = groupsByKey[key] != nil
         groupsByKey[key] = group
         let bounds = spatialIndex.update(key, to: group)
-        journal.append(
+        record(
             Change(
-                from: revision, key: key, added: !wasPresent && group != nil, oldBounds: bounds.old,
-                newBounds: bounds.new))
-        if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
-        revision += 1
+                from: revision, keys: [key], added: !wasPresent && group != nil,
+                regions: [bounds.old, bounds.new].compactMap { $0 }))
         guard wasPresent != (group != nil) else { return true }
         let index = Self.insertionIndex(of: key, in: orderedKeys)
         if group != nil {
@@ -93,6 +91,54 @@ public struct Drawing: Equatable, Sendable {
         setGroup(group, for: group.key)
     }
 
+    /// Adds groups whose keys the drawing does not hold yet, as one step (a part of a drawing
+    /// loaded after its first frame): a reader of the journal learns every key and its bounds,
+    /// however many there are. Groups under keys already held are left out; the result says
+    /// whether any was added.
+    @discardableResult
+    public mutating func insert(contentsOf groups: [StrokeGroup]) -> Bool {
+        var added: [StrokeKey] = []
+        var regions: [CellRect] = []
+        for group in groups where groupsByKey[group.key] == nil {
+            groupsByKey[group.key] = group
+            added.append(group.key)
+            if let bounds = spatialIndex.update(group.key, to: group).new { regions.append(bounds) }
+        }
+        guard !added.isEmpty else { return false }
+        record(Change(from: revision, keys: added, added: true, regions: regions))
+        orderedKeys = Self.merged(orderedKeys, added.sorted())
+        return true
+    }
+
+    /// Two sorted key lists as one: one pass, where inserting each key would move the keys
+    /// above it once per key.
+    private static func merged(_ first: [StrokeKey], _ second: [StrokeKey]) -> [StrokeKey] {
+        guard !first.isEmpty else { return second }
+        var result: [StrokeKey] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = 0
+        var j = 0
+        while i < first.count, j < second.count {
+            if second[j] < first[i] {
+                result.append(second[j])
+                j += 1
+            } else {
+                result.append(first[i])
+                i += 1
+            }
+        }
+        result.append(contentsOf: first[i...])
+        result.append(contentsOf: second[j...])
+        return result
+    }
+
+    /// Appends a step to the journal (dropping the oldest past the limit) and moves on.
+    private mutating func record(_ change: Change) {
+        journal.append(change)
+        if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
+        revision += 1
+    }
+
     /// Removes a group; returns what was removed.
     @discardableResult
     public mutating func removeGroup(for key: StrokeKey) -> StrokeGroup? {
@@ -105,7 +151,7 @@ public struct Drawing: Equatable, Sendable {
     /// reaches back that far; nil otherwise.
     public func changedKeys(since revision: UInt64) -> Set<StrokeKey>? {
         guard let steps = steps(since: revision) else { return nil }
-        return Set(steps.lazy.map(\.key))
+        return Set(steps.lazy.flatMap(\.keys))
     }
 
     /// The groups whose ink may reach into `rect` (see `SpatialIndex`), in key order.
@@ -118,7 +164,7 @@ public struct Drawing: Equatable, Sendable {
     /// the journal reaches back that far; nil otherwise.
     public func changedRegions(since revision: UInt64) -> [CellRect]? {
         guard let steps = steps(since: revision) else { return nil }
-        return steps.flatMap { [$0.oldBounds, $0.newBounds].compactMap { $0 } }
+        return steps.flatMap(\.regions)
     }
 
     /// The groups added since `revision`, in key order, if that is all that happened since (no
@@ -128,7 +174,7 @@ public struct Drawing: Equatable, Sendable {
         var keys: [StrokeKey] = []
         for change in steps {
             guard change.added else { return nil }
-            keys.append(change.key)
+            keys.append(contentsOf: change.keys)
         }
         return keys.sorted().compactMap { groupsByKey[$0] }
     }
