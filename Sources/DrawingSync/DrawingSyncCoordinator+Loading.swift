@@ -43,12 +43,24 @@ extension DrawingSyncCoordinator {
     /// whether any are left.
     @discardableResult
     public func loadSlice(maximumGroups: Int, preferring preferred: CellRect? = nil) -> Bool {
-        if let entries = pending?.takeNext(max(maximumGroups, 1), preferring: preferred) {
-            loadTaken(entries)
-        }
-        return isLoading
+        loadSlice(step: maximumGroups, preferring: preferred) { false }
     }
 
+    /// Decodes pending groups `step` at a time (those meeting `preferred` first) for as long as
+    /// `shouldContinue` says after each step; they enter the drawing together, as one step of its
+    /// journal. Returns whether any are left.
+    @discardableResult
+    public func loadSlice(step: Int, preferring preferred: CellRect? = nil, while shouldContinue: () -> Bool)
+        -> Bool
+    {
+        var groups: [StrokeGroup] = []
+        repeat {
+            guard let entries = pending?.takeNext(max(step, 1), preferring: preferred) else { break }
+            groups += decodeTaken(entries)
+        } while pending != nil && shouldContinue()
+        drawing.insert(contentsOf: groups)
+        return isLoading
+    }
     /// Decodes everything still pending (before an edit of the whole drawing, say a clear).
     public func finishLoading() {
         // The keys first: holding a copy of the pending entries while taking from them would
@@ -162,13 +174,19 @@ extension DrawingSyncCoordinator {
     /// An entry that cannot be read is left out, as at an open of the whole drawing.
     @discardableResult
     private func loadTaken(_ entries: DrawingModel.StoredEntries) -> Bool {
+        drawing.insert(contentsOf: decodeTaken(entries))
+    }
+
+    /// Puts entries taken from the pending ones into the model; returns their groups, which the
+    /// caller puts into the drawing before anything else can look at either.
+    private func decodeTaken(_ entries: DrawingModel.StoredEntries) -> [StrokeGroup] {
         if pending?.isEmpty == true {
             pending = nil
             openedCache = nil
         }
-        guard !entries.bases.isEmpty else { return false }
+        guard !entries.bases.isEmpty else { return [] }
         let update = model.update(entries)
         openStatistics.decodedLater += update.changed.count
-        return drawing.insert(contentsOf: update.changed.values.compactMap { $0 })
+        return update.changed.values.compactMap { $0 }
     }
 }

@@ -15,6 +15,8 @@ struct PendingEntries: Sendable {
     private var located: [(key: String, bounds: CellRect)] = []
     /// Rectangles no pending group meets any more (the last few asked for).
     private var loadedRegions: [CellRect] = []
+    /// How far the scan of `located` for a preferred region got.
+    private var scan: (region: CellRect, position: Int)?
 
     var isEmpty: Bool { bases.isEmpty }
     var count: Int { bases.count }
@@ -50,10 +52,20 @@ struct PendingEntries: Sendable {
     {
         var keys: [String] = []
         if let preferred, !loadedRegions.contains(where: { $0.contains(preferred) }) {
-            for entry in located where entry.bounds.intersects(preferred) && bases[entry.key] != nil {
+            // The scan of a region goes on where the last one stopped: the entries before
+            // were taken or do not meet it.
+            var position = scan?.region == preferred ? min(scan?.position ?? 0, located.count) : 0
+            while position < located.count {
+                let entry = located[position]
+                position += 1
+                guard entry.bounds.intersects(preferred), bases[entry.key] != nil else { continue }
                 keys.append(entry.key)
-                if keys.count == limit { return take(keys) }
+                if keys.count == limit {
+                    scan = (preferred, position)
+                    return take(keys)
+                }
             }
+            scan = nil
             remember(preferred)
         }
         while keys.count < limit, let next = located.popLast() {

@@ -315,9 +315,7 @@ struct DrawingBench {
         while coordinator.isLoading {
             let sliceStart = BenchClock.now()
             let sliceEnd = sliceStart + 4_000_000
-            while coordinator.loadSlice(maximumGroups: 24, preferring: editor.reachOfNextPan),
-                BenchClock.now() < sliceEnd
-            {}
+            coordinator.loadSlice(step: 24, preferring: editor.reachOfNextPan) { BenchClock.now() < sliceEnd }
             longestSlice = max(longestSlice, Double(BenchClock.now() - sliceStart) / 1e9)
             frames.add(
                 BenchClock.measure {

@@ -22,10 +22,9 @@ extension CanvasSession {
 
     private func loadSlice() {
         let end = loop.now.milliseconds + Self.loadingSliceMilliseconds
-        let next = editor.reachOfNextPan
-        while coordinator.loadSlice(maximumGroups: Self.groupsPerStep, preferring: next),
+        coordinator.loadSlice(step: Self.groupsPerStep, preferring: editor.reachOfNextPan) {
             loop.now.milliseconds < end
-        {}
+        }
         if coordinator.isLoading {
             scheduleLoading()
         } else {

@@ -106,30 +106,39 @@ public struct Drawing: Equatable, Sendable {
         }
         guard !added.isEmpty else { return false }
         record(Change(from: revision, keys: added, added: true, regions: regions))
-        orderedKeys = Self.merged(orderedKeys, added.sorted())
+        Self.merge(added.sorted(), into: &orderedKeys)
         return true
     }
 
-    /// Two sorted key lists as one: one pass, where inserting each key would move the keys
-    /// above it once per key.
-    private static func merged(_ first: [StrokeKey], _ second: [StrokeKey]) -> [StrokeKey] {
-        guard !first.isEmpty else { return second }
-        var result: [StrokeKey] = []
-        result.reserveCapacity(first.count + second.count)
-        var i = 0
-        var j = 0
-        while i < first.count, j < second.count {
-            if second[j] < first[i] {
-                result.append(second[j])
-                j += 1
-            } else {
-                result.append(first[i])
-                i += 1
+    /// Merges sorted keys none of which `keys` holds into sorted `keys`, in place and from the
+    /// back: each run of keys above a new one is moved once, as raw memory, so a slice of a
+    /// large drawing costs a move of the keys above its lowest one, not a copy (and a reference
+    /// count) of every key, nor a move of the keys above each new one per key.
+    private static func merge(_ added: [StrokeKey], into keys: inout [StrokeKey]) {
+        guard let lowest = added.first else { return }
+        let oldCount = keys.count
+        guard let last = keys.last, lowest < last else {
+            keys.append(contentsOf: added)
+            return
+        }
+        keys.append(contentsOf: added)
+        keys.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // The copies just appended only make room: dropped, and the room filled from the back.
+            (base + oldCount).deinitialize(count: added.count)
+            var unplaced = oldCount
+            var write = oldCount + added.count
+            for key in added.reversed() {
+                var start = unplaced
+                while start > 0, key < base[start - 1] { start -= 1 }
+                let above = unplaced - start
+                write -= above
+                (base + write).moveInitialize(from: base + start, count: above)
+                write -= 1
+                (base + write).initialize(to: key)
+                unplaced = start
             }
         }
-        result.append(contentsOf: first[i...])
-        result.append(contentsOf: second[j...])
-        return result
     }
 
     /// Appends a step to the journal (dropping the oldest past the limit) and moves on.
