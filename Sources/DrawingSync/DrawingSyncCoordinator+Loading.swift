@@ -127,6 +127,7 @@ extension DrawingSyncCoordinator {
         statistics.decodedFirst = update.changed.count
         openStatistics = statistics
         drawing = Drawing(groups: update.changed.values.compactMap { $0 })
+        if !later.isEmpty { drawing.reserveCapacity(strokes.count) }
     }
 
     /// Before patches from the replica apply: a pending key whose entries they change is loaded

@@ -91,6 +91,14 @@ public struct Drawing: Equatable, Sendable {
         setGroup(group, for: group.key)
     }
 
+    /// Makes room for `count` groups, so a drawing filled a slice at a time (a staged open)
+    /// grows its maps once instead of rehashing them all as it grows.
+    public mutating func reserveCapacity(_ count: Int) {
+        groupsByKey.reserveCapacity(count)
+        orderedKeys.reserveCapacity(count)
+        spatialIndex.reserveCapacity(count)
+    }
+
     /// Adds groups whose keys the drawing does not hold yet, as one step (a part of a drawing
     /// loaded after its first frame): a reader of the journal learns every key and its bounds,
     /// however many there are. Groups under keys already held are left out; the result says
