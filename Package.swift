@@ -48,7 +48,8 @@ let package = Package(
             dependencies: [
                 "ByteCoding", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime",
             ]),
-        .target(name: "DrawingSync", dependencies: ["StrokeKit", "ReplicaCore", "ReplicaStore"]),
+        .target(
+            name: "DrawingSync", dependencies: ["ByteCoding", "StrokeKit", "ReplicaCore", "ReplicaStore"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses", "EventRuntime"]),
 
         // The executable.

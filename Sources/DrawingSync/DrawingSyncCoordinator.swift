@@ -27,8 +27,8 @@ public final class DrawingSyncCoordinator {
 
     public let drawingID: String
     /// The drawing as the canvas shows it: synchronized groups plus unflushed local edits.
-    public private(set) var drawing = Drawing()
-    public private(set) var model = DrawingModel()
+    public internal(set) var drawing = Drawing()
+    public internal(set) var model = DrawingModel()
     /// Keys edited locally since the last flush.
     public private(set) var unflushedKeys: Set<StrokeKey> = []
     /// Transactions this coordinator has committed (a remote change never causes one).
@@ -39,15 +39,35 @@ public final class DrawingSyncCoordinator {
     /// Called after a change from the replica altered `drawing`.
     public var onRemoteChange: ((RemoteChange) -> Void)?
 
-    private let replica: Replica
+    let replica: Replica
     private var debouncer: FlushDebouncer
     private var observation: ObservationToken?
+    /// A staged open: the stored entries not decoded yet (nil once everything is).
+    var pending: PendingEntries?
+    /// The region a staged open decodes first; nil: everything at once.
+    let firstRegion: CellRect?
+    /// The bounds cache the open found (its entries serve the keys still pending).
+    var openedCache: DrawingBoundsCache?
+    /// Whether the cache on disk says what the drawing holds now (nothing to write on close).
+    var boundsCacheIsCurrent = false
+    /// What the open did, for the bench and the tests.
+    public internal(set) var openStatistics = OpenStatistics()
 
     /// Starts observing the drawing; `drawing` holds its current content when this returns.
-    public init(replica: Replica, drawingID: String, quietPeriod: Int64 = 100) {
+    ///
+    /// With `firstRegion` (the cells the first frame shows, and those an edit there can reach),
+    /// the open is staged: only the groups whose cached bounds meet it, and those the cache does
+    /// not know, are decoded now; the rest wait for `loadSlice(maximumGroups:)`, `load(under:)`
+    /// or `finishLoading()` (see `DrawingSyncCoordinator+Loading`). Without it everything is
+    /// decoded now.
+    public init(replica: Replica, drawingID: String, quietPeriod: Int64 = 100, firstRegion: CellRect? = nil) {
         self.replica = replica
         self.drawingID = drawingID
+        self.firstRegion = firstRegion
         debouncer = FlushDebouncer(quietPeriod: quietPeriod)
+        if firstRegion != nil {
+            openedCache = try? DrawingBoundsCache.read(inStore: replica.directory, drawingID: drawingID)
+        }
         observation = replica.observeDocument(drawingID, in: Self.collection) { [weak self] observation in
             self?.receive(observation)
         }
@@ -95,6 +115,7 @@ public final class DrawingSyncCoordinator {
         debouncer.reset()
         let changes = model.changes(current: drawing, among: keys)
         guard !changes.isEmpty else { return }
+        boundsCacheIsCurrent = false
         let pending = model.persistPending(changes)
         do {
             try replica.write { transaction in try Self.write(changes, of: drawingID, in: transaction) }
@@ -122,13 +143,21 @@ public final class DrawingSyncCoordinator {
         let update: DrawingModel.StoreUpdate
         switch observation {
         case .initial(let fields):
+            if let firstRegion {
+                beginStagedOpen(fields, firstRegion: firstRegion)
+                return
+            }
             update = model.update(fromDocument: fields)
             // The whole drawing at once: one sort, not one insertion into the key order per stroke.
             drawing = Drawing(groups: update.changed.values.compactMap { $0 })
             return
         case .changed(let patches):
-            update = model.update(Self.storedEntries(in: patches))
+            var entries = Self.storedEntries(in: patches)
+            // A key still pending goes into the model and the drawing before its change does.
+            loadBeforeChanging(&entries)
+            update = model.update(entries)
         }
+        if !update.changed.isEmpty { boundsCacheIsCurrent = false }
         var change = RemoteChange(groups: [:], problems: update.problems)
         for (key, remote) in update.changed {
             var group = remote

@@ -31,12 +31,14 @@ enum BenchSections {
         case .live:
             try LiveSyncBench(updates: options.keyCount, report: report).run()
         case .drawing:
-            if let scenario, scenario.hasPrefix("cold-open:") {
-                // cold-open:SUFFIX:PATH (a suffix never holds a colon; a path may).
-                let rest = scenario.dropFirst("cold-open:".count)
+            if let scenario, let prefix = ["cold-open:", "cold-open-whole:"].first(where: scenario.hasPrefix)
+            {
+                // cold-open:SUFFIX:PATH (a suffix never holds a colon; a path may); -whole: not staged.
+                let rest = scenario.dropFirst(prefix.count)
                 let suffix = rest.prefix { $0 != ":" }
                 try DrawingBench.coldOpen(
-                    path: String(rest.dropFirst(suffix.count + 1)), suffix: String(suffix), report: report)
+                    path: String(rest.dropFirst(suffix.count + 1)), suffix: String(suffix),
+                    staged: prefix == "cold-open:", report: report)
             } else if let scenario, scenario.hasPrefix("strokes:"),
                 let count = Int(scenario.dropFirst("strokes:".count))
             {

@@ -43,13 +43,17 @@ struct DrawingBench {
                 ])
             try measureFlushes(coordinator, groups: groups, sample: &sample)
             measureRenders(coordinator.drawing)
+            // As the app does when it closes a drawing: the next open reads where the ink is.
+            try coordinator.saveBoundsCache()
             coordinator.close()
         }
         add("drawing.disk", Double(TemporaryStores.bytes(under: path)) / 1e6, "MB")
         add("drawing.rss", BenchClock.residentMegabytes() ?? 0, "MB")
-        // The cold open runs in a fresh process: nothing of this drawing is in its heap.
-        try WorkerProcess.run(
-            section: .drawing, scenario: "cold-open:" + suffix + ":" + path, arguments: [], report: report)
+        // The cold opens run in fresh processes: nothing of this drawing is in their heaps.
+        for scenario in ["cold-open:", "cold-open-whole:"] {
+            try WorkerProcess.run(
+                section: .drawing, scenario: scenario + suffix + ":" + path, arguments: [], report: report)
+        }
     }
 
     private func measureFlushes(
@@ -281,34 +285,78 @@ struct DrawingBench {
     }
 
     /// In a fresh process: open the replica, start the coordinator (which reads the drawing),
-    /// and render the first 200x60 frame of its drawing.
-    static func coldOpen(path: String, suffix: String, report: FigureReport) throws {
+    /// and render the first 200x60 frame of its drawing. Staged, as the app opens a drawing: the
+    /// coordinator decodes the groups the bounds cache puts on screen, the frame is drawn, then
+    /// the rest is decoded in slices (the figure's `loaded_s`, and the longest slice, which is
+    /// how long input could wait); `staged: false` decodes everything first, as without a cache.
+    static func coldOpen(path: String, suffix: String, staged: Bool, report: FigureReport) throws {
         let start = BenchClock.now()
         let replica = try Replica(directory: path)
         let opened = BenchClock.now()
         let openedRSS = BenchClock.residentMegabytes() ?? 0
-        let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawingID)
+        let viewport = CanvasViewport(screenWidth: 200, screenHeight: 61)
+        let editor = CanvasEditor(
+            palette: [15], keyClock: StrokeKeyClock(peerShortID: "bench"), viewport: viewport,
+            glyphMode: .block)
+        let coordinator = DrawingSyncCoordinator(
+            replica: replica, drawingID: drawingID, firstRegion: staged ? editor.reachOnScreen : nil)
         let observed = BenchClock.now()
         let observedRSS = BenchClock.residentMegabytes() ?? 0
-        let document = coordinator.drawing
-        let grid = CanvasView(mode: .block).render(
-            document, viewport: CanvasViewport(screenWidth: 200, screenHeight: 61))
+        let cache = CanvasLayerCache()
+        let grid = CanvasView(mode: .block).render(coordinator.drawing, viewport: viewport, cache: cache)
         let rendered = BenchClock.now()
-        guard document.count > 0, grid.cells.contains(where: { $0 != .blank }) else {
+        guard coordinator.strokeCount > 0, grid.cells.contains(where: { $0 != .blank }) else {
             throw BenchError.wrongResult("cold open: the first frame is empty")
         }
+        // The rest, as the app's loop decodes it: slices of at most a few milliseconds, the
+        // cells a pan can show next first, a frame after each (from the cached layer).
+        var longestSlice = 0.0
+        var frames = DurationSample()
+        while coordinator.isLoading {
+            let sliceStart = BenchClock.now()
+            let sliceEnd = sliceStart + 4_000_000
+            coordinator.loadSlice(step: 24, preferring: editor.reachOfNextPan) { BenchClock.now() < sliceEnd }
+            longestSlice = max(longestSlice, Double(BenchClock.now() - sliceStart) / 1e9)
+            frames.add(
+                BenchClock.measure {
+                    CanvasView(mode: .block).render(coordinator.drawing, viewport: viewport, cache: cache)
+                }
+                .seconds)
+        }
+        let loaded = BenchClock.now()
+        let whole = CanvasView(mode: .block).render(coordinator.drawing, viewport: viewport)
+        guard CanvasView(mode: .block).render(coordinator.drawing, viewport: viewport, cache: cache) == whole
+        else {
+            throw BenchError.wrongResult("cold open: the frame after loading differs from a fresh one")
+        }
         func seconds(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e9 }
+        let statistics = coordinator.openStatistics
+        var details: [(key: String, value: Figure.Detail)] = [
+            ("strokes", .number(Double(coordinator.strokeCount))),
+            ("open_s", .number(seconds(start, opened))),
+            ("coordinator_s", .number(seconds(opened, observed))),
+            ("first_frame_s", .number(seconds(observed, rendered))),
+            ("decoded_first", .number(Double(statistics.decodedFirst))),
+        ]
+        if staged {
+            details += [
+                ("cached_bounds", .number(Double(statistics.cachedBounds))),
+                ("loaded_s", .number(seconds(start, loaded))),
+                ("longest_slice_ms", .number(longestSlice * 1e3)),
+                ("frame_while_loading_p90_ms", .number(frames.count > 0 ? frames.percentile(90) * 1e3 : 0)),
+                (
+                    "note",
+                    .text("fresh process, files in the page cache, bounds cache written by the last close")
+                ),
+            ]
+        } else {
+            details.append(
+                ("note", .text("fresh process, files in the page cache, everything decoded first")))
+        }
+        let name = staged ? "drawing.cold_open" : "drawing.cold_open.whole"
+        report.add(name + suffix, seconds(start, rendered), "s", details)
         report.add(
-            "drawing.cold_open" + suffix, seconds(start, rendered), "s",
-            [
-                ("strokes", .number(Double(document.count))),
-                ("open_s", .number(seconds(start, opened))),
-                ("coordinator_s", .number(seconds(opened, observed))),
-                ("first_frame_s", .number(seconds(observed, rendered))),
-                ("note", .text("fresh process, files in the page cache")),
-            ])
-        report.add(
-            "drawing.cold_open.rss" + suffix, BenchClock.residentMegabytes() ?? 0, "MB",
+            name + ".rss" + suffix, BenchClock.residentMegabytes() ?? 0, "MB",
             [
                 ("after_replica_open_mb", .number(openedRSS)),
                 ("after_coordinator_mb", .number(observedRSS)),

@@ -7,6 +7,7 @@ extension CanvasSession {
     /// message) when there is no ink there.
     @discardableResult
     func pickColour(at cell: CanvasCell) -> Bool {
+        loadOnScreen()
         guard let colour = editor.inkColour(at: cell, in: coordinator.drawing) else {
             show("no ink there to pick a colour from")
             return false

@@ -29,6 +29,7 @@ extension CanvasSession {
         let target = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var svg = SVGExportOptions.dark
         svg.title = drawingName
+        coordinator.finishLoading()
         let text = DrawingExporter.export(
             coordinator.drawing.groups, as: format, mode: editor.glyphMode, svg: svg)
         do {

@@ -253,6 +253,7 @@ extension CanvasSession {
 
     /// Runs an editor command on the drawing, as one edit of the coordinator's.
     func apply(_ command: EditorCommand) {
+        loadReach(of: command)
         let revision = coordinator.drawing.revision
         let feedback = coordinator.edit(now: loop.now.milliseconds) { drawing in
             editor.handle(command, in: &drawing, nowMilliseconds: wallClock())
@@ -317,7 +318,9 @@ extension CanvasSession {
     func switchDrawing(to id: String) {
         flushNow()
         coordinator.close()
-        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: id)
+        saveBoundsCache()
+        coordinator = DrawingSyncCoordinator(
+            replica: replica, drawingID: id, firstRegion: editor.reachOnScreen)
         drawingName = drawings.find(id)?.name ?? id
         drawingDeleted = false
         layerCache = CanvasLayerCache()  // it follows one drawing
@@ -328,6 +331,8 @@ extension CanvasSession {
         reportWhereabouts()
         attachCoordinator()
         observeOwnKeys(coordinator.drawing.keys)
+        observePendingKeys()
         editor.resetUndo()
+        scheduleLoading()
     }
 }

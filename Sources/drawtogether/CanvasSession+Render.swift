@@ -23,6 +23,7 @@ extension CanvasSession {
             grid = CellGrid(width: size.width, height: size.height)
             TooSmallView(glyphs: glyphs).paint(into: &grid)
         } else {
+            loadOnScreen()
             let here = presence
             grid = CanvasView(mode: editor.glyphMode).render(
                 editor, drawing: coordinator.drawing, peers: here, finishedStrokes: settleHandover(),
@@ -76,7 +77,7 @@ extension CanvasSession {
 
     /// The first-screen hint: on an empty drawing nobody has drawn on yet, with nothing open over it.
     var showsHint: Bool {
-        if !coordinator.drawing.isEmpty { hintDismissed = true }
+        if coordinator.strokeCount > 0 { hintDismissed = true }
         return !hintDismissed && helpFirstLine == nil && menu == nil && paletteOverlay == nil
     }
 

@@ -84,6 +84,8 @@ final class CanvasSession {
     var renderScheduled = false
     /// The one pending look at the sync status while it says "syncing".
     var statusRefreshTimer: EventLoopTimer?
+    /// The next slice of a staged open, while groups are still to be decoded.
+    var loadingTimer: EventLoopTimer?
 
     init(
         loop: PollEventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
@@ -100,15 +102,19 @@ final class CanvasSession {
         self.keysHelp = keysHelp
         self.displayName = displayName
         self.wallClock = wallClock
-        coordinator = DrawingSyncCoordinator(replica: replica, drawingID: drawing.id)
         drawingName = drawing.name
         let keyClock = StrokeKeyClock(peerShortID: StrokeKeyClock.shortID(forPeerID: replica.peerID.rawValue))
-        editor = CanvasEditor(
+        let editor = CanvasEditor(
             palette: palette.colours, keyClock: keyClock,
             viewport: CanvasViewport(screenWidth: screen.size.width, screenHeight: screen.size.height),
             glyphMode: screen.supportsUnicode ? .block : .ascii)
+        self.editor = editor
+        // Staged: the groups on screen are decoded now, the rest after the first frame.
+        coordinator = DrawingSyncCoordinator(
+            replica: replica, drawingID: drawing.id, firstRegion: editor.reachOnScreen)
         screen.colourReductions = palette.reductions
         observeOwnKeys(coordinator.drawing.keys)
+        observePendingKeys()
         attachCoordinator()
         drawings.onChange = { [unowned self] entries in drawingsChanged(entries) }
     }
@@ -126,6 +132,7 @@ final class CanvasSession {
             if suspend.takeSuspend(), !isSuspending { suspendToShell(suspend) }
         }
         render()
+        scheduleLoading()
         loop.run()
         for descriptor in [
             screen.inputDescriptor, signals.fileDescriptor, resize.fileDescriptor, suspend.fileDescriptor,
@@ -170,6 +177,7 @@ final class CanvasSession {
     func quit() {
         hasQuit = true
         flushNow()
+        saveBoundsCache()
         loop.stop()
     }
 
@@ -274,7 +282,7 @@ final class CanvasSession {
         return (entries + drawings.trash).map { entry in
             var item = DrawingsMenu.Item(id: entry.id, name: entry.name, inTrash: entry.trashedAt != nil)
             item.strokeCount =
-                entry.id == coordinator.drawingID ? coordinator.drawing.count : counts[entry.id]
+                entry.id == coordinator.drawingID ? coordinator.strokeCount : counts[entry.id]
             item.people = others.filter { $0.drawingID == entry.id }.map {
                 PeerPresence(name: $0.displayName, colour: $0.colour, cursor: CanvasCell(x: 0, y: 0)).tag
             }
@@ -288,6 +296,13 @@ final class CanvasSession {
         for key in keys {
             editor.keyClock.observe(key)
             for sweepKey in coordinator.drawing[key]?.sweepKeys ?? [] { editor.keyClock.observe(sweepKey) }
+        }
+    }
+
+    /// The same for the keys of groups a staged open has not decoded yet (read, not decoded).
+    func observePendingKeys() {
+        if let latest = coordinator.latestPendingKey(ofPeer: editor.keyClock.peerShortID) {
+            editor.keyClock.observe(latest)
         }
     }
 

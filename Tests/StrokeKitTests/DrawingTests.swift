@@ -95,6 +95,38 @@ import Testing
         drawing.insert(Self.line(y: 9, at: 2_000))
         #expect(drawing.additions(since: start) == nil)
     }
+
+    /// Many groups added at once (a slice of a staged open) are one step: a reader behind by it
+    /// learns every key and bounds, however many, and the keys stay in order.
+    @Test func groupsAddedTogetherAreOneStepOfTheJournal() {
+        var generator = SplitMix64(seed: 23)
+        let groups = (0..<300).map { index in
+            Self.line(y: Double(Int.random(in: 0..<200, using: &generator)), at: Int64(index) * 10)
+        }.shuffled(using: &generator)
+        var drawing = Drawing(groups: Array(groups.prefix(50)))
+        let start = drawing.revision
+        let added = drawing.insert(contentsOf: Array(groups[50...]) + [groups[0]])
+        #expect(added)
+        #expect(drawing.revision == start + 1)
+        #expect(drawing == Drawing(groups: groups))
+        #expect(drawing.keys == groups.map(\.key).sorted())
+        #expect(drawing.changedKeys(since: start) == Set(groups[50...].map(\.key)))
+        #expect(drawing.additions(since: start) == groups[50...].sorted { $0.key < $1.key })
+        #expect(drawing.changedRegions(since: start)?.count == 250)
+        for group in groups[50...] {
+            #expect(drawing.groups(in: SpatialIndex.bounds(of: group)!).contains(group))
+        }
+        // Keys held already are left as they are.
+        let addedAgain = drawing.insert(contentsOf: [groups[3]])
+        #expect(!addedAgain)
+        #expect(drawing.revision == start + 1)
+        // The ranks stay right for what comes after: removals, and a query in key order.
+        for group in groups.prefix(20) { drawing.removeGroup(for: group.key) }
+        let rest = groups.dropFirst(20).sorted { $0.key < $1.key }
+        let everywhere = CellRect(x: -10_000, y: -10_000, width: 20_000, height: 20_000)
+        #expect(drawing.groups(in: everywhere) == rest.filter { SpatialIndex.bounds(of: $0) != nil })
+        #expect(drawing == Drawing(groups: rest))
+    }
 }
 
 /// The drawing's groups live in its spatial index alone: a group whose sweeps hide all of it is

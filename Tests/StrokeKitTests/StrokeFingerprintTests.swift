@@ -109,4 +109,19 @@ import Testing
         #expect(fingerprints.count == bytes.count + 3)
         #expect(original.hex.count == 32)
     }
+
+    /// The digest is read a word at a time in place; these are its values as first defined (a
+    /// byte at a time), for a length with no whole word, with a part word, and with both.
+    @Test func theDigestOfKnownBytesIsUnchanged() {
+        #expect(StrokeFingerprint(of: []).hex == "1ac046dda8e86e2a32faa281e87a0961")
+        #expect(StrokeFingerprint(of: Array("abc".utf8)).hex == "11d720ab3a692e60bc777185de8af027")
+        #expect(StrokeFingerprint(of: Array(0..<20)).hex == "452c77226d11c724a2c23960261b4445")
+    }
+
+    @Test func aTextIsFingerprintedAsItsUTF8Bytes() {
+        for text in ["", "abc", "AAECAwQFBgcICQoLDA0ODxAREhM=", "ünïcödé ⣿ text of some length"] {
+            #expect(StrokeFingerprint(ofUTF8: text) == StrokeFingerprint(of: Array(text.utf8)))
+        }
+        #expect(StrokeFingerprint(ofUTF8: "abc") != StrokeFingerprint(ofUTF8: "abd"))
+    }
 }

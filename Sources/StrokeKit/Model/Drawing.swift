@@ -17,15 +17,15 @@ public struct Drawing: Equatable, Sendable {
     /// copy of them (see `SpatialIndex`).
     public private(set) var spatialIndex = SpatialIndex()
 
-    /// One step from one revision to the next.
+    /// One step from one revision to the next: one group changed, or several added at once.
     private struct Change: Sendable {
         var from: UInt64
-        var key: StrokeKey
-        /// The key was absent before this step and is present after it.
+        /// The key changed; one, except for a step of `insert(contentsOf:)`.
+        var keys: [StrokeKey]
+        /// The keys were absent before this step and are present after it.
         var added: Bool
-        /// The group's bounds before and after the step (nil where it was or is absent).
-        var oldBounds: CellRect?
-        var newBounds: CellRect?
+        /// The groups' bounds before and after the step (where they were or are present).
+        var regions: [CellRect]
     }
 
     /// How many steps the journal keeps: enough for the strokes that arrive between two frames
@@ -66,12 +66,10 @@ public struct Drawing: Equatable, Sendable {
         guard group.map({ $0.key == key }) ?? true, current != group else { return false }
         let wasPresent = current != nil
         let bounds = spatialIndex.update(key, to: group)
-        journal.append(
+        record(
             Change(
-                from: revision, key: key, added: !wasPresent && group != nil, oldBounds: bounds.old,
-                newBounds: bounds.new))
-        if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
-        revision += 1
+                from: revision, keys: [key], added: !wasPresent && group != nil,
+                regions: [bounds.old, bounds.new].compactMap { $0 }))
         return true
     }
 
@@ -89,11 +87,36 @@ public struct Drawing: Equatable, Sendable {
         return removed
     }
 
+    /// Makes room for `count` groups, so a drawing filled a slice at a time (a staged open)
+    /// grows its storage once instead of as it fills.
+    public mutating func reserveCapacity(_ count: Int) {
+        spatialIndex.reserveCapacity(count)
+    }
+
+    /// Adds groups whose keys the drawing does not hold yet, as one step (a part of a drawing
+    /// loaded after its first frame): a reader of the journal learns every key and its bounds,
+    /// however many there are. Groups under keys already held are left out; the result says
+    /// whether any was added.
+    @discardableResult
+    public mutating func insert(contentsOf groups: [StrokeGroup]) -> Bool {
+        let added = spatialIndex.insertNew(groups)
+        guard !added.keys.isEmpty else { return false }
+        record(Change(from: revision, keys: added.keys, added: true, regions: added.regions))
+        return true
+    }
+
+    /// Appends a step to the journal (dropping the oldest past the limit) and moves on.
+    private mutating func record(_ change: Change) {
+        journal.append(change)
+        if journal.count > Self.journalLimit { journal.removeFirst(journal.count - Self.journalLimit) }
+        revision += 1
+    }
+
     /// The keys changed since `revision` (an earlier revision of this drawing), if the journal
     /// reaches back that far; nil otherwise.
     public func changedKeys(since revision: UInt64) -> Set<StrokeKey>? {
         guard let steps = steps(since: revision) else { return nil }
-        return Set(steps.lazy.map(\.key))
+        return Set(steps.lazy.flatMap(\.keys))
     }
 
     /// The groups whose ink may reach into `rect` (see `SpatialIndex`), in key order.
@@ -106,7 +129,7 @@ public struct Drawing: Equatable, Sendable {
     /// the journal reaches back that far; nil otherwise.
     public func changedRegions(since revision: UInt64) -> [CellRect]? {
         guard let steps = steps(since: revision) else { return nil }
-        return steps.flatMap { [$0.oldBounds, $0.newBounds].compactMap { $0 } }
+        return steps.flatMap(\.regions)
     }
 
     /// The groups added since `revision`, in key order, if that is all that happened since (no
@@ -116,7 +139,7 @@ public struct Drawing: Equatable, Sendable {
         var keys: [StrokeKey] = []
         for change in steps {
             guard change.added else { return nil }
-            keys.append(change.key)
+            keys.append(contentsOf: change.keys)
         }
         return keys.sorted().compactMap { self[$0] }
     }

@@ -160,6 +160,51 @@ public struct SpatialIndex: Sendable {
         return (nil, places[Int(slot)].bounds)
     }
 
+    /// Adds the groups whose keys the index does not hold (of two with one key, the first),
+    /// merging them into the key order in one pass and renumbering the ranks above the lowest
+    /// once, rather than once per group; returns the keys added, sorted, and their bounds.
+    public mutating func insertNew(_ newGroups: [StrokeGroup]) -> (keys: [StrokeKey], regions: [CellRect]) {
+        var added: [(key: StrokeKey, slot: Int32)] = []
+        for group in newGroups where slotsByKey[group.key] == nil {
+            let slot: Int32
+            if let free = freeSlots.popLast() {
+                slot = free
+                groups[Int(free)] = group
+            } else {
+                slot = Int32(groups.count)
+                groups.append(group)
+                places.append(Place())
+            }
+            slotsByKey[group.key] = slot
+            added.append((group.key, slot))
+        }
+        guard let lowest = added.min(by: { $0.key < $1.key })?.key else { return ([], []) }
+        added.sort { $0.key < $1.key }
+        let firstRank = insertionRank(of: lowest)
+        var merged: [Int32] = []
+        merged.reserveCapacity(order.count + added.count)
+        merged.append(contentsOf: order[..<firstRank])
+        var next = firstRank
+        for entry in added {
+            while next < order.count, let key = groups[Int(order[next])]?.key, key < entry.key {
+                merged.append(order[next])
+                next += 1
+            }
+            merged.append(entry.slot)
+        }
+        merged.append(contentsOf: order[next...])
+        order = merged
+        renumber(from: firstRank)
+        var regions: [CellRect] = []
+        regions.reserveCapacity(added.count)
+        for entry in added {
+            guard let group = groups[Int(entry.slot)] else { continue }
+            place(entry.slot, group, rank: places[Int(entry.slot)].rank)
+            if let bounds = places[Int(entry.slot)].bounds { regions.append(bounds) }
+        }
+        return (added.map(\.key), regions)
+    }
+
     /// The keys whose bounds meet `rect`, in key order (z-order).
     public func keys(in rect: CellRect) -> [StrokeKey] {
         slots(in: rect).compactMap { groups[Int($0)]?.key }

@@ -1,0 +1,171 @@
+import ByteCoding
+import StrokeKit
+
+/// Where each stroke group of one drawing has ink, as this peer last knew it: per stroke key,
+/// the conservative bounds of the stroke as drawn and the fingerprint of the stored text they
+/// were computed from. It lets an open decode the groups under the viewport first (a stored value
+/// says nothing about its ink until it is decoded).
+///
+/// It can never make the drawing wrong: an entry is used only for a stored value whose text has
+/// exactly its fingerprint (a 128-bit digest of every byte of the text), and a key without such
+/// an entry is decoded before the first frame. What it decides is only the order of decoding; the
+/// drawing and the model always hold what the values decode to. Kept beside the replica and never
+/// synced (see `DrawingBoundsCache+File`): each peer computes its own.
+public struct DrawingBoundsCache: Equatable, Sendable {
+    /// One stroke's bounds and the fingerprint of the stored text they belong to.
+    public struct Entry: Equatable, Sendable {
+        public var fingerprint: StrokeFingerprint
+        public var bounds: CellRect
+
+        public init(fingerprint: StrokeFingerprint, bounds: CellRect) {
+            self.fingerprint = fingerprint
+            self.bounds = bounds
+        }
+    }
+
+    public let drawingID: String
+    /// Per raw stroke key.
+    public private(set) var entries: [String: Entry]
+
+    public init(drawingID: String, entries: [String: Entry] = [:]) {
+        self.drawingID = drawingID
+        self.entries = entries
+    }
+
+    /// The bounds of the stroke stored as `text` under `rawKey`, when the cache holds them for
+    /// exactly that text.
+    public func bounds(of rawKey: String, storedText text: String) -> CellRect? {
+        guard let entry = entries[rawKey], entry.fingerprint == StrokeFingerprint(ofUTF8: text) else {
+            return nil
+        }
+        return entry.bounds
+    }
+
+    /// Records (or, with nil, forgets) one stroke's entry.
+    public mutating func set(_ entry: Entry?, for rawKey: String) {
+        entries[rawKey] = entry
+    }
+
+    /// The entry for a stored group: the fingerprint of its stored text and the bounds of its
+    /// stroke as drawn, which hold those of every piece its sweeps leave (a mask only hides).
+    public static func entry(for encoded: EncodedGroup) -> Entry? {
+        var bounds: CellRect?
+        for stroke in encoded.group.base {
+            let piece = SpatialIndex.bounds(of: stroke)
+            bounds = bounds.map { $0.union(piece) } ?? piece
+        }
+        return bounds.map { Entry(fingerprint: StrokeFingerprint(ofUTF8: encoded.value), bounds: $0) }
+    }
+}
+
+/// The cache's bytes: `DTBC`, a format version, the drawing id, the entries (key, fingerprint,
+/// bounds) and, last, the fingerprint of everything before it, so a file cut short or changed in
+/// any byte is refused as a whole rather than read in part.
+extension DrawingBoundsCache {
+    /// Bump when the bounds a stroke gets change, so an older cache is not trusted.
+    static let formatVersion: UInt8 = 1
+    static let magic = Array("DTBC".utf8)
+    /// One entry takes at least a key byte, 16 fingerprint bytes and four one-byte numbers.
+    private static let minimumEntryBytes = 21
+    private static let maximumIDBytes = 4_096
+
+    /// The file's bytes.
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter(reservingCapacity: 64 + entries.count * 56)
+        writer.writeBytes(Self.magic)
+        writer.writeByte(Self.formatVersion)
+        writer.writeUTF8(drawingID, prefix: .varint)
+        writer.writeVarint(UInt64(entries.count))
+        for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            writer.writeUTF8(key, prefix: .varint)
+            writer.writeFixed(entry.fingerprint.high, .littleEndian)
+            writer.writeFixed(entry.fingerprint.low, .littleEndian)
+            writer.writeZigzag(Int64(entry.bounds.x))
+            writer.writeZigzag(Int64(entry.bounds.y))
+            writer.writeVarint(UInt64(entry.bounds.width))
+            writer.writeVarint(UInt64(entry.bounds.height))
+        }
+        let digest = StrokeFingerprint(of: writer.bytes)
+        writer.writeFixed(digest.high, .littleEndian)
+        writer.writeFixed(digest.low, .littleEndian)
+        return writer.bytes
+    }
+
+    /// Reads a cache written by `encoded()` for `drawingID`; anything else is refused.
+    public init(decoding bytes: [UInt8], drawingID: String) throws(DrawingBoundsCacheError) {
+        guard bytes.count >= Self.magic.count + 1 + 16 else { throw .truncated }
+        let body = Array(bytes[..<(bytes.count - 16)])
+        let digest = StrokeFingerprint(of: body)
+        var trailer = ByteReader<DrawingBoundsCacheError>(bytes, offset: body.count)
+        let high = try trailer.readFixed("digest", as: UInt64.self, .littleEndian)
+        let low = try trailer.readFixed("digest", as: UInt64.self, .littleEndian)
+        guard digest == StrokeFingerprint(high: high, low: low) else { throw .damaged }
+        var reader = ByteReader<DrawingBoundsCacheError>(body)
+        guard Array(try reader.readBytes("magic", count: Self.magic.count)) == Self.magic else {
+            throw .notACache
+        }
+        let version = try reader.readByte("version")
+        guard version == Self.formatVersion else { throw .otherVersion(version) }
+        let id = try reader.readUTF8("drawing id", prefix: .varint, limit: Self.maximumIDBytes)
+        guard id == drawingID else { throw .otherDrawing(id) }
+        let count = try reader.readCount("entry count", prefix: .varint, minimumBytes: Self.minimumEntryBytes)
+        var entries: [String: Entry] = [:]
+        entries.reserveCapacity(count)
+        for _ in 0..<count {
+            let key = try reader.readUTF8("key", prefix: .varint, limit: StrokeKey.maximumLength)
+            let high = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
+            let low = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
+            let x = try reader.readZigzag("x")
+            let y = try reader.readZigzag("y")
+            let width = try reader.readVarint("width")
+            let height = try reader.readVarint("height")
+            guard let bounds = Self.rect(x: x, y: y, width: width, height: height) else { throw .damaged }
+            entries[key] = Entry(fingerprint: StrokeFingerprint(high: high, low: low), bounds: bounds)
+        }
+        guard reader.remaining == 0 else { throw .damaged }
+        self.init(drawingID: drawingID, entries: entries)
+    }
+
+    /// A rectangle within the coordinates a stroke can have (about ±2^20 cells, see
+    /// `FixedPoint`), or nil.
+    private static func rect(x: Int64, y: Int64, width: UInt64, height: UInt64) -> CellRect? {
+        let limit: Int64 = 1 << 31
+        guard abs(x) < limit, abs(y) < limit, width < UInt64(limit), height < UInt64(limit) else {
+            return nil
+        }
+        return CellRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+    }
+}
+
+/// Why a bounds cache was not used. None of these loses anything: the drawing is then decoded
+/// whole before its first frame, and the cache written again when it closes.
+public enum DrawingBoundsCacheError: Error, Equatable, Sendable, ByteCodingFailure {
+    case truncated
+    case damaged
+    case notACache
+    case otherVersion(UInt8)
+    case otherDrawing(String)
+    case unreadable(path: String, reason: String)
+    case unwritable(path: String, reason: String)
+    case malformed(ByteCodingError)
+
+    public init(_ error: ByteCodingError) {
+        self = .malformed(error)
+    }
+}
+
+extension DrawingBoundsCacheError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .truncated: "the bounds cache is cut short"
+        case .damaged: "the bounds cache is damaged"
+        case .notACache: "the file is not a bounds cache"
+        case .otherVersion(let version):
+            "the bounds cache is of format \(version), this build reads \(DrawingBoundsCache.formatVersion)"
+        case .otherDrawing(let id): "the bounds cache belongs to drawing '\(id.prefix(40))'"
+        case .unreadable(let path, let reason): "cannot read the bounds cache \(path): \(reason)"
+        case .unwritable(let path, let reason): "cannot write the bounds cache \(path): \(reason)"
+        case .malformed(let error): "the bounds cache is malformed: \(error)"
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import ReplicaCore
+import StrokeKit
+
+/// A staged open: the groups under the first frame are decoded first, the rest later, a slice at
+/// a time, while the drawing is already shown and edited.
+///
+/// The rule that keeps it right: a key is in the model and in `drawing` together or in neither
+/// (it is then pending, its stored entries kept as read). Local edits can only reach groups in
+/// `drawing` (the caller loads the region an edit can reach first, `load(under:)`) or new keys,
+/// so a flush, which diffs only the keys edited since the last one, never meets a pending key,
+/// and the comparison of every key an overlong edit falls back to sees only loaded ones. A change
+/// from the replica to a pending key loads that key first, then applies to it as to any other,
+/// so the pending entries are always exactly what the replica held when they were read.
+extension DrawingSyncCoordinator {
+    /// What a staged open decoded when, and what the bounds cache gave it.
+    public struct OpenStatistics: Equatable, Sendable {
+        /// Stored strokes when the drawing was opened.
+        public var storedStrokes = 0
+        /// Strokes whose bounds the cache knew for their stored value.
+        public var cachedBounds = 0
+        /// Strokes decoded before the open returned (the first frame's, and those of unknown bounds).
+        public var decodedFirst = 0
+        /// Strokes decoded later.
+        public var decodedLater = 0
+    }
+
+    /// Whether some stored groups are not decoded yet.
+    public var isLoading: Bool { pending != nil }
+
+    /// How many strokes the drawing holds, pending ones included.
+    public var strokeCount: Int { drawing.count + (pending?.count ?? 0) }
+
+    /// Decodes every pending group whose bounds meet `rect`, so that what the region shows, and
+    /// what an edit in it can reach, is in `drawing`. Asking again for a region asked for
+    /// recently costs nothing. Returns whether anything was decoded.
+    @discardableResult
+    public func load(under rect: CellRect) -> Bool {
+        guard let entries = pending?.take(meeting: rect) else { return false }
+        return loadTaken(entries)
+    }
+
+    /// Decodes up to `maximumGroups` pending groups, those meeting `preferred` first; returns
+    /// whether any are left.
+    @discardableResult
+    public func loadSlice(maximumGroups: Int, preferring preferred: CellRect? = nil) -> Bool {
+        loadSlice(step: maximumGroups, preferring: preferred) { false }
+    }
+
+    /// Decodes pending groups `step` at a time (those meeting `preferred` first) for as long as
+    /// `shouldContinue` says after each step; they enter the drawing together, as one step of its
+    /// journal. Returns whether any are left.
+    @discardableResult
+    public func loadSlice(step: Int, preferring preferred: CellRect? = nil, while shouldContinue: () -> Bool)
+        -> Bool
+    {
+        var groups: [StrokeGroup] = []
+        repeat {
+            guard let entries = pending?.takeNext(max(step, 1), preferring: preferred) else { break }
+            groups += decodeTaken(entries)
+        } while pending != nil && shouldContinue()
+        drawing.insert(contentsOf: groups)
+        return isLoading
+    }
+    /// Decodes everything still pending (before an edit of the whole drawing, say a clear).
+    public func finishLoading() {
+        // The keys first: holding a copy of the pending entries while taking from them would
+        // copy them all.
+        guard let keys = pending.map({ Array($0.bases.keys) }), let entries = pending?.take(keys) else {
+            return
+        }
+        loadTaken(entries)
+    }
+
+    /// The latest stroke or sweep key of peer `suffix` among the pending entries, found without
+    /// decoding anything, so a key clock never hands out a key a pending group has.
+    public func latestPendingKey(ofPeer suffix: String) -> StrokeKey? {
+        pending?.latestKey(ofPeer: suffix)
+    }
+
+    /// Writes the bounds cache of this drawing beside the replica, unless it says what the
+    /// drawing holds already. The open after this one reads it.
+    public func saveBoundsCache() throws(DrawingBoundsCacheError) {
+        guard !replica.isReadOnly, !boundsCacheIsCurrent else { return }
+        var cache = DrawingBoundsCache(drawingID: drawingID)
+        for (key, encoded) in model.synced {
+            cache.set(DrawingBoundsCache.entry(for: encoded), for: key.rawValue)
+        }
+        if let pending, let openedCache {
+            for rawKey in pending.bases.keys { cache.set(openedCache.entries[rawKey], for: rawKey) }
+        }
+        try cache.write(inStore: replica.directory)
+        boundsCacheIsCurrent = true
+    }
+
+    /// The first look at the document of a staged open: strokes the cache places outside
+    /// `firstRegion` wait; the others (and every stroke the cache does not know) are decoded.
+    func beginStagedOpen(_ fields: [String: DocumentValue]?, firstRegion: CellRect) {
+        let strokes = fields?["strokes"]?.objectValue ?? [:]
+        let sweeps = fields?["sweeps"]?.objectValue ?? [:]
+        var now = DrawingModel.StoredEntries()
+        var later = PendingEntries()
+        var statistics = OpenStatistics(storedStrokes: strokes.count)
+        for (rawKey, value) in strokes {
+            if case .string(let text) = value, let bounds = openedCache?.bounds(of: rawKey, storedText: text)
+            {
+                statistics.cachedBounds += 1
+                if !bounds.intersects(firstRegion) {
+                    later.add(rawKey, value: value, bounds: bounds)
+                    continue
+                }
+            }
+            now.bases[rawKey] = .some(value)
+        }
+        for (rawKey, map) in sweeps {
+            if later.holds(rawKey) {
+                later.addSweeps(rawKey, map: map)
+            } else {
+                now.sweepMaps[rawKey] = .some(map)
+            }
+        }
+        // Nothing to write on close when the cache knew every stroke, and nothing more.
+        boundsCacheIsCurrent =
+            statistics.cachedBounds == strokes.count && openedCache?.entries.count == strokes.count
+        if later.isEmpty { openedCache = nil }
+        pending = later.isEmpty ? nil : later
+        let update = model.update(now)
+        statistics.decodedFirst = update.changed.count
+        openStatistics = statistics
+        drawing = Drawing(groups: update.changed.values.compactMap { $0 })
+        if !later.isEmpty { drawing.reserveCapacity(strokes.count) }
+    }
+
+    /// Before patches from the replica apply: a pending key whose entries they change is loaded
+    /// first (then changed as any other); one they restate unchanged (a patch of a whole map
+    /// names every key) is left out of them and stays pending.
+    func loadBeforeChanging(_ entries: inout DrawingModel.StoredEntries) {
+        // Sorted out on a copy that ends before the pending entries are taken from (a copy held
+        // meanwhile would copy them all).
+        guard let (changed, unchanged) = pending.map({ Self.sortOut($0, by: entries) }) else { return }
+        for rawKey in unchanged {
+            entries.bases[rawKey] = nil
+            entries.sweepMaps[rawKey] = nil
+        }
+        if !changed.isEmpty, let taken = pending?.take(changed) { loadTaken(taken) }
+    }
+
+    /// The pending keys `entries` change, and those they name with their pending entries.
+    private static func sortOut(_ pending: PendingEntries, by entries: DrawingModel.StoredEntries)
+        -> (changed: [String], unchanged: [String])
+    {
+        var changed: [String] = []
+        var unchanged: [String] = []
+        func consider(_ rawKey: String) {
+            guard let base = pending.bases[rawKey] else { return }
+            let newBase = entries.bases[rawKey] ?? (entries.replacesAllBases ? nil : base)
+            let oldSweeps = pending.sweepMaps[rawKey]
+            let newSweeps = entries.sweepMaps[rawKey] ?? (entries.replacesAllSweeps ? nil : oldSweeps)
+            if newBase == base, newSweeps == oldSweeps, entries.sweeps[rawKey] == nil {
+                unchanged.append(rawKey)
+            } else {
+                changed.append(rawKey)
+            }
+        }
+        if entries.replacesAllBases || entries.replacesAllSweeps {
+            for rawKey in pending.bases.keys { consider(rawKey) }
+        } else {
+            for rawKey in Set(entries.bases.keys).union(entries.sweepMaps.keys).union(entries.sweeps.keys) {
+                consider(rawKey)
+            }
+        }
+        return (changed, unchanged)
+    }
+
+    /// Puts entries taken from the pending ones into the model and, in one step, the drawing.
+    /// An entry that cannot be read is left out, as at an open of the whole drawing.
+    @discardableResult
+    private func loadTaken(_ entries: DrawingModel.StoredEntries) -> Bool {
+        drawing.insert(contentsOf: decodeTaken(entries))
+    }
+
+    /// Puts entries taken from the pending ones into the model; returns their groups, which the
+    /// caller puts into the drawing before anything else can look at either.
+    private func decodeTaken(_ entries: DrawingModel.StoredEntries) -> [StrokeGroup] {
+        if pending?.isEmpty == true {
+            pending = nil
+            openedCache = nil
+        }
+        guard !entries.bases.isEmpty else { return [] }
+        let update = model.update(entries)
+        openStatistics.decodedLater += update.changed.count
+        return update.changed.values.compactMap { $0 }
+    }
+}
