@@ -17,6 +17,10 @@ public protocol SyncReplica: AnyObject {
     /// session sends nothing for that subscription, so the remote waits rather than being told
     /// the documents are empty. Called each time a session starts replicating one.
     func prepare(_ subscription: SyncSubscription) -> Bool
+    /// The name and trash time of every document of `collection`, by id (`SyncListingEntry`), or
+    /// nil while a replica that reads on demand is still reading them: it tells the node once it
+    /// has them, as for `prepare`. A relay answers `listingRequest`s with it.
+    func listing(of collection: String) -> [String: SyncListingEntry]?
 }
 
 extension SyncReplica {
