@@ -28,11 +28,16 @@ public final class DrawingList {
     public private(set) var entries: [Entry] = []
     /// The drawings in the trash, the latest moved there first.
     public private(set) var trash: [Entry] = []
+    /// The ids of the drawings this replica holds (in the trash or not); the others in `entries`
+    /// and `trash` are only listed by a relay (`setListed`).
+    public private(set) var heldIDs: Set<String> = []
     /// Called after the list changed (a drawing created, renamed or deleted, here or by a peer).
     public var onChange: (([Entry]) -> Void)?
 
     private let replica: Replica
     private var observation: ObservationToken?
+    private var held: [Entry] = []
+    private var listed: [Entry] = []
 
     public init(replica: Replica) throws {
         self.replica = replica
@@ -58,6 +63,19 @@ public final class DrawingList {
     /// The drawing in the trash whose id is `idOrName`, else the first whose name is.
     public func findInTrash(_ idOrName: String) -> Entry? {
         trash.first { $0.id == idOrName } ?? trash.first { $0.name == idOrName }
+    }
+
+    /// The drawings a relay lists (name and trash time of each, `SyncListingEntry`), shown beside
+    /// the ones this replica holds; for a drawing in both, the replica's own entry counts.
+    public func setListed(_ entries: [Entry]) {
+        guard entries != listed else { return }
+        listed = entries
+        publish()
+    }
+
+    /// Whether a drawing is only listed (its document is not in this replica).
+    public func isOnlyListed(_ id: String) -> Bool {
+        !heldIDs.contains(id) && listed.contains { $0.id == id }
     }
 
     /// Creates a drawing with no strokes.
@@ -154,6 +172,13 @@ public final class DrawingList {
                 id: id, name: document["name"]?.stringValue ?? "Untitled (\(id.prefix(8)))",
                 trashedAt: trashedAt)
         }
+        held = all
+        heldIDs = Set(all.map(\.id))
+        publish()
+    }
+
+    private func publish() {
+        let all = held + listed.filter { !heldIDs.contains($0.id) }
         entries = all.filter { $0.trashedAt == nil }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
         trash = all.filter { $0.trashedAt != nil }.sorted {
             $0.trashedAt == $1.trashedAt ? $0.id < $1.id : ($0.trashedAt ?? 0) > ($1.trashedAt ?? 0)

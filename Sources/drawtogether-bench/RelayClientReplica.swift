@@ -43,6 +43,16 @@ final class RelayClientReplica: SyncReplica {
         return delta.isEmpty ? nil : delta.encoded()
     }
 
+    /// What a relay's listing would say of the drawings this client holds.
+    func listing(of collection: String) -> [String: SyncListingEntry]? {
+        var listing: [String: SyncListingEntry] = [:]
+        for id in state.documentIDs(in: collection) {
+            let key = DocumentKey(collection: collection, id: id)
+            listing[id] = state.document(key).flatMap { SyncListingEntry(document: $0) }
+        }
+        return listing
+    }
+
     func applyEncodedChanges(_ bytes: [UInt8], for subscription: SyncSubscription) throws -> SyncApplyOutcome
     {
         let delta = try ReplicaDelta(decoding: bytes)

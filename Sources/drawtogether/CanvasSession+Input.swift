@@ -286,6 +286,14 @@ extension CanvasSession {
                 let entry = try drawings.create(named: name)
                 menu = nil
                 switchDrawing(to: entry.id)
+            case .rename(let id, _) where drawings.isOnlyListed(id),
+                .delete(let id) where drawings.isOnlyListed(id),
+                .restore(let id) where drawings.isOnlyListed(id),
+                .deleteForever(let id) where drawings.isOnlyListed(id):
+                // Its document is not here to change: opened, it is (and its changes sync).
+                let name = (drawings.find(id) ?? drawings.findInTrash(id))?.name ?? id
+                current.say("'\(name)' is on the relay only: open it first (enter)")
+                menu = current
             case .rename(let id, let name):
                 try drawings.rename(id: id, toUniqueName: name)
                 if id == coordinator.drawingID { drawingName = name }
@@ -321,6 +329,7 @@ extension CanvasSession {
         saveBoundsCache()
         coordinator = DrawingSyncCoordinator(
             replica: replica, drawingID: id, firstRegion: editor.reachOnScreen)
+        subscribeOnRelays()
         drawingName = drawings.find(id)?.name ?? id
         drawingDeleted = false
         layerCache = CanvasLayerCache()  // it follows one drawing

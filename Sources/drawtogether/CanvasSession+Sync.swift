@@ -1,3 +1,4 @@
+import DrawingSync
 import MonotonicTime
 import ReplicaSync
 import StrokeKit
@@ -7,6 +8,15 @@ import TerminalCanvas
 extension CanvasSession {
     func attach(sync node: SyncNode) {
         sync = node
+        // A relay's listing: the drawings this replica does not hold, shown in the menu.
+        node.onListingChanged = { [unowned self] in
+            let listing = node.listing(of: DrawingSyncCoordinator.collection)
+            drawings.setListed(
+                listing.map { id, entry in
+                    DrawingList.Entry(
+                        id: id, name: entry.name ?? "Untitled (\(id.prefix(8)))", trashedAt: entry.trashedAt)
+                }.sorted { $0.id < $1.id })
+        }
         node.onPresence = { [unowned self] update in
             guard update.peerID != replica.peerID.rawValue else { return }
             // Someone reached through a relay: the connection events name only the relay.
@@ -121,5 +131,22 @@ extension CanvasSession {
         case .unreachable:
             return nil
         }
+    }
+}
+
+extension CanvasSession {
+    /// What this peer subscribes to on a relay: every drawing its replica holds (so what it
+    /// drew offline reaches the relay, and the relay's changes reach it) and the one open;
+    /// the others are only listed (`DECISIONS.md`, "A client lists what it does not hold").
+    var relaySubscriptions: [SyncSubscription] {
+        (drawings.heldIDs.union([coordinator.drawingID])).sorted().map {
+            SyncSubscription(collection: DrawingSyncCoordinator.collection, documentID: $0)
+        }
+    }
+
+    /// Subscribes on the relays to what `relaySubscriptions` has gained (a drawing created here,
+    /// or one opened that was only listed).
+    func subscribeOnRelays() {
+        sync?.subscribeOnRelays(relaySubscriptions)
     }
 }

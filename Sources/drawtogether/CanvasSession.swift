@@ -207,6 +207,7 @@ final class CanvasSession {
     /// The list of drawings changed, here or on a peer: the open drawing's name follows a rename,
     /// a deletion is said once and shown in the status bar, and an open menu lists what is there.
     func drawingsChanged(_ entries: [DrawingList.Entry]) {
+        subscribeOnRelays()
         if let entry = entries.first(where: { $0.id == coordinator.drawingID }) {
             drawingName = entry.name
             if drawingDeleted { show("'\(drawingName)' is back") }

@@ -54,7 +54,8 @@ enum OpenCommand {
         session.onWhereaboutsChanged = { whereabouts.write($0) }
         defer { whereabouts.remove() }
         session.attach(sync: wiring.node)
-        _ = try wiring.start(discovery: configuration.discovery)
+        _ = try wiring.start(
+            discovery: configuration.discovery, relaySubscriptions: session.relaySubscriptions)
         let code = session.run(signals: signals, resize: resize, suspend: suspend)
         session.flushNow()
         // The node's callbacks and the session's timers may still fire while the goodbyes go out.

@@ -63,13 +63,21 @@ final class PeerWiring {
     }
 
     /// Starts listening and dialling; returns the addresses listened on (a port 0 resolved).
-    func start(discovery: Bool) throws -> [SocketEndpoint] {
+    /// With `relaySubscriptions` (the app), the relays are asked for the listing of `drawings`
+    /// and subscribed to those documents only; without, to the whole collection.
+    func start(discovery: Bool, relaySubscriptions: [SyncSubscription]? = nil) throws -> [SocketEndpoint] {
         var listening: [SocketEndpoint] = []
         if let listener {
             listening.append(try node.listen(on: listener))
         }
         for target in peerTargets { node.connect(to: target) }
-        node.connect(toFirstOf: relayTargets)
+        if let relaySubscriptions {
+            node.connect(
+                toFirstOf: relayTargets, subscribing: relaySubscriptions,
+                listing: ReplicaSyncAdapter.drawings.collection)
+        } else {
+            node.connect(toFirstOf: relayTargets)
+        }
         if discovery {
             let directory = try SyncNode.rendezvousDirectory(databaseID: configuration.databaseID)
             try node.startLocalDiscovery(in: directory)

@@ -58,6 +58,32 @@ import Testing
         withExtendedLifetime(directory) {}
     }
 
+    /// Drawings a relay lists show beside the replica's own, in the list or the trash; for one
+    /// the replica holds, its own entry counts; holding it ends its being only listed.
+    @Test func listedDrawingsShowBesideTheHeldOnes() throws {
+        let (replica, directory) = try replica()
+        let list = try DrawingList(replica: replica)
+        var deliveries = 0
+        list.onChange = { _ in deliveries += 1 }
+        try list.create(id: "a", name: "Alpha")
+        list.setListed([
+            .init(id: "a", name: "Old alpha"), .init(id: "b", name: "Beta"),
+            .init(id: "c", name: "Gamma", trashedAt: 5),
+        ])
+        #expect(list.entries == [.init(id: "a", name: "Alpha"), .init(id: "b", name: "Beta")])
+        #expect(list.trash == [.init(id: "c", name: "Gamma", trashedAt: 5)])
+        #expect(list.heldIDs == ["a"])
+        #expect(list.isOnlyListed("b") && list.isOnlyListed("c") && !list.isOnlyListed("a"))
+        #expect(list.find("Beta")?.id == "b")
+        let before = deliveries
+        list.setListed([.init(id: "b", name: "Beta"), .init(id: "c", name: "Gamma", trashedAt: 5)])
+        #expect(deliveries == before + 1)
+        try list.create(id: "b", name: "Beta here")
+        #expect(!list.isOnlyListed("b"))
+        #expect(list.entries.map(\.name) == ["Alpha", "Beta here"])
+        withExtendedLifetime(directory) {}
+    }
+
     /// A drawing in the trash keeps everything it had; restoring brings it all back, and only
     /// `deleteForever` (or the purge, after the trash's time) removes the document.
     @Test func theTrashKeepsADrawingUntilRestoredOrDeletedForGood() throws {

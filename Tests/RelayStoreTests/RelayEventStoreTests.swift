@@ -202,7 +202,7 @@ import Testing
         for outcome in opened { #expect((try? outcome.get()) != nil, "\(outcome)") }
         let check = try test.connected()
         let version = try test.run(check, "SELECT value FROM drawtogether_meta WHERE key = 'schema_version'")
-        #expect(version.int64(0, 0) == 1)
+        #expect(version.int64(0, 0) == 2)
 
         _ = try test.run(check, "UPDATE drawtogether_meta SET value = 99 WHERE key = 'schema_version'")
         var refused: Result<RelayEventStore, PostgresError>?

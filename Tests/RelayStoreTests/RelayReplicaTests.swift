@@ -62,7 +62,7 @@ import Testing
 
         init(
             directory: String, relay: SocketEndpoint, loop: PollEventLoop, token: String,
-            subscription: ReplicaSubscription = ReplicaSyncAdapter.drawings
+            subscription: ReplicaSubscription = ReplicaSyncAdapter.drawings, listing: [String]? = nil
         ) throws {
             replica = try Replica(directory: directory)
             try replica.addSubscription(subscription)
@@ -74,7 +74,22 @@ import Testing
                     encrypts: false, subscriptions: adapter.subscriptions))
             adapter.forwardLocalCommits(to: node)
             node.onPresence = { [unowned self] in presence.append($0) }
-            node.connect(to: relay)
+            if let listing {
+                // As the app on a relay: these drawings, and the listing of the others.
+                node.connect(
+                    toFirstOf: [relay],
+                    subscribing: listing.map { SyncSubscription(collection: "drawings", documentID: $0) },
+                    listing: "drawings")
+            } else {
+                node.connect(to: relay)
+            }
+        }
+
+        /// The relay's listing, by drawing id: name, and whether it is in the trash.
+        var listed: [String: String] {
+            node.listing(of: "drawings").mapValues {
+                ($0.name ?? "?") + ($0.trashedAt == nil ? "" : " (trash)")
+            }
         }
 
         func draw(_ keys: [String], in drawing: String = "drawing-1") throws {
@@ -255,6 +270,79 @@ import Testing
         try writer.draw(["later"], in: "d7")
         test.wait(for: "the open drawing to stay live") { again.strokes(in: "d7").contains("later") }
         for node in [writerRelay.node, lazy.node, writer.node, again.node] { node.shutdown() }
+        writerRelay.replica.close()
+        lazy.replica.close()
+    }
+
+    /// A client with an empty store lists every drawing of a relay on PostgreSQL while the relay
+    /// reads only the one it opens (and, for the listing, only the rows at the root, `name` and
+    /// `trashed`); one opened later brings its strokes; drawings created, renamed and trashed
+    /// through another relay reach the listing.
+    @Test func aClientListsEveryDrawingWhileTheRelayReadsOnlyTheOneItOpens() throws {
+        let test = try PostgresTestLoop()
+        let loop = test.loop
+        let url = test.cluster.url(database: test.database)
+        let writerRelay = try Relay(url: url, peer: 1, loop: loop, token: token)
+        let lazy = try Relay(url: url, peer: 2, loop: loop, token: token)
+        var started = 0
+        for relay in [writerRelay, lazy] {
+            relay.replica.start { failure in
+                #expect(failure == nil)
+                started += 1
+            }
+        }
+        test.wait(for: "both relays") { started == 2 }
+        let directory = try TemporaryDirectory()
+        let writer = try Client(
+            directory: directory.path + "/writer", relay: writerRelay.endpoint, loop: loop, token: token)
+        test.wait(for: "the writer") { writer.node.status.isCaughtUp }
+        let drawings = (0..<40).map { "d\($0)" }
+        for drawing in drawings { try writer.draw((0..<5).map { "\(drawing)-s\($0)" }, in: drawing) }
+        test.wait(for: "every drawing to be stored") {
+            writer.node.status.pendingDeltaCount == 0 && writerRelay.replica.unsavedDeltaCount == 0
+                && writerRelay.replica.commitStatistics.deltas > 0
+        }
+        let storedEvents = try writer.replica.changes(
+            collection: "drawings", documentID: nil, since: DocumentVersions()
+        ).eventCount
+
+        let lister = try Client(
+            directory: directory.path + "/lister", relay: lazy.endpoint, loop: loop, token: token,
+            listing: ["d7"])
+        test.wait(for: "the listing and the opened drawing") {
+            lister.listed.count == 40 && lister.strokes(in: "d7").count == 5
+        }
+        #expect(lister.listed == Dictionary(uniqueKeysWithValues: drawings.map { ($0, "Drawing \($0)") }))
+        #expect(lister.node.status.isCaughtUp)
+        #expect(lister.drawingNames == ["Drawing d7"])
+        #expect(lazy.replica.readStatistics.reads == 1)
+        #expect(lazy.replica.residentDocumentCount == 1)
+        #expect(lazy.replica.listingReadStatistics.reads == 1)
+        // Two events per drawing (the root and its name) of the eight stored.
+        #expect(lazy.replica.listingReadStatistics.events == 2 * drawings.count)
+        #expect(storedEvents == 8 * drawings.count)
+
+        // Opened later, mid-session: its strokes come.
+        lister.node.subscribeOnRelays([SyncSubscription(collection: "drawings", documentID: "d12")])
+        test.wait(for: "the drawing opened later") { lister.strokes(in: "d12").count == 5 }
+        #expect(lazy.replica.readStatistics.reads == 2)
+        #expect(lazy.replica.residentDocumentCount == 2)
+
+        // Through the other relay: a new drawing, one renamed, one moved to the trash (none of
+        // them in the lazy relay's memory) and one open here renamed.
+        try writer.draw(["first"], in: "fresh")
+        try writer.replica.execute("UPDATE drawings SET name = 'Renamed' WHERE _id = 'd3'")
+        try writer.replica.execute("UPDATE drawings SET trashed = 1700000000000 WHERE _id = 'd4'")
+        try writer.replica.execute("UPDATE drawings SET name = 'Open one' WHERE _id = 'd7'")
+        test.wait(for: "the listing to follow the other relay") {
+            lister.listed["fresh"] == "Drawing fresh" && lister.listed["d3"] == "Renamed"
+                && lister.listed["d4"] == "Drawing d4 (trash)" && lister.listed["d7"] == "Open one"
+        }
+        #expect(lister.listed.count == 41)
+        #expect(lazy.replica.readStatistics.reads == 2)
+        #expect(lazy.replica.residentDocumentCount == 2)
+        #expect(lister.drawingNames == ["Open one", "Drawing d12"])
+        for node in [writerRelay.node, lazy.node, writer.node, lister.node] { node.shutdown() }
         writerRelay.replica.close()
         lazy.replica.close()
     }

@@ -130,6 +130,10 @@ final class GapInjectingReplica: SyncReplica {
     {
         try base.applyEncodedChanges(delta, for: subscription)
     }
+
+    func listing(of collection: String) -> [String: SyncListingEntry]? {
+        base.listing(of: collection)
+    }
 }
 
 /// Two sessions joined in memory, frames delivered in order until none is left.

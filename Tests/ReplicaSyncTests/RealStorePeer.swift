@@ -17,7 +17,7 @@ final class RealStorePeer {
 
     init(
         loop: any EventLoop, transport: any Transport, peer: UInt64, token: String = "team token",
-        relay: Bool = false
+        relay: Bool = false, servesOnlyRemoteSubscriptions: Bool = false
     ) throws {
         self.peer = peer
         directory = try TemporaryDirectory(prefix: "realstore-\(peer)")
@@ -36,6 +36,7 @@ final class RealStorePeer {
             subscriptions: adapter.subscriptions)
         var options = SyncNode.Options()
         options.forwardsPresence = relay
+        options.servesOnlyRemoteSubscriptions = servesOnlyRemoteSubscriptions
         node = SyncNode(
             loop: loop, transport: transport, replica: adapter, configuration: configuration,
             options: options,

@@ -129,4 +129,8 @@ final class MalformingReplica: SyncReplica {
     {
         try base.applyEncodedChanges(delta, for: subscription)
     }
+
+    func listing(of collection: String) -> [String: SyncListingEntry]? {
+        base.listing(of: collection)
+    }
 }

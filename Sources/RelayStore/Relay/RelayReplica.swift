@@ -50,6 +50,15 @@ public final class RelayReplica: SyncReplica {
     private let idleLifetime: Duration
     private var sweepTimer: EventLoopTimer?
     private var readCount = 0
+    /// Listings (`SyncListingEntry` by document) of the collections clients asked to list,
+    /// kept for as long as the relay runs: a name and a time per document.
+    private var listings: [String: [String: SyncListingEntry]] = [:]
+    /// Collections whose listing is to be read whole (asked for, or after a reconnect).
+    private var pendingListings: [String] = []
+    /// Documents not in memory whose listing entry a notice said may have changed.
+    private var staleEntries: Set<DocumentKey> = []
+    private var listingReadCount = 0
+    private var listingEventCount = 0
     private var readEventCount = 0
     private var hasStarted = false
     private var coalescer = PresenceCoalescer()
@@ -78,6 +87,9 @@ public final class RelayReplica: SyncReplica {
     /// Reads of documents from the database on behalf of clients (one per document or collection
     /// first subscribed to, or wanted again after it was dropped) and the events they returned.
     public var readStatistics: (reads: Int, events: Int) { (readCount, readEventCount) }
+    /// Reads for listings (a whole collection's, or one document's entry after a notice) and the
+    /// events they returned: only events at the root, `name` and `trashed`.
+    public var listingReadStatistics: (reads: Int, events: Int) { (listingReadCount, listingEventCount) }
     /// The documents in memory now.
     public var residentDocumentCount: Int { cache.allDocuments.count }
 
@@ -187,6 +199,11 @@ public final class RelayReplica: SyncReplica {
         guard let store else { return completion(connectionGone()) }
         guard let subscription = remaining.first else {
             resubmitUnsaved()
+            // Notices were missed meanwhile: every listing is read again (and answered from
+            // what it was until then).
+            for collection in listings.keys.sorted() where !pendingListings.contains(collection) {
+                pendingListings.append(collection)
+            }
             completion(nil)
             return readNext()
         }
@@ -292,6 +309,12 @@ public final class RelayReplica: SyncReplica {
 
     private func noticed(_ notice: CommitNotice) {
         let key = DocumentKey(collection: notice.collection, id: notice.documentID)
+        // A listed document not in memory: its entry is read again (a light read); one in
+        // memory has its entry worked out from the cache when the new rows are in.
+        if listings[key.collection] != nil || pendingListings.contains(key.collection), !isWanted(key) {
+            staleEntries.insert(key)
+            readNext()
+        }
         // A document not in memory is read whole when it is wanted.
         guard isWanted(key),
             notice.isNew(comparedWith: cache.document(key)?.versionVector ?? VersionVector())
@@ -303,7 +326,86 @@ public final class RelayReplica: SyncReplica {
     /// Reads what clients asked for first, then what other relays stored in documents in memory.
     private func readNext() {
         if !isReading, store != nil, let load = pendingLoads.first { return read(load) }
+        if !isReading, store != nil, let collection = pendingListings.first {
+            return readListing(of: collection, documentID: nil)
+        }
+        if !isReading, store != nil, stale.isEmpty,
+            let key = staleEntries.min(by: { ($0.collection, $0.id) < ($1.collection, $1.id) })
+        {
+            staleEntries.remove(key)
+            return readListing(of: key.collection, documentID: key.id)
+        }
         readStale()
+    }
+
+    /// Reads the events a listing depends on, of a whole collection or one document, and works
+    /// out the entries from them alone; documents in memory are not read again for it.
+    private func readListing(of collection: String, documentID: String?) {
+        guard let store else { return }
+        isReading = true
+        store.listingEvents(collection: collection, documentID: documentID) { [weak self] outcome in
+            guard let self, store === self.store else { return }
+            isReading = false
+            switch outcome {
+            case .failure(let failure) where failure.kind == .connectionLost:
+                return lost(failure)
+            case .failure:
+                // A row this program cannot read: its document keeps the entry it had (or has
+                // none) until its next notice.
+                if documentID == nil { finishListing(collection, with: [:]) }
+            case .success(let delta):
+                listingReadCount += 1
+                listingEventCount += delta.documents.reduce(0) { $0 + $1.events.count }
+                var entries: [String: SyncListingEntry] = [:]
+                for document in delta.documents {
+                    entries[document.documentID] = SyncListingEntry(
+                        document: DocumentState(events: document.events))
+                }
+                if let documentID {
+                    if listings[collection] != nil, listings[collection]?[documentID] != entries[documentID] {
+                        listings[collection]?[documentID] = entries[documentID]
+                        changedThisTurn.insert(
+                            SyncSubscription(collection: collection, documentID: documentID))
+                        reportLater()
+                    }
+                } else {
+                    finishListing(collection, with: entries)
+                }
+            }
+            readNext()
+        }
+    }
+
+    /// A whole listing read: documents in memory take their entries from the cache (which may
+    /// hold rows committed after the read began).
+    private func finishListing(_ collection: String, with entries: [String: SyncListingEntry]) {
+        var listing = entries
+        for id in cache.documentIDs(in: collection) {
+            let key = DocumentKey(collection: collection, id: id)
+            guard isWanted(key), let document = cache.document(key) else { continue }
+            listing[id] = SyncListingEntry(document: document)
+        }
+        pendingListings.removeAll { $0 == collection }
+        if listings[collection] != listing {
+            listings[collection] = listing
+            changedThisTurn.insert(SyncSubscription(collection: collection))
+            reportLater()
+        }
+    }
+
+    /// The entries of documents in memory after new rows entered the cache.
+    private func refreshEntries(of delta: ReplicaDelta) {
+        guard listings[delta.collection] != nil else { return }
+        for document in delta.documents {
+            let key = DocumentKey(collection: delta.collection, id: document.documentID)
+            guard isWanted(key) else { continue }
+            let entry = cache.document(key).flatMap { SyncListingEntry(document: $0) }
+            if listings[delta.collection]?[document.documentID] != entry {
+                listings[delta.collection]?[document.documentID] = entry
+                changedThisTurn.insert(
+                    SyncSubscription(collection: delta.collection, documentID: document.documentID))
+            }
+        }
     }
 
     private func readStale() {
@@ -352,6 +454,7 @@ public final class RelayReplica: SyncReplica {
                     SyncSubscription(collection: delta.collection, documentID: document.documentID))
             }
         }
+        refreshEntries(of: delta)
         if readAgainOnGap, !stale.isEmpty { readNext() }
     }
 
@@ -506,6 +609,17 @@ public final class RelayReplica: SyncReplica {
             readNext()
         }
         return false
+    }
+
+    /// The listing of a collection, read (light: root, `name` and `trashed` rows only) the first
+    /// time it is asked for; until then nil, and the node is told through `onChanged`.
+    public func listing(of collection: String) -> [String: SyncListingEntry]? {
+        if let listing = listings[collection] { return listing }
+        if !pendingListings.contains(collection) {
+            pendingListings.append(collection)
+            readNext()
+        }
+        return nil
     }
 
     public func encodedVersions(for subscription: SyncSubscription) throws -> [UInt8] {

@@ -43,6 +43,7 @@ public final class RelayEventStore {
         var peers: [Int64] = []
         var counters: [Int64] = []
         var records: [[UInt8]] = []
+        var heads: [String] = []
         var stored: [DocumentKey: VersionVector] = [:]
         for delta in deltas {
             for document in delta.documents {
@@ -53,6 +54,7 @@ public final class RelayEventStore {
                     peers.append(Int64(bitPattern: event.dot.peer.rawValue))
                     counters.append(Int64(bitPattern: event.dot.counter))
                     records.append(event.encoded())
+                    heads.append(event.path.first ?? "")
                     stored[key, default: VersionVector()].formUnion(
                         VersionVector([event.dot.peer: event.dot.counter]))
                 }
@@ -73,7 +75,7 @@ public final class RelayEventStore {
             [
                 .text(databaseID), .textArray(collections), .textArray(documents), .int8Array(peers),
                 .int8Array(counters), .byteaArray(records), .text(channel), .textArray(notices.map(\.0)),
-                .textArray(notices.map(\.1)), .textArray(notices.map(\.2)),
+                .textArray(notices.map(\.1)), .textArray(notices.map(\.2)), .textArray(heads),
             ], operation: "committing \(records.count) events"
         ) { outcome in
             completion(outcome.map { rows in rows.rows.isEmpty ? 0 : Int(rows.int64(0, 0) ?? 0) })
@@ -106,6 +108,28 @@ public final class RelayEventStore {
                 .textArray(documents),
                 .int8Array(peers), .int8Array(counters),
             ], operation: "reading events of \(collection)"
+        ) { outcome in
+            completion(
+                outcome.flatMap { rows in
+                    Result { () throws(PostgresError) in
+                        try Self.delta(collection: collection, rows: rows, target: target)
+                    }
+                })
+        }
+    }
+
+    /// The stored events a listing depends on (at the root, `name` and `trashed`) of a
+    /// collection or one document, as a delta (documents in id order, events in dot order). Not
+    /// contiguous per peer: for `SyncListingEntry(document:)`, never for a replica's cache.
+    public func listingEvents(
+        collection: String, documentID: String?,
+        completion: @escaping (Result<ReplicaDelta, PostgresError>) -> Void
+    ) {
+        let target = connection.target.description
+        connection.send(
+            RelaySchema.readListing,
+            [.text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null],
+            operation: "reading the listing of \(collection)"
         ) { outcome in
             completion(
                 outcome.flatMap { rows in

@@ -17,7 +17,17 @@ enum RelaySchema {
                 peer bigint NOT NULL, counter bigint NOT NULL, record bytea NOT NULL,
                 PRIMARY KEY (database_id, collection, document, peer, counter))
             """
-        ]
+        ],
+        [
+            // The first key of the event's path ("" for the root), so a listing (names and
+            // trash times, `SyncListingEntry`) reads only the rows it depends on. Rows stored
+            // before have none and are read by every listing (still correct, only heavier).
+            "ALTER TABLE drawtogether_events ADD COLUMN head text",
+            """
+            CREATE INDEX drawtogether_events_listing ON drawtogether_events(database_id, collection, document)
+            WHERE head IS NULL OR head IN ('', 'name', 'trashed')
+            """,
+        ],
     ]
 
     static var version: Int64 { Int64(migrations.count) }
@@ -33,14 +43,14 @@ enum RelaySchema {
 
     /// One statement, so one round trip and one implicit transaction: insert the batch (a row
     /// already there is left as it is), then notify once per document that got a new row.
-    /// Parameters: database id, the batch as five parallel arrays, the channel, and the notices
-    /// as three parallel arrays (collection, document, payload).
+    /// Parameters: database id, the batch as five parallel arrays, the channel, the notices as
+    /// three parallel arrays (collection, document, payload), and the batch's path heads.
     static let commitBatch = """
         WITH inserted AS (
-            INSERT INTO drawtogether_events(database_id, collection, document, peer, counter, record)
-            SELECT $1, b.collection, b.document, b.peer, b.counter, b.record
-            FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::bytea[])
-                AS b(collection, document, peer, counter, record)
+            INSERT INTO drawtogether_events(database_id, collection, document, peer, counter, record, head)
+            SELECT $1, b.collection, b.document, b.peer, b.counter, b.record, b.head
+            FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::bytea[], $11::text[])
+                AS b(collection, document, peer, counter, record, head)
             ON CONFLICT (database_id, collection, document, peer, counter) DO NOTHING
             RETURNING collection, document),
         notified AS (
@@ -59,6 +69,15 @@ enum RelaySchema {
             AND e.counter > COALESCE((
                 SELECT max(h.counter) FROM unnest($4::text[], $5::int8[], $6::int8[]) AS h(document, peer, counter)
                 WHERE h.document = e.document AND h.peer = e.peer), 0)
+        ORDER BY e.document COLLATE "C", e.peer, e.counter
+        """
+
+    /// The events a listing depends on (see migration 2) of one collection, or one document of
+    /// it. Parameters: database id, collection, document or NULL.
+    static let readListing = """
+        SELECT e.document, e.peer, e.counter, e.record FROM drawtogether_events e
+        WHERE e.database_id = $1 AND e.collection = $2 AND ($3::text IS NULL OR e.document = $3)
+            AND (e.head IS NULL OR e.head IN ('', 'name', 'trashed'))
         ORDER BY e.document COLLATE "C", e.peer, e.counter
         """
 

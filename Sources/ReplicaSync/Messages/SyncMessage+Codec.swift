@@ -11,16 +11,20 @@ extension SyncMessage {
     /// being typed at the end of `presence`, with stroke groups of encoding version 2 (text, and
     /// kinds a later build may add, which a version 4 peer keeps untouched): a version 3 peer could
     /// show neither. 5 added `fullState`, for peers that come back after the sender compacted
-    /// history they lack (a version 4 peer would be sent deltas it must refuse), and carries
-    /// deltas in replica delta format 2 (event blocks: peers and paths said once, varints,
-    /// timestamps and contexts as differences), which a version 4 peer cannot read.
+    /// history they lack (a version 4 peer would be sent deltas it must refuse), and
+    /// `listingRequest` and `listing` (a version 4 relay could not answer a client that
+    /// subscribes to only some drawings and lists the others), and carries deltas in replica
+    /// delta format 2 (event blocks: peers and paths said once, varints, timestamps and contexts
+    /// as differences), which a version 4 peer cannot read.
     public static let protocolVersion: UInt8 = 5
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize
     static let confirmationSize = 64
     static let textLimit = 1024
-    static let maxSubscriptions = 256
+    public static let maxSubscriptions = 256
     static let maxStrokePoints = 65_536
+    /// Entries per `listing` message; a longer listing goes out in several.
+    public static let maxListingChanges = 512
     /// Text is UTF-8 behind a 16-bit big-endian byte length.
     static let textPrefix = LengthPrefix.uint16(.bigEndian)
     /// Byte strings (stream headers, version lists, deltas) are behind a 32-bit big-endian length.
@@ -75,6 +79,12 @@ extension SyncMessage {
             break
         case .relayStatus(let text):
             writer.write(text: text)
+        case .listingRequest(let collection):
+            writer.write(text: collection)
+        case .listing(let collection, let changes):
+            writer.write(text: collection)
+            writer.writeFixed(UInt16(clamping: changes.count), .bigEndian)
+            for change in changes.prefix(Int(UInt16.max)) { writer.write(change) }
         case .goodbye(let code, let text):
             writer.writeByte(code.rawValue)
             writer.write(text: text)
@@ -145,6 +155,17 @@ extension SyncMessage {
             self = .keepalive
         case .relayStatus:
             self = .relayStatus(try reader.readText("relayStatus.text"))
+        case .listingRequest:
+            self = .listingRequest(collection: try reader.readText("listingRequest.collection"))
+        case .listing:
+            let collection = try reader.readText("listing.collection")
+            // An entry takes at least 3 bytes: an empty document id and its flags.
+            let count = try reader.readCount(
+                "listing.count", prefix: .uint16(.bigEndian), minimumBytes: 3,
+                limit: SyncMessage.maxListingChanges)
+            var changes: [SyncListingChange] = []
+            for _ in 0..<count { changes.append(try reader.readListingChange()) }
+            self = .listing(collection: collection, changes: changes)
         case .goodbye:
             let raw = try reader.readByte("goodbye.code")
             // An unknown code from a newer peer still ends the connection; its text explains it.
@@ -179,6 +200,16 @@ extension ByteWriter {
         }
     }
 
+    /// The document id, a flags byte (1: in the collection, 2: has a name, 4: in the trash), then
+    /// the name and the trash time (Unix milliseconds) when present.
+    mutating func write(_ change: SyncListingChange) {
+        write(text: change.documentID)
+        guard let entry = change.entry else { return writeByte(0) }
+        writeByte(1 | (entry.name == nil ? 0 : 2) | (entry.trashedAt == nil ? 0 : 4))
+        if let name = entry.name { write(text: name) }
+        if let trashedAt = entry.trashedAt { writeFixed(trashedAt, .bigEndian) }
+    }
+
     mutating func write(_ point: PresenceUpdate.Point) {
         writeFixed(point.x, .bigEndian)
         writeFixed(point.y, .bigEndian)
@@ -205,6 +236,19 @@ extension ByteReader where Failure == SyncProtocolError {
         let hasDocument = try readFlag("subscription.hasDocument")
         let documentID = hasDocument ? try readText("subscription.documentID") : nil
         return SyncSubscription(collection: collection, documentID: documentID)
+    }
+
+    mutating func readListingChange() throws(SyncProtocolError) -> SyncListingChange {
+        let documentID = try readText("listing.documentID")
+        let flags = try readByte("listing.flags")
+        guard flags & ~7 == 0, flags == 0 || flags & 1 == 1 else {
+            throw .invalidValue(field: "listing.flags", value: UInt64(flags))
+        }
+        guard flags != 0 else { return SyncListingChange(documentID: documentID, entry: nil) }
+        let name = flags & 2 != 0 ? try readText("listing.name") : nil
+        let trashedAt = flags & 4 != 0 ? try readFixed("listing.trashedAt", as: Int64.self, .bigEndian) : nil
+        return SyncListingChange(
+            documentID: documentID, entry: SyncListingEntry(name: name, trashedAt: trashedAt))
     }
 
     mutating func readPresence() throws(SyncProtocolError) -> PresenceUpdate {

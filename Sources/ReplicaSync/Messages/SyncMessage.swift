@@ -30,6 +30,11 @@ public enum SyncMessage: Equatable, Sendable {
     /// A relay's own trouble, for its clients' status line ("" when there is none): a relay on
     /// PostgreSQL whose database is unreachable keeps its clients and says so.
     case relayStatus(String)
+    /// "Send me the listing of this collection, and keep it current" (a client of a relay).
+    case listingRequest(collection: String)
+    /// Entries of a collection's listing: the first answer holds every document, later ones what
+    /// changed (an entry of nil: the document is gone).
+    case listing(collection: String, changes: [SyncListingChange])
     case goodbye(GoodbyeCode, String)
     /// An encrypted frame (only after the handshake, only on encrypted connections).
     case sealed([UInt8])
@@ -92,6 +97,8 @@ public enum SyncMessage: Equatable, Sendable {
         case relayStatus = 13
         /// Added in protocol version 5 with compaction.
         case fullState = 14
+        /// Added in protocol version 5 (a relay that keeps in memory only what clients hold).
+        case listingRequest = 15, listing
         case sealed = 32
     }
 
@@ -109,6 +116,8 @@ public enum SyncMessage: Equatable, Sendable {
         case .presenceLeft: .presenceLeft
         case .keepalive: .keepalive
         case .relayStatus: .relayStatus
+        case .listingRequest: .listingRequest
+        case .listing: .listing
         case .goodbye: .goodbye
         case .sealed: .sealed
         }

@@ -134,6 +134,25 @@ public final class ReplicaSyncAdapter: SyncReplica {
         return delta.isEmpty ? nil : delta.encoded()
     }
 
+    /// Read from the replica's documents each time (a SQLite relay answering its clients'
+    /// listings: everything is in the replica). Nil only when the replica cannot be read, which
+    /// leaves the request unanswered until the next change.
+    public func listing(of collection: String) -> [String: SyncListingEntry]? {
+        let query = DQLStatement.select(
+            DQLSelect(
+                projection: .fields([DQLPath(["_id"]), DQLPath(["name"]), DQLPath(["trashed"])]),
+                collection: collection, filter: nil))
+        guard let result = try? replica.execute(query) else { return nil }
+        var listing: [String: SyncListingEntry] = [:]
+        for document in result.documents {
+            guard let id = document["_id"]?.stringValue else { continue }
+            var trashedAt: Int64?
+            if case .number(let value)? = document["trashed"] { trashedAt = Int64(exactly: value.rounded()) }
+            listing[id] = SyncListingEntry(name: document["name"]?.stringValue, trashedAt: trashedAt)
+        }
+        return listing
+    }
+
     public func applyEncodedChanges(_ delta: [UInt8], for subscription: SyncSubscription) throws
         -> SyncApplyOutcome
     {

@@ -14,6 +14,8 @@ final class PeerConnection {
     var isDialled: Bool { dialTarget != nil }
     /// Whether the handshake succeeded at some point (for the event when it ends).
     var wasEstablished = false
+    /// Dialled to a relay with a listing: it subscribes to the node's `relaySubscriptions`.
+    var listsCollection = false
     /// How many of the session's subscriptions the node's forwarding index holds.
     var indexedSubscriptionCount = 0
     private var timer: EventLoopTimer?

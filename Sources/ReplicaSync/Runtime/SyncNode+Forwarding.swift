@@ -18,6 +18,20 @@ extension SyncNode {
         return Array(found.values)
     }
 
+    /// The connections a change to `subscription` concerns: those replicating it, and those
+    /// whose remote lists its collection (a drawing created or renamed changes their listing).
+    func connections(reachedBy subscription: SyncSubscription) -> [PeerConnection] {
+        var found = connections(overlapping: subscription)
+        var seen = Set(found.map(ObjectIdentifier.init))
+        for connection in connections.values
+        where connection.session.servesListing(of: subscription.collection)
+            && seen.insert(ObjectIdentifier(connection)).inserted
+        {
+            found.append(connection)
+        }
+        return found
+    }
+
     /// What the open connections replicate now (a relay on PostgreSQL keeps these documents in
     /// memory and lets the others go).
     public var replicatedSubscriptions: Set<SyncSubscription> {

@@ -29,8 +29,11 @@ public final class SyncNode {
     let loop: any EventLoop
     private let transport: any Transport
     let replica: any SyncReplica
-    let configuration: SyncSessionConfiguration
+    private(set) var configuration: SyncSessionConfiguration
     let options: Options
+    /// What this node subscribes to on the relays it dials with a listing
+    /// (`connect(toFirstOf:listing:)`); it grows with `subscribeOnRelays`.
+    public private(set) var relaySubscriptions: [SyncSubscription] = []
     private let makeSecrets: () -> HandshakeSecrets
     private var random: AnyRandomNumberGenerator
     var connections: [ObjectIdentifier: PeerConnection] = [:]
@@ -61,6 +64,8 @@ public final class SyncNode {
     public var onReplicaChanged: () -> Void = {}
     public var onPresence: (PresenceUpdate) -> Void = { _ in }
     public var onPresenceExpired: (UInt64) -> Void = { _ in }
+    /// A relay's listing changed (see `listing(of:)`).
+    public var onListingChanged: () -> Void = {}
     /// Connections made, ended and failed (see `SyncNodeEvent`).
     public var onEvent: (SyncNodeEvent) -> Void = { _ in }
 
@@ -72,6 +77,9 @@ public final class SyncNode {
         var current = 0
         /// Found in the rendezvous directory: dropped (and its socket file removed) once refused.
         var isDiscovered = false
+        /// Relays: subscribe to `relaySubscriptions` and ask for this collection's listing,
+        /// rather than to the node's own subscriptions.
+        var listing: String?
         var backoff = ReconnectBackoff()
         var timer: EventLoopTimer?
     }
@@ -131,6 +139,38 @@ public final class SyncNode {
         connect(DialTarget(endpoints: endpoints), key: first)
     }
 
+    /// As `connect(toFirstOf:)`, for relays that keep in memory only what their clients hold:
+    /// the sessions subscribe to `subscriptions` only (each a document of `collection`, say) and
+    /// ask for the listing of `collection`, which `listing(of:)` then holds.
+    public func connect(
+        toFirstOf endpoints: [SocketEndpoint], subscribing subscriptions: [SyncSubscription],
+        listing collection: String
+    ) {
+        guard let first = endpoints.first else { return }
+        subscribeOnRelays(subscriptions)
+        connect(DialTarget(endpoints: endpoints, listing: collection), key: first)
+    }
+
+    /// Adds subscriptions on the relays dialled with a listing, on their open sessions too (a
+    /// drawing created here, or one opened that was only listed).
+    public func subscribeOnRelays(_ subscriptions: [SyncSubscription]) {
+        let added = subscriptions.filter { !relaySubscriptions.contains($0) }
+        guard !added.isEmpty else { return }
+        relaySubscriptions += added
+        for connection in Array(connections.values) where connection.listsCollection {
+            connection.drive { session, now in added.flatMap { session.subscribe($0, now: now) } }
+        }
+    }
+
+    /// The listing of `collection` from the relays this node is connected to, merged.
+    public func listing(of collection: String) -> [String: SyncListingEntry] {
+        var merged: [String: SyncListingEntry] = [:]
+        for connection in connections.values {
+            merged.merge(connection.session.listing(of: collection) ?? [:]) { first, _ in first }
+        }
+        return merged
+    }
+
     func connect(to endpoint: SocketEndpoint, discovered: Bool) {
         connect(DialTarget(endpoints: [endpoint], isDiscovered: discovered), key: endpoint)
     }
@@ -171,7 +211,7 @@ public final class SyncNode {
         guard !changed.isEmpty else { return }
         var driven: Set<ObjectIdentifier> = []
         for subscription in changed.sorted(by: { $0.description < $1.description }) {
-            for connection in connections(overlapping: subscription)
+            for connection in connections(reachedBy: subscription)
             where driven.insert(ObjectIdentifier(connection)).inserted {
                 connection.drive { $0.localCommitted(now: $1) }
             }
@@ -301,11 +341,17 @@ public final class SyncNode {
         if role == .acceptor, options.servesOnlyRemoteSubscriptions {
             sessionConfiguration.subscriptions = []
         }
+        let listing = dialTarget.flatMap { dialTargets[$0]?.listing }
+        if let listing {
+            sessionConfiguration.subscriptions = relaySubscriptions
+            sessionConfiguration.listings = [listing]
+        }
         let session = SyncSession(
             configuration: sessionConfiguration, role: role, replica: replica, secrets: makeSecrets(),
             now: loop.now)
         let connection = PeerConnection(
             node: self, socket: socket, session: session, endpoint: endpoint, dialTarget: dialTarget)
+        connection.listsCollection = listing != nil
         connections[ObjectIdentifier(connection)] = connection
         connection.drive { $0.start(now: $1) }
     }
@@ -332,10 +378,14 @@ public final class SyncNode {
             case .replicaChanged(let subscription):
                 // Only the sessions that replicate what changed: on a relay of many clients on
                 // many drawings, a stroke is pushed to its drawing's few, not offered to all.
-                for other in connections(overlapping: subscription) where other !== connection {
+                // And the sessions whose remote lists the collection: a drawing created or
+                // renamed changes their listing.
+                for other in connections(reachedBy: subscription) where other !== connection {
                     other.drive { $0.localCommitted(now: $1) }
                 }
                 onReplicaChanged()
+            case .listingChanged:
+                onListingChanged()
             case .deliverPresence(let update):
                 onPresence(update)
                 if options.forwardsPresence {

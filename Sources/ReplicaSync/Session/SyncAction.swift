@@ -8,6 +8,8 @@ public enum SyncAction: Equatable, Sendable {
     /// sessions that replicate an overlapping subscription should be told `localCommitted()`
     /// (this is how a relay forwards).
     case replicaChanged(SyncSubscription)
+    /// The remote relay's listing of a collection changed (`SyncSession.listing(of:)`).
+    case listingChanged(String)
     /// A peer's live presence, to show and (on a relay) to forward.
     case deliverPresence(PresenceUpdate)
     /// A peer's presence went quiet or its connection ended: stop showing it.

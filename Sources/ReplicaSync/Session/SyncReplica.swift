@@ -28,6 +28,10 @@ public protocol SyncReplica: AnyObject {
     /// What the remote peer says it holds of a subscription (its versions, whenever they arrive):
     /// what compaction waits for.
     func remoteHolds(_ versions: [UInt8], for subscription: SyncSubscription, peer: UInt64)
+    /// The name and trash time of every document of `collection`, by id (`SyncListingEntry`), or
+    /// nil while a replica that reads on demand is still reading them: it tells the node once it
+    /// has them, as for `prepare`. A relay answers `listingRequest`s with it.
+    func listing(of collection: String) -> [String: SyncListingEntry]?
 }
 
 /// A replica that never compacts (a relay on PostgreSQL keeps every event) sends no whole

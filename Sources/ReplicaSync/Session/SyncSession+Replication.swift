@@ -19,6 +19,10 @@ extension SyncSession {
         /// Subscriptions the replica is still reading (`SyncReplica.prepare`): our versions and
         /// deltas for them wait until it has them.
         var preparing: [SyncSubscription] = []
+        /// The listings the remote asked for, as last sent (nil until the first answer).
+        var listingsServed: [String: [String: SyncListingEntry]?] = [:]
+        /// The listings the remote relay sent, as they stand now.
+        var listingsReceived: [String: [String: SyncListingEntry]] = [:]
         var nextSequence: UInt64 = 1
     }
 
@@ -48,6 +52,46 @@ extension SyncSession {
             actions += pushChanges(for: subscription, now: now)
             if !isOpen { break }
         }
+        for collection in replication.listingsServed.keys.sorted() where isOpen {
+            actions += pushListing(of: collection, now: now)
+        }
+        return actions
+    }
+
+    /// Subscribes to one more subscription on an open session (a client opening a drawing it
+    /// only had listed): the remote is told, and replication starts as for the first ones.
+    public mutating func subscribe(_ subscription: SyncSubscription, now: SyncInstant) -> [SyncAction] {
+        guard !configuration.subscriptions.contains(subscription) else { return [] }
+        configuration.subscriptions.append(subscription)
+        guard isEstablished else { return [] }
+        return send(.subscribe([subscription]), now: now) + addSubscription(subscription, now: now)
+    }
+
+    /// The listing of `collection` the remote relay sent (nil before its first answer).
+    public func listing(of collection: String) -> [String: SyncListingEntry]? {
+        replication.listingsReceived[collection]
+    }
+
+    /// Whether the remote asked this side for the listing of `collection`.
+    func servesListing(of collection: String) -> Bool {
+        replication.listingsServed.keys.contains(collection)
+    }
+
+    /// Sends what changed in a listing the remote asked for since it was last sent (all of it
+    /// the first time, even when empty); nothing while the replica is still reading it.
+    private mutating func pushListing(of collection: String, now: SyncInstant) -> [SyncAction] {
+        guard let current = replica.listing(of: collection) else { return [] }
+        let previous = replication.listingsServed[collection] ?? nil
+        let changes = SyncListingChange.changes(from: previous ?? [:], to: current)
+        guard previous == nil || !changes.isEmpty else { return [] }
+        replication.listingsServed[collection] = current
+        var actions: [SyncAction] = []
+        var start = 0
+        repeat {
+            let end = min(start + SyncMessage.maxListingChanges, changes.count)
+            actions += send(.listing(collection: collection, changes: Array(changes[start..<end])), now: now)
+            start = end
+        } while start < changes.count && isOpen
         return actions
     }
 
@@ -82,7 +126,17 @@ extension SyncSession {
     }
 
     mutating func startReplication(now: SyncInstant) -> [SyncAction] {
-        var actions = send(.subscribe(configuration.subscriptions), now: now)
+        // In messages of at most 256 (what a receiver takes in one); always one, even empty.
+        var actions: [SyncAction] = []
+        var start = 0
+        repeat {
+            let end = min(start + SyncMessage.maxSubscriptions, configuration.subscriptions.count)
+            actions += send(.subscribe(Array(configuration.subscriptions[start..<end])), now: now)
+            start = end
+        } while start < configuration.subscriptions.count && isOpen
+        for collection in configuration.listings where isOpen {
+            actions += send(.listingRequest(collection: collection), now: now)
+        }
         for subscription in configuration.subscriptions {
             actions += addSubscription(subscription, now: now)
         }
@@ -170,6 +224,22 @@ extension SyncSession {
         case .relayStatus(let text):
             relayProblem = text.isEmpty ? nil : text
             return []
+        case .listingRequest(let collection):
+            guard !servesListing(of: collection) else { return [] }
+            guard replication.listingsServed.count < SyncMessage.maxSubscriptions else {
+                return refuse(.unexpectedMessage("more than 256 listing requests", phase: "sync"), now: now)
+            }
+            replication.listingsServed[collection] = .some(nil)
+            return pushListing(of: collection, now: now)
+        case .listing(let collection, let changes):
+            guard configuration.listings.contains(collection) else {
+                return refuse(
+                    .unexpectedMessage("listing of unrequested \(collection)", phase: "sync"), now: now)
+            }
+            var listing = replication.listingsReceived[collection] ?? [:]
+            for change in changes { listing[change.documentID] = change.entry }
+            replication.listingsReceived[collection] = listing
+            return [.listingChanged(collection)]
         case .hello, .response, .identity, .sealed, .goodbye:
             return refuse(.unexpectedMessage(String(describing: message.kind), phase: "sync"), now: now)
         }

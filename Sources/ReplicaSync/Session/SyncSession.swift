@@ -6,7 +6,8 @@ import MonotonicTime
 ///
 /// Reads and applies go through the `SyncReplica` it is given, on the caller's thread.
 public struct SyncSession {
-    public let configuration: SyncSessionConfiguration
+    /// Its subscriptions grow when this side subscribes to more mid-session (`subscribe`).
+    public internal(set) var configuration: SyncSessionConfiguration
     public let role: SyncRole
     let replica: any SyncReplica
     var state: State

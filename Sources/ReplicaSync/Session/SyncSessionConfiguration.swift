@@ -10,6 +10,9 @@ public struct SyncSessionConfiguration: Sendable {
     public var encrypts: Bool
     /// The documents this side wants; it also serves whatever the other side subscribes to.
     public var subscriptions: [SyncSubscription]
+    /// Collections whose listing this side asks for (`SyncMessage.listingRequest`): a client of
+    /// a relay that subscribes to some of their documents and lists the rest.
+    public var listings: [String] = []
     public var frameSizeLimit: Int = Frame.defaultSizeLimit
     /// The frame limit until the other side has proven the token: a stranger cannot make this
     /// side buffer more than this per connection.

@@ -116,6 +116,17 @@ final class InMemorySyncReplica: SyncReplica {
         return !unprepared.contains(subscription)
     }
 
+    /// Each document's `name` and `trashed` entries (the trash time as decimal text).
+    func listing(of collection: String) -> [String: SyncListingEntry]? {
+        var listing: [String: SyncListingEntry] = [:]
+        for (path, document) in matching(SyncSubscription(collection: collection)) {
+            listing[String(path.dropFirst(collection.count + 1))] = SyncListingEntry(
+                name: document.entries["name"]?.value,
+                trashedAt: document.entries["trashed"].flatMap { Int64($0.value) })
+        }
+        return listing
+    }
+
     private func matching(_ subscription: SyncSubscription) -> [String: Document] {
         documents.filter { path, _ in
             if let id = subscription.documentID { return path == "\(subscription.collection)/\(id)" }

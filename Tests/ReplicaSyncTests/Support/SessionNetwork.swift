@@ -157,7 +157,7 @@ final class SessionNetwork {
             case .send(let bytes):
                 link.sentBytes[side] += bytes
                 if !link.closed[1 - side] { link.queues[1 - side].append(bytes) }
-            case .established:
+            case .established, .listingChanged:
                 break
             case .replicaChanged:
                 committed(node: link.nodes[side], except: link)
