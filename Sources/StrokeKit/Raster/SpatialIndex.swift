@@ -143,16 +143,7 @@ public struct SpatialIndex: Sendable {
             return (old, places[Int(slot)].bounds)
         }
         guard let group else { return (nil, nil) }
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            groups[Int(free)] = group
-        } else {
-            slot = Int32(groups.count)
-            groups.append(group)
-            places.append(Place())
-        }
-        slotsByKey[key] = slot
+        let slot = takeSlot(for: group, key: key)
         let rank = insertionRank(of: key)
         order.insert(slot, at: rank)
         renumber(from: rank)
@@ -166,17 +157,7 @@ public struct SpatialIndex: Sendable {
     public mutating func insertNew(_ newGroups: [StrokeGroup]) -> (keys: [StrokeKey], regions: [CellRect]) {
         var added: [(key: StrokeKey, slot: Int32)] = []
         for group in newGroups where slotsByKey[group.key] == nil {
-            let slot: Int32
-            if let free = freeSlots.popLast() {
-                slot = free
-                groups[Int(free)] = group
-            } else {
-                slot = Int32(groups.count)
-                groups.append(group)
-                places.append(Place())
-            }
-            slotsByKey[group.key] = slot
-            added.append((group.key, slot))
+            added.append((group.key, takeSlot(for: group, key: group.key)))
         }
         guard let lowest = added.min(by: { $0.key < $1.key })?.key else { return ([], []) }
         added.sort { $0.key < $1.key }
@@ -321,6 +302,22 @@ public struct SpatialIndex: Sendable {
             }
         }
         return low
+    }
+
+    /// Stores a group under a new key in a free slot (or a new one), not yet in the key order
+    /// nor in any tile.
+    private mutating func takeSlot(for group: StrokeGroup, key: StrokeKey) -> Int32 {
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            groups[Int(free)] = group
+        } else {
+            slot = Int32(groups.count)
+            groups.append(group)
+            places.append(Place())
+        }
+        slotsByKey[key] = slot
+        return slot
     }
 
     /// Gives the slots from `rank` on their ranks again, after an insertion or a removal there.
