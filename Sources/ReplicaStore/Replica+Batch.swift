@@ -20,13 +20,7 @@ extension Replica {
         guard outcomes.contains(where: { if case .success(.applied) = $0 { true } else { false } }) else {
             return outcomes
         }
-        let changed: [DocumentKey: Set<[String]>]
-        do {
-            changed = try database.connection.transaction { try persistUnsaved() }
-        } catch {
-            try restoreCommittedState(after: error)
-        }
-        didCommit(changed, isLocal: false)
+        try commitApplied()
         return outcomes
     }
 }

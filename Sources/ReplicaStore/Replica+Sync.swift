@@ -21,6 +21,14 @@ extension Replica {
         // refused delta leaves memory as it was); a failure after that reloads what is committed.
         let outcome = try state.apply(delta, wall: configuration.wallClock())
         guard case .applied = outcome else { return outcome }
+        try commitApplied()
+        return outcome
+    }
+
+    /// Writes what applying peers' deltas left in memory in one transaction, then tells
+    /// observers; if the transaction fails, memory is put back to what SQLite holds and this
+    /// throws.
+    func commitApplied() throws {
         let changed: [DocumentKey: Set<[String]>]
         do {
             changed = try database.connection.transaction { try persistUnsaved() }
@@ -28,6 +36,5 @@ extension Replica {
             try restoreCommittedState(after: error)
         }
         didCommit(changed, isLocal: false)
-        return outcome
     }
 }
