@@ -22,16 +22,7 @@ import Testing
 
     /// A relay on `url`, once it printed the port it listens on.
     private func relay(_ url: String) throws -> (ChildProcess, UInt16) {
-        let relay = try ChildProcess(
-            SyncTestSupport.binary, ["serve", "--listen", "127.0.0.1:0", "--postgres", url],
-            environment: environment)
-        _ = ChildProcess.waitFor {
-            SyncTestSupport.listeningPort(in: relay.standardOutput) != nil
-                || relay.waitForExit(timeout: .zero) != nil
-        }
-        let port = SyncTestSupport.listeningPort(in: relay.standardOutput) ?? 0
-        #expect(port != 0, "serve printed no listening address: \(relay.standardError)")
-        return (relay, port)
+        try SyncTestSupport.serve(["--postgres", url], environment: environment)
     }
 
     private func syncArguments(_ store: String, _ port: UInt16) -> [String] {

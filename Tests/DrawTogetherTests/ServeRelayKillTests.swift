@@ -26,16 +26,7 @@ import Testing
 
     /// The relay on its store, once it printed the port it listens on.
     private func startRelay() throws -> (ChildProcess, UInt16) {
-        let relay = try ChildProcess(
-            SyncTestSupport.binary, ["serve", "--listen", "127.0.0.1:0", "--store", relayStore],
-            environment: environment)
-        _ = ChildProcess.waitFor {
-            SyncTestSupport.listeningPort(in: relay.standardOutput) != nil
-                || relay.waitForExit(timeout: .zero) != nil
-        }
-        let port = SyncTestSupport.listeningPort(in: relay.standardOutput) ?? 0
-        #expect(port != 0, "serve printed no listening address: \(relay.standardError)")
-        return (relay, port)
+        try SyncTestSupport.serve(["--store", relayStore], environment: environment)
     }
 
     private func client(_ store: String, port: UInt16) throws -> ChildProcess {

@@ -3,6 +3,7 @@ import Glibc
 import ReplicaCore
 import ReplicaStore
 import TestSupport
+import Testing
 
 /// Stores, environments and ports for the tests that run `drawtogether sync` and `serve`.
 enum SyncTestSupport {
@@ -59,5 +60,18 @@ enum SyncTestSupport {
             let colon = line.lastIndex(of: ":")
         else { return nil }
         return UInt16(line[line.index(after: colon)...])
+    }
+
+    /// `drawtogether serve --listen 127.0.0.1:0` with `arguments`, once it printed the port it
+    /// listens on (or exited: then the port is 0, and the test has already failed saying why).
+    static func serve(_ arguments: [String], environment: [String: String]) throws -> (ChildProcess, UInt16) {
+        let relay = try ChildProcess(
+            binary, ["serve", "--listen", "127.0.0.1:0"] + arguments, environment: environment)
+        _ = ChildProcess.waitFor {
+            listeningPort(in: relay.standardOutput) != nil || relay.waitForExit(timeout: .zero) != nil
+        }
+        let port = listeningPort(in: relay.standardOutput) ?? 0
+        #expect(port != 0, "serve printed no listening address: \(relay.standardError)")
+        return (relay, port)
     }
 }
