@@ -10,12 +10,7 @@ extension CanvasSession {
         sync = node
         // A relay's listing: the drawings this replica does not hold, shown in the menu.
         node.onListingChanged = { [unowned self] in
-            let listing = node.listing(of: DrawingSyncCoordinator.collection)
-            drawings.setListed(
-                listing.map { id, entry in
-                    DrawingList.Entry(
-                        id: id, name: entry.name ?? "Untitled (\(id.prefix(8)))", trashedAt: entry.trashedAt)
-                }.sorted { $0.id < $1.id })
+            drawings.setListed(Self.listedDrawings(node.listing(of: DrawingSyncCoordinator.collection)))
         }
         node.onPresence = { [unowned self] update in
             guard update.peerID != replica.peerID.rawValue else { return }
@@ -139,9 +134,21 @@ extension CanvasSession {
     /// drew offline reaches the relay, and the relay's changes reach it) and the one open;
     /// the others are only listed (`DECISIONS.md`, "A client lists what it does not hold").
     var relaySubscriptions: [SyncSubscription] {
-        (drawings.heldIDs.union([coordinator.drawingID])).sorted().map {
+        Self.relaySubscriptions(holding: drawings.heldIDs.union([coordinator.drawingID]))
+    }
+
+    static func relaySubscriptions(holding drawingIDs: Set<String>) -> [SyncSubscription] {
+        drawingIDs.sorted().map {
             SyncSubscription(collection: DrawingSyncCoordinator.collection, documentID: $0)
         }
+    }
+
+    /// A relay's listing as the drawings menu shows it.
+    static func listedDrawings(_ listing: [String: SyncListingEntry]) -> [DrawingList.Entry] {
+        listing.map { id, entry in
+            DrawingList.Entry(
+                id: id, name: entry.name ?? "Untitled (\(id.prefix(8)))", trashedAt: entry.trashedAt)
+        }.sorted { $0.id < $1.id }
     }
 
     /// Subscribes on the relays to what `relaySubscriptions` has gained (a drawing created here,

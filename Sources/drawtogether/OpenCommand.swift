@@ -35,6 +35,16 @@ enum OpenCommand {
         // Unnamed: the last drawing this store had open, while it still exists (a deleted one is
         // not silently made again).
         let drawing = named ?? lastDrawing.read().flatMap { drawings.find($0)?.id } ?? Command.defaultDrawing
+        // Sync starts before the session (which holds the node's reports until it is there): a
+        // drawing this replica does not have may be a relay's, by name, under another id; it is
+        // opened, not made anew beside it, once the relay's listing is in (or no relay answers).
+        let hold = SyncCallbackHold(wiring.node)
+        _ = try wiring.start(
+            discovery: configuration.discovery,
+            relaySubscriptions: CanvasSession.relaySubscriptions(holding: drawings.heldIDs))
+        if drawings.find(drawing) == nil, drawings.findInTrash(drawing) == nil, !wiring.relayTargets.isEmpty {
+            drawings.setListed(CanvasSession.listedDrawings(wiring.awaitRelayListing(timeout: .seconds(3))))
+        }
         let entry = try drawings.openOrCreate(drawing)
         lastDrawing.write(entry.id)
         let signals = try TerminationSignals()
@@ -54,8 +64,8 @@ enum OpenCommand {
         session.onWhereaboutsChanged = { whereabouts.write($0) }
         defer { whereabouts.remove() }
         session.attach(sync: wiring.node)
-        _ = try wiring.start(
-            discovery: configuration.discovery, relaySubscriptions: session.relaySubscriptions)
+        hold.replay(on: wiring.node)
+        session.subscribeOnRelays()
         let code = session.run(signals: signals, resize: resize, suspend: suspend)
         session.flushNow()
         // The node's callbacks and the session's timers may still fire while the goodbyes go out.

@@ -85,6 +85,14 @@ final class PeerWiring {
         return listening
     }
 
+    /// Runs the loop until the relays' listing of the drawings is in, or every relay was tried
+    /// and failed, or `timeout` passed; returns the listing (empty when none came).
+    func awaitRelayListing(timeout: Duration) -> [String: SyncListingEntry] {
+        let collection = ReplicaSyncAdapter.drawings.collection
+        loop.run(until: { node.listingIsSettled(of: collection) }, timeout: timeout)
+        return node.listing(of: collection)
+    }
+
     /// Lets the peers take what was just written (up to two seconds), says goodbye to every
     /// peer, then runs the loop briefly so the goodbyes are read before the process exits (an
     /// exit with unread input resets the connection).

@@ -63,4 +63,58 @@ struct RelayTerminalTests {
         #expect(first.standardOutput == second.standardOutput)
         #expect(AppInstance.hasInk(first.standardOutput))
     }
+
+    /// `open NAME` on a fresh store with a relay: the drawing of that name is the relay's, under
+    /// another id (created as "sketch", renamed since); it opens with its strokes, and no new
+    /// empty drawing of the same name is made beside it.
+    @Test func openingByNameFindsARelaysDrawingThisStoreDoesNotHold() throws {
+        let home = try TemporaryDirectory(prefix: "relay-e2e")
+        let token = "a shared secret for the relay test"
+        let relay = try ChildProcess(
+            SyncTestSupport.binary,
+            ["serve", "--listen", "127.0.0.1:0", "--token", token, "--store", home.path + "/relay"],
+            environment: SyncTestSupport.environment(home: home))
+        defer {
+            relay.send(SIGTERM)
+            _ = relay.waitForExit()
+        }
+        #expect(ChildProcess.waitFor { SyncTestSupport.listeningPort(in: relay.standardOutput) != nil })
+        let port = try #require(SyncTestSupport.listeningPort(in: relay.standardOutput))
+        let arguments = ["--no-discovery", "--server", "tcp://127.0.0.1:\(port)"]
+        let runtimeA = try TemporaryDirectory(prefix: "drawtogether-run")
+        let a = try AppInstance(
+            runtimeDirectory: runtimeA.path, extraArguments: arguments,
+            environment: ["DRAWTOGETHER_TOKEN": token])
+        try a.tmux.waitUntil { $0.last?.contains("1 peer") == true }
+        try a.createDrawing("sketch")
+        try a.drag([(6, 4), (16, 4), (26, 4)])
+        try a.tmux.sendKeys("o")
+        try a.tmux.waitForText("n new")
+        try a.tmux.sendKeys("r")
+        try a.tmux.sendLiteral(" v2")
+        try a.tmux.sendKeys("Enter")
+        try a.tmux.waitUntil { $0.last?.hasPrefix(" sketch v2") == true }
+        try a.tmux.sendKeys("Escape")  // out of the menu
+        try a.tmux.waitUntil { screen in !screen.contains { $0.contains("n new") } }
+        #expect(try a.quit() == 0)
+        let drawn = try a.exportText("sketch")
+        #expect(AppInstance.hasInk(drawn.standardOutput))
+
+        let runtimeB = try TemporaryDirectory(prefix: "drawtogether-run")
+        let b = try AppInstance(
+            drawing: "sketch v2", runtimeDirectory: runtimeB.path, extraArguments: arguments,
+            environment: ["DRAWTOGETHER_TOKEN": token])
+        try b.tmux.waitUntil { $0.last?.hasPrefix(" sketch v2") == true }
+        try b.tmux.waitUntil { screen in [6, 16, 26].allSatisfy { b.hasInk(x: $0, y: 4, in: screen) } }
+        try b.tmux.waitUntil { _ in try b.exportText("sketch").standardOutput == drawn.standardOutput }
+        #expect(try b.quit() == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["DRAWTOGETHER_STORE"] = nil
+        let ids = try runProcess(
+            AppInstance.binary, ["query", "SELECT _id FROM drawings", "--store", b.store.path],
+            environment: environment, currentDirectory: b.store.path)
+        #expect(ids.status == 0)
+        #expect(!ids.standardOutput.contains("sketch v2"))
+        #expect(ids.standardOutput.contains("sketch"))
+    }
 }

@@ -37,7 +37,11 @@ import Testing
         func held() throws -> Set<String> {
             Set(try client.drawings().compactMap { $0["_id"]?.stringValue })
         }
+        #expect(client.node.listingIsSettled(of: "drawings"))  // nothing asked for it
         client.node.connect(toFirstOf: [endpoint], subscribing: [subscription("d2")], listing: "drawings")
+        #expect(!client.node.listingIsSettled(of: "drawings"))
+        #expect(loop.run(until: { client.node.listingIsSettled(of: "drawings") }, timeout: .seconds(10)))
+        #expect(listed().count == 5)
         #expect(
             loop.run(
                 until: { listed().count == 5 && (try? client.strokeCount(document: "d2")) == 2 },
@@ -70,5 +74,19 @@ import Testing
         #expect(listed().count == 5)
         #expect(try held() == ["d2", "d3"])
         for node in [client.node, other.node, relay.node] { node.shutdown() }
+    }
+
+    /// `open NAME` waits for the listing only while some relay may still answer: once every
+    /// relay of the list was tried and failed, asking is over (the redials go on).
+    @Test func theListingIsSettledOnceEveryRelayWasTriedAndFailed() throws {
+        let loop = ManualEventLoop()
+        let network = InMemoryNetwork(loop: loop)
+        let client = try RealStorePeer(loop: loop, transport: network, peer: 1)
+        let nobody = [SocketEndpoint.tcp(host: "127.0.0.1", port: 1), .tcp(host: "127.0.0.1", port: 2)]
+        client.node.connect(toFirstOf: nobody, subscribing: [], listing: "drawings")
+        #expect(!client.node.listingIsSettled(of: "drawings"))
+        #expect(loop.run(until: { client.node.listingIsSettled(of: "drawings") }, timeout: .seconds(60)))
+        #expect(client.node.listing(of: "drawings").isEmpty)
+        client.node.shutdown()
     }
 }

@@ -82,6 +82,8 @@ public final class SyncNode {
         var listing: String?
         var backoff = ReconnectBackoff()
         var timer: EventLoopTimer?
+        /// Attempts that failed or ended, since the target was added.
+        var failures = 0
     }
 
     public init(
@@ -169,6 +171,16 @@ public final class SyncNode {
             merged.merge(connection.session.listing(of: collection) ?? [:]) { first, _ in first }
         }
         return merged
+    }
+
+    /// Whether asking the relays for the listing of `collection` is over for now: a relay's
+    /// listing is in, or every relay dialled with it was tried and failed (none may be
+    /// reachable; the redials go on).
+    public func listingIsSettled(of collection: String) -> Bool {
+        let targets = dialTargets.values.filter { $0.listing == collection }
+        if targets.isEmpty { return true }
+        if connections.values.contains(where: { $0.session.listing(of: collection) != nil }) { return true }
+        return targets.allSatisfy { $0.failures >= $0.endpoints.count }
     }
 
     func connect(to endpoint: SocketEndpoint, discovered: Bool) {
@@ -326,6 +338,7 @@ public final class SyncNode {
     /// The next attempt, after the backoff's delay, goes to the next endpoint of the list.
     private func scheduleRedial(_ key: SocketEndpoint) {
         guard !isShutDown, var target = dialTargets[key], target.timer == nil else { return }
+        target.failures += 1
         target.current = (target.current + 1) % target.endpoints.count
         let delay = target.backoff.nextDelay(using: &random)
         target.timer = loop.schedule(at: loop.now + delay) { [weak self] in self?.dial(key) }
