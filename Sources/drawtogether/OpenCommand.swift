@@ -45,6 +45,14 @@ enum OpenCommand {
         if drawings.find(drawing) == nil, drawings.findInTrash(drawing) == nil, !wiring.relayTargets.isEmpty {
             drawings.setListed(CanvasSession.listedDrawings(wiring.awaitRelayListing(timeout: .seconds(3))))
         }
+        if drawings.find(drawing) == nil, let trashed = drawings.findInTrash(drawing),
+            drawings.isOnlyListed(trashed.id)
+        {
+            // Only in the relay's trash: asked for by name, it is wanted back, and it can be put
+            // back once its document is here.
+            wiring.node.subscribeOnRelays(CanvasSession.relaySubscriptions(holding: [trashed.id]))
+            wiring.loop.run(until: { drawings.heldIDs.contains(trashed.id) }, timeout: .seconds(5))
+        }
         let entry = try drawings.openOrCreate(drawing)
         lastDrawing.write(entry.id)
         let signals = try TerminationSignals()

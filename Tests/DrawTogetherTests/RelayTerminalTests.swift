@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ReplicaCore
 import TestSupport
 import Testing
 
@@ -66,7 +67,8 @@ struct RelayTerminalTests {
 
     /// `open NAME` on a fresh store with a relay: the drawing of that name is the relay's, under
     /// another id (created as "sketch", renamed since); it opens with its strokes, and no new
-    /// empty drawing of the same name is made beside it.
+    /// empty drawing of the same name is made beside it. Once it is in the trash, opening it by
+    /// name on another fresh store brings it back.
     @Test func openingByNameFindsARelaysDrawingThisStoreDoesNotHold() throws {
         let home = try TemporaryDirectory(prefix: "relay-e2e")
         let token = "a shared secret for the relay test"
@@ -98,6 +100,8 @@ struct RelayTerminalTests {
         try a.tmux.waitUntil { screen in !screen.contains { $0.contains("n new") } }
         #expect(try a.quit() == 0)
         let drawn = try a.exportText("sketch")
+        var environment = ProcessInfo.processInfo.environment
+        environment["DRAWTOGETHER_STORE"] = nil
         #expect(AppInstance.hasInk(drawn.standardOutput))
 
         let runtimeB = try TemporaryDirectory(prefix: "drawtogether-run")
@@ -107,9 +111,46 @@ struct RelayTerminalTests {
         try b.tmux.waitUntil { $0.last?.hasPrefix(" sketch v2") == true }
         try b.tmux.waitUntil { screen in [6, 16, 26].allSatisfy { b.hasInk(x: $0, y: 4, in: screen) } }
         try b.tmux.waitUntil { _ in try b.exportText("sketch").standardOutput == drawn.standardOutput }
+        // B goes to drawing-1 and moves "sketch v2" to the trash; a third fresh store opening it
+        // by name gets it back, strokes and all, out of the trash for everyone.
+        try b.tmux.sendKeys("o")
+        try b.tmux.waitForText("n new")
+        try b.tmux.sendKeys("Up", "Enter")
+        try b.tmux.waitUntil { $0.last?.hasPrefix(" drawing-1") == true }
+        try b.tmux.sendKeys("o")
+        try b.tmux.waitForText("n new")
+        try b.tmux.sendKeys("Down", "d")
+        try b.tmux.waitForText("for everyone? y / n")
+        try b.tmux.sendKeys("y")
+        try b.tmux.waitUntil { screen in !screen.contains { $0.contains("for everyone?") } }
+        try b.tmux.sendKeys("Escape")
+        try b.tmux.waitUntil { screen in !screen.contains { $0.contains("n new") } }
+        func trashedOnTheRelay() throws -> Bool {
+            let result = try runProcess(
+                AppInstance.binary,
+                [
+                    "query", "SELECT trashed FROM drawings WHERE _id = 'sketch'", "--store",
+                    home.path + "/relay",
+                ],
+                environment: environment, currentDirectory: home.path)
+            guard result.status == 0, case .array(let rows) = try DocumentValue(json: result.standardOutput),
+                case .object(let row)? = rows.first
+            else { return false }
+            if case .number? = row["trashed"] { return true }
+            return false
+        }
+        try b.tmux.waitUntil { _ in try trashedOnTheRelay() }
+        let runtimeC = try TemporaryDirectory(prefix: "drawtogether-run")
+        let c = try AppInstance(
+            drawing: "sketch v2", runtimeDirectory: runtimeC.path, extraArguments: arguments,
+            environment: ["DRAWTOGETHER_TOKEN": token])
+        try c.tmux.waitUntil { screen in
+            screen.last?.hasPrefix(" sketch v2") == true && screen.last?.contains("deleted") == false
+                && [6, 16, 26].allSatisfy { c.hasInk(x: $0, y: 4, in: screen) }
+        }
+        try b.tmux.waitUntil { _ in try !trashedOnTheRelay() }
+        #expect(try c.quit() == 0)
         #expect(try b.quit() == 0)
-        var environment = ProcessInfo.processInfo.environment
-        environment["DRAWTOGETHER_STORE"] = nil
         let ids = try runProcess(
             AppInstance.binary, ["query", "SELECT _id FROM drawings", "--store", b.store.path],
             environment: environment, currentDirectory: b.store.path)
