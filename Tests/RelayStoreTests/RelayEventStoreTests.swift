@@ -2,6 +2,7 @@ import EventRuntime
 import RelayStore
 import ReplicaCore
 import ReplicaCoreTestSupport
+import ReplicaSync
 import TestSupport
 import Testing
 
@@ -191,6 +192,40 @@ import Testing
         #expect(dropped > 0)
     }
 
+    /// A listing reads the join too: a drawing taken out of the trash, whose trash time and
+    /// UNSET a client compacted away, is listed as not trashed although the log keeps the
+    /// trash time's row.
+    @Test func aListingFollowsTheWholeStatesThatDroppedItsRows() throws {
+        let test = try PostgresTestLoop()
+        let store = try test.openStore(databaseID: "listed")
+        var client = ReplicaState(peerID: PeerID(0x33))
+        _ = try client.execute(
+            Statements.insert(.updateLocalDiff),
+            arguments: [
+                "doc": .object(["_id": .string("d0"), "name": .string("one"), "trashed": .number(5)])
+            ],
+            wall: 1_000)
+        let trashed = client.changes(collection: "drawings", documentID: nil, since: DocumentVersions())
+        _ = try test.commit(store, [trashed])
+        let before = client.versions(collection: "drawings", documentID: nil)
+        _ = try client.execute(
+            Statements.unset([["trashed"]]), arguments: ["id": .string("d0")], wall: 2_000)
+        let key = DocumentKey(collection: "drawings", id: "d0")
+        #expect(!client.compact(key, stable: try #require(client.document(key)).versionVector).isEmpty)
+        let whole = try #require(client.fullState(collection: "drawings", documentID: nil, since: before))
+        _ = try test.commit(store, writes: [.fullState(whole)])
+
+        var outcome: Result<StoredRows, PostgresError>?
+        store.listingEvents(collection: "drawings", documentID: nil) { outcome = $0 }
+        test.wait(for: "the listing rows") { outcome != nil }
+        let rows = try #require(outcome).get()
+        let events = try #require(rows.delta.documents.first).events
+        #expect(SyncListingEntry(document: DocumentState(events: events))?.trashedAt == 5)
+        let entry = try #require(rows.joinedDocuments["d0"].flatMap { SyncListingEntry(document: $0) })
+        #expect(entry.name == "one")
+        #expect(entry.trashedAt == nil)
+    }
+
     @Test func deltasArrivingInFormatOneAndFormatTwoGiveTheSameDocuments() throws {
         // Clients of the build before event blocks send format 1; the rows are the same either way.
         let test = try PostgresTestLoop()
@@ -345,6 +380,18 @@ import Testing
         let check = try test.connected()
         let version = try test.run(check, "SELECT value FROM drawtogether_meta WHERE key = 'schema_version'")
         #expect(version.int64(0, 0) == 3)
+
+        // A database of the previous version (no whole states table) with events in it
+        // migrates and keeps them.
+        let older = try test.openStore(databaseID: "m")
+        let writes = try RecordedWrites(seed: 29, operations: 30)
+        _ = try test.commit(older, writes.deltas)
+        _ = try test.run(check, "DROP TABLE drawtogether_full_states")
+        _ = try test.run(check, "UPDATE drawtogether_meta SET value = 2 WHERE key = 'schema_version'")
+        let migrated = try test.openStore(databaseID: "m")
+        #expect(try test.run(check, "SELECT value FROM drawtogether_meta").int64(0, 0) == 3)
+        #expect(try test.rows(migrated).delta.eventCount == writes.deltas.reduce(0) { $0 + $1.eventCount })
+        #expect(try test.rows(migrated).fullStates.isEmpty)
 
         _ = try test.run(check, "UPDATE drawtogether_meta SET value = 99 WHERE key = 'schema_version'")
         var refused: Result<RelayEventStore, PostgresError>?
