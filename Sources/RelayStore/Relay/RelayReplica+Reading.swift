@@ -81,9 +81,15 @@ extension RelayReplica {
         let collection = rows.delta.collection
         // A document not in memory (or dropped while this was read) is read when wanted.
         let (changed, gaps) = rows.enter(into: &cache, wanted: { isWanted($0) })
-        for fullState in rows.fullStates where !fullState.digest.isEmpty {
+        for fullState in rows.fullStates {
             let key = DocumentKey(collection: collection, id: fullState.documentID)
-            if isWanted(key) { knownFullStates[key, default: []].insert(fullState.digest) }
+            guard isWanted(key) else { continue }
+            // Its own, committed here, has no digest yet: the key alone says it has a whole state.
+            if fullState.digest.isEmpty {
+                knownFullStates[key] = knownFullStates[key] ?? []
+            } else {
+                knownFullStates[key, default: []].insert(fullState.digest)
+            }
         }
         for id in changed { changedThisTurn.insert(SyncSubscription(collection: collection, documentID: id)) }
         if readAgainOnGap {

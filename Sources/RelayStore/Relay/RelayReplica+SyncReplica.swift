@@ -72,6 +72,14 @@ extension RelayReplica {
     public func encodedFullState(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
         -> [UInt8]?
     {
+        // Asked before every delta: a subscription none of whose documents took one is answered
+        // without looking at them.
+        guard
+            knownFullStates.keys.contains(where: {
+                $0.collection == subscription.collection
+                    && (subscription.documentID == nil || subscription.documentID == $0.id)
+            })
+        else { return nil }
         let since = try ReplicaSyncAdapterError.remoteVersions(remoteVersions)
         return cache.fullState(
             collection: subscription.collection, documentID: subscription.documentID, since: since

@@ -34,7 +34,8 @@ public final class RelayReplica: SyncReplica {
     var nextTicket: UInt64 = 1
     /// Deltas and whole states taken from clients and not yet committed, by ticket.
     var unsaved: [UInt64: RelayWrite] = [:]
-    /// The whole states read of each document in memory, by digest: reads skip them.
+    /// The whole states read of each document in memory, by digest: reads skip them. A document
+    /// with no key here has taken no whole state, so it has no compacted vector.
     var knownFullStates: [DocumentKey: Set<[UInt8]>] = [:]
     /// Tickets committed this turn, reported together.
     var durableTickets: Set<UInt64> = []
