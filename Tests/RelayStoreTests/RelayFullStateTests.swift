@@ -187,8 +187,8 @@ extension RelayReplicaTests.Client {
         test.wait(for: "E to converge") { back.strokes == expected && back.versions == a.versions }
         #expect(tookWholeState(back.replica))
 
-        // A relay started now reads the same document from the rows alone, and A reconnecting
-        // needs no whole state any more.
+        // A relay started now reads the same document from the rows alone, and sends a newcomer
+        // the whole state.
         let third = try Relay(url: url, peer: 3, loop: loop, token: token)
         var thirdStarted = false
         third.replica.start { failure in
