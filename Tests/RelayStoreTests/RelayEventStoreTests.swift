@@ -2,6 +2,7 @@ import EventRuntime
 import RelayStore
 import ReplicaCore
 import ReplicaCoreTestSupport
+import ReplicaSync
 import TestSupport
 import Testing
 
@@ -47,6 +48,182 @@ import Testing
             let key = DocumentKey(collection: "drawings", id: id)
             #expect(fromFirst.document(key)?.fields == writes.final.document(key)?.fields)
         }
+    }
+
+    /// Whole states of compacted replicas: one that held half the writes, and one that held
+    /// them all, compacted and wrote more; and a delta another replica wrote meanwhile, which
+    /// neither state holds.
+    private struct CompactedWrites {
+        var writes: RecordedWrites
+        var early: ReplicaFullState
+        var late: ReplicaFullState
+        var meanwhile: ReplicaDelta
+        /// What the SQLite replica's core makes of all of it: every delta applied, then both
+        /// whole states adopted.
+        var expected: ReplicaState
+
+        init(seed: UInt64) throws {
+            writes = try RecordedWrites(seed: seed, operations: 120)
+            var rng = SplitMix64(seed: seed ^ 0x5EED)
+            let workload = RandomWorkload(scope: .document)
+            func compacted(_ state: inout ReplicaState) {
+                for id in state.documentIDs(in: "drawings") {
+                    let key = DocumentKey(collection: "drawings", id: id)
+                    state.compact(key, stable: state.document(key)?.versionVector ?? VersionVector())
+                }
+            }
+            var half = ReplicaState(peerID: PeerID(0x51))
+            for delta in writes.deltas.prefix(writes.deltas.count / 2) { _ = try half.apply(delta, wall: 0) }
+            compacted(&half)
+            early = try #require(
+                half.fullState(collection: "drawings", documentID: nil, since: DocumentVersions()))
+
+            func copy(of state: ReplicaState, as peer: UInt64) throws -> ReplicaState {
+                var copy = ReplicaState(peerID: PeerID(peer))
+                _ = try copy.apply(
+                    state.changes(collection: "drawings", documentID: nil, since: DocumentVersions()), wall: 0
+                )
+                return copy
+            }
+            var other = try copy(of: writes.final, as: 0x07E)
+            let before = other.versions(collection: "drawings", documentID: nil)
+            for step in 0..<20 { try workload.step(&other, wall: Int64(20_000 + step), &rng) }
+            meanwhile = other.changes(collection: "drawings", documentID: nil, since: before)
+
+            var last = try copy(of: writes.final, as: 0x1A7E)
+            compacted(&last)
+            for step in 0..<20 { try workload.step(&last, wall: Int64(10_000 + step), &rng) }
+            late = try #require(
+                last.fullState(collection: "drawings", documentID: nil, since: DocumentVersions()))
+
+            expected = ReplicaState(peerID: PeerID(0x99))
+            for delta in writes.deltas + [meanwhile] {
+                guard case .applied = try expected.apply(delta, wall: 0) else {
+                    throw ReplicaError.malformedDelta(reason: "a recorded delta has a gap")
+                }
+            }
+            for state in [early, late] {
+                for document in state.delta.documents {
+                    _ = try expected.adopt(
+                        fullState: document.events, compacted: state.compacted[document.documentID],
+                        into: DocumentKey(collection: "drawings", id: document.documentID), wall: 0)
+                }
+            }
+        }
+
+        var deltas: [RelayWrite] { (writes.deltas + [meanwhile]).map { .delta($0) } }
+    }
+
+    /// What a fresh relay holds after reading everything: the join of the rows.
+    private func joined(_ test: PostgresTestLoop, _ store: RelayEventStore) throws -> ReplicaState {
+        var state = ReplicaState(peerID: PeerID(0x98))
+        let rows = try test.rows(store)
+        let (_, gaps) = rows.enter(into: &state)
+        #expect(gaps.isEmpty, "the stored events have a gap")
+        // A second read, with what was read, finds nothing new.
+        var known: [String: Set<[UInt8]>] = [:]
+        for fullState in rows.fullStates { known[fullState.documentID, default: []].insert(fullState.digest) }
+        let again = try test.rows(
+            store, since: state.versions(collection: "drawings", documentID: nil), known: known)
+        #expect(again.fullStates.isEmpty)
+        // Entered the other way round (events first, then each whole state, last first), as a
+        // relay that read them at different times: the same documents.
+        var late = ReplicaState(peerID: PeerID(0x97))
+        _ = StoredRows(delta: rows.delta).enter(into: &late)
+        for fullState in rows.fullStates.reversed() {
+            _ = StoredRows(
+                delta: ReplicaDelta(collection: "drawings", documents: []), fullStates: [fullState]
+            )
+            .enter(into: &late)
+        }
+        #expect(late.allDocuments == state.allDocuments)
+        for (key, document) in state.allDocuments {
+            #expect(late.document(key)?.compacted == document.compacted)
+        }
+        return state
+    }
+
+    @Test(arguments: [UInt64(3), 17])
+    func theSameEventsAndWholeStatesInAnyOrderAndTwiceGiveTheSameDocuments(seed: UInt64) throws {
+        let test = try PostgresTestLoop()
+        let compacted = try CompactedWrites(seed: seed)
+        let first = try test.openStore(databaseID: "whole-a")
+        let second = try test.openStore(databaseID: "whole-b")
+
+        // One relay gets the deltas as they were sent, then the whole states, then all again.
+        var inserted = 0
+        for write in compacted.deltas { inserted += try test.commit(first, writes: [write]) }
+        inserted += try test.commit(first, writes: [.fullState(compacted.early)])
+        inserted += try test.commit(first, writes: [.fullState(compacted.late)])
+        let all = compacted.deltas + [.fullState(compacted.early), .fullState(compacted.late)]
+        #expect(try test.commit(first, writes: all) == 0)
+
+        // The other gets the late whole state first, then everything shuffled, in batches, twice.
+        var rng = SplitMix64(seed: seed)
+        var total = try test.commit(second, writes: [.fullState(compacted.late)])
+        for _ in 0..<2 {
+            var shuffled = all
+            shuffled.shuffle(using: &rng)
+            for start in stride(from: 0, to: shuffled.count, by: 7) {
+                total += try test.commit(
+                    second, writes: Array(shuffled[start..<min(start + 7, shuffled.count)]))
+            }
+        }
+        #expect(total == inserted)
+
+        let fromFirst = try joined(test, first)
+        let fromSecond = try joined(test, second)
+        let expected = compacted.expected
+        #expect(fromFirst.allDocuments == expected.allDocuments)
+        #expect(fromSecond.allDocuments == expected.allDocuments)
+        var dropped = 0
+        let stored = try test.changes(first)
+        for id in expected.documentIDs(in: "drawings") {
+            let key = DocumentKey(collection: "drawings", id: id)
+            #expect(fromFirst.document(key)?.compacted == expected.document(key)?.compacted)
+            #expect(fromSecond.document(key)?.compacted == expected.document(key)?.compacted)
+            #expect(fromFirst.document(key)?.fields == expected.document(key)?.fields)
+            #expect(fromSecond.document(key)?.fields == expected.document(key)?.fields)
+            let rows = stored.documents.first { $0.documentID == id }?.events.count ?? 0
+            dropped += rows - (expected.document(key)?.eventCount ?? 0)
+        }
+        // The log keeps events the whole states dropped: the join, not the rows alone, is the
+        // document.
+        #expect(dropped > 0)
+    }
+
+    /// A listing reads the join too: a drawing taken out of the trash, whose trash time and
+    /// UNSET a client compacted away, is listed as not trashed although the log keeps the
+    /// trash time's row.
+    @Test func aListingFollowsTheWholeStatesThatDroppedItsRows() throws {
+        let test = try PostgresTestLoop()
+        let store = try test.openStore(databaseID: "listed")
+        var client = ReplicaState(peerID: PeerID(0x33))
+        _ = try client.execute(
+            Statements.insert(.updateLocalDiff),
+            arguments: [
+                "doc": .object(["_id": .string("d0"), "name": .string("one"), "trashed": .number(5)])
+            ],
+            wall: 1_000)
+        let trashed = client.changes(collection: "drawings", documentID: nil, since: DocumentVersions())
+        _ = try test.commit(store, [trashed])
+        let before = client.versions(collection: "drawings", documentID: nil)
+        _ = try client.execute(
+            Statements.unset([["trashed"]]), arguments: ["id": .string("d0")], wall: 2_000)
+        let key = DocumentKey(collection: "drawings", id: "d0")
+        #expect(!client.compact(key, stable: try #require(client.document(key)).versionVector).isEmpty)
+        let whole = try #require(client.fullState(collection: "drawings", documentID: nil, since: before))
+        _ = try test.commit(store, writes: [.fullState(whole)])
+
+        var outcome: Result<StoredRows, PostgresError>?
+        store.listingEvents(collection: "drawings", documentID: nil) { outcome = $0 }
+        test.wait(for: "the listing rows") { outcome != nil }
+        let rows = try #require(outcome).get()
+        let events = try #require(rows.delta.documents.first).events
+        #expect(SyncListingEntry(document: DocumentState(events: events))?.trashedAt == 5)
+        let entry = try #require(rows.joinedDocuments["d0"].flatMap { SyncListingEntry(document: $0) })
+        #expect(entry.name == "one")
+        #expect(entry.trashedAt == nil)
     }
 
     @Test func deltasArrivingInFormatOneAndFormatTwoGiveTheSameDocuments() throws {
@@ -166,7 +343,7 @@ import Testing
         _ = try test.run(blocker, "LOCK TABLE drawtogether_events IN EXCLUSIVE MODE")
         var acknowledged: [Int] = []
         for (index, delta) in writes.deltas.prefix(5).enumerated() {
-            group.submit(delta) { outcome in
+            group.submit(.delta(delta)) { outcome in
                 if case .success = outcome { acknowledged.append(index) }
             }
         }
@@ -175,7 +352,7 @@ import Testing
         #expect(acknowledged.isEmpty, "acknowledged before the transaction could commit")
         // These arrive while the first batch is on the wire: they make the next transaction.
         for (index, delta) in writes.deltas.dropFirst(5).prefix(3).enumerated() {
-            group.submit(delta) { outcome in
+            group.submit(.delta(delta)) { outcome in
                 if case .success = outcome { acknowledged.append(5 + index) }
             }
         }
@@ -202,7 +379,19 @@ import Testing
         for outcome in opened { #expect((try? outcome.get()) != nil, "\(outcome)") }
         let check = try test.connected()
         let version = try test.run(check, "SELECT value FROM drawtogether_meta WHERE key = 'schema_version'")
-        #expect(version.int64(0, 0) == 2)
+        #expect(version.int64(0, 0) == 3)
+
+        // A database of the previous version (no whole states table) with events in it
+        // migrates and keeps them.
+        let older = try test.openStore(databaseID: "m")
+        let writes = try RecordedWrites(seed: 29, operations: 30)
+        _ = try test.commit(older, writes.deltas)
+        _ = try test.run(check, "DROP TABLE drawtogether_full_states")
+        _ = try test.run(check, "UPDATE drawtogether_meta SET value = 2 WHERE key = 'schema_version'")
+        let migrated = try test.openStore(databaseID: "m")
+        #expect(try test.run(check, "SELECT value FROM drawtogether_meta").int64(0, 0) == 3)
+        #expect(try test.rows(migrated).delta.eventCount == writes.deltas.reduce(0) { $0 + $1.eventCount })
+        #expect(try test.rows(migrated).fullStates.isEmpty)
 
         _ = try test.run(check, "UPDATE drawtogether_meta SET value = 99 WHERE key = 'schema_version'")
         var refused: Result<RelayEventStore, PostgresError>?

@@ -11,7 +11,7 @@ import Testing
 @Suite struct RelayReplicaTests {
     private let token = "relay replica test token"
 
-    private final class Relay {
+    final class Relay {
         let replica: RelayReplica
         let node: SyncNode
         let endpoint: SocketEndpoint
@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    private final class Client {
+    final class Client {
         let replica: Replica
         let adapter: ReplicaSyncAdapter
         let node: SyncNode

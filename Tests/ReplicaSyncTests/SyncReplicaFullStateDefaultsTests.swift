@@ -1,9 +1,9 @@
 import ReplicaSync
 import Testing
 
-/// A replica that keeps every event (the relay on PostgreSQL conforms with these defaults) never
-/// sends a whole state and refuses one with a reason the session closes with, rather than taking
-/// it as a delta (events the sender dropped would stay live there).
+/// A replica that keeps every event (one conforming with these defaults, as the in-memory one)
+/// never sends a whole state and refuses one with a reason the session closes with, rather than
+/// taking it as a delta (events the sender dropped would stay live there).
 @Suite struct SyncReplicaFullStateDefaultsTests {
     @Test func aReplicaThatKeepsEveryEventSendsNoWholeStateAndRefusesOne() throws {
         let replica: any SyncReplica = InMemorySyncReplica(peerID: 1)

@@ -24,18 +24,18 @@ extension RelayReplica {
             store.listingEvents(collection: collection, documentID: documentID, completion: answer)
         } then: { [weak self] outcome in
             guard let self else { return }
-            guard case .success(let delta) = outcome else {
+            guard case .success(let rows) = outcome else {
                 // A row this program cannot read: its document keeps the entry it had (or has
                 // none) until its next notice.
                 if documentID == nil { finishListing(collection, with: [:]) }
                 return
             }
             listingReadCount += 1
-            listingEventCount += delta.documents.reduce(0) { $0 + $1.events.count }
+            listingEventCount += rows.delta.documents.reduce(0) { $0 + $1.events.count }
             var entries: [String: SyncListingEntry] = [:]
-            for document in delta.documents {
-                entries[document.documentID] = SyncListingEntry(
-                    document: DocumentState(events: document.events))
+            // The join of the document's whole states and events, as in the cache.
+            for (id, document) in rows.joinedDocuments {
+                entries[id] = SyncListingEntry(document: document)
             }
             guard let documentID else { return finishListing(collection, with: entries) }
             guard listings[collection] != nil, listings[collection]?[documentID] != entries[documentID] else {
@@ -65,16 +65,15 @@ extension RelayReplica {
     }
 
     /// The entries of documents in memory after new rows entered the cache.
-    func refreshEntries(of delta: ReplicaDelta) {
-        guard listings[delta.collection] != nil else { return }
-        for document in delta.documents {
-            let key = DocumentKey(collection: delta.collection, id: document.documentID)
+    func refreshEntries(collection: String, documentIDs: [String]) {
+        guard listings[collection] != nil else { return }
+        for id in documentIDs {
+            let key = DocumentKey(collection: collection, id: id)
             guard isWanted(key) else { continue }
             let entry = cache.document(key).flatMap { SyncListingEntry(document: $0) }
-            if listings[delta.collection]?[document.documentID] != entry {
-                listings[delta.collection]?[document.documentID] = entry
-                changedThisTurn.insert(
-                    SyncSubscription(collection: delta.collection, documentID: document.documentID))
+            if listings[collection]?[id] != entry {
+                listings[collection]?[id] = entry
+                changedThisTurn.insert(SyncSubscription(collection: collection, documentID: id))
             }
         }
     }

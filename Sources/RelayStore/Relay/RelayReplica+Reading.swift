@@ -40,8 +40,8 @@ extension RelayReplica {
     /// and a lost connection is handled here; `body` gets every other outcome, and then the next
     /// read starts.
     func read(
-        _ request: (RelayEventStore, @escaping (Result<ReplicaDelta, PostgresError>) -> Void) -> Void,
-        then body: @escaping (Result<ReplicaDelta, PostgresError>) -> Void
+        _ request: (RelayEventStore, @escaping (Result<StoredRows, PostgresError>) -> Void) -> Void,
+        then body: @escaping (Result<StoredRows, PostgresError>) -> Void
     ) {
         guard let store else { return }
         isReading = true
@@ -60,60 +60,55 @@ extension RelayReplica {
         else { return }
         stale.remove(key)
         let since = cache.versions(collection: key.collection, documentID: key.id)
+        let known = known(in: SyncSubscription(collection: key.collection, documentID: key.id))
         read { store, answer in
-            store.changes(collection: key.collection, documentID: key.id, since: since, completion: answer)
+            store.changes(
+                collection: key.collection, documentID: key.id, since: since, known: known, completion: answer
+            )
         } then: { [weak self] outcome in
             // A row this program cannot read: the document is read again after the next notice.
-            guard let self, case .success(let delta) = outcome else { return }
-            integrate(delta, readAgainOnGap: false)
+            guard let self, case .success(let rows) = outcome else { return }
+            integrate(rows, readAgainOnGap: false)
             reportLater()
         }
     }
 
-    /// Enters rows into the cache, per document, up to the first gap of each peer (a row another
-    /// relay committed later can be visible before one it committed earlier); the rest comes
-    /// with a later read. The documents that changed are reported with the turn's report.
-    func integrate(_ delta: ReplicaDelta, readAgainOnGap: Bool) {
-        for document in delta.documents {
-            let key = DocumentKey(collection: delta.collection, id: document.documentID)
-            // A document not in memory (or dropped while this was read) is read when wanted.
+    /// Enters rows into the cache (`StoredRows.enter`: the join of whole states and events,
+    /// per document up to the first gap of each peer; the rest comes with a later read) and
+    /// remembers the whole states read. The documents that changed are reported with the
+    /// turn's report.
+    func integrate(_ rows: StoredRows, readAgainOnGap: Bool) {
+        let collection = rows.delta.collection
+        // A document not in memory (or dropped while this was read) is read when wanted.
+        let (changed, gaps) = rows.enter(into: &cache, wanted: { isWanted($0) })
+        for fullState in rows.fullStates {
+            let key = DocumentKey(collection: collection, id: fullState.documentID)
             guard isWanted(key) else { continue }
-            let have = cache.document(key)?.versionVector ?? VersionVector()
-            let (usable, complete) = Self.contiguous(document.events, after: have)
-            if !complete, readAgainOnGap { stale.insert(key) }
-            guard !usable.isEmpty else { continue }
-            // The relay never writes, so its clock's wall time is never used.
-            let outcome = try? cache.apply(
-                ReplicaDelta(
-                    collection: delta.collection,
-                    documents: [.init(documentID: document.documentID, events: usable)]), wall: 0)
-            if case .applied(let newEvents, let documents) = outcome, newEvents > 0 || !documents.isEmpty {
-                changedThisTurn.insert(
-                    SyncSubscription(collection: delta.collection, documentID: document.documentID))
+            // Its own, committed here, has no digest yet: the key alone says it has a whole state.
+            if fullState.digest.isEmpty {
+                knownFullStates[key] = knownFullStates[key] ?? []
+            } else {
+                knownFullStates[key, default: []].insert(fullState.digest)
             }
         }
-        refreshEntries(of: delta)
+        for id in changed { changedThisTurn.insert(SyncSubscription(collection: collection, documentID: id)) }
+        if readAgainOnGap {
+            for id in gaps { stale.insert(DocumentKey(collection: collection, id: id)) }
+        }
+        refreshEntries(collection: collection, documentIDs: rows.documentIDs)
         if readAgainOnGap, !stale.isEmpty { readNext() }
     }
 
-    /// The events that continue `have` without a gap, and whether that is all of them.
-    static func contiguous(_ events: [DocumentEvent], after have: VersionVector) -> ([DocumentEvent], Bool) {
-        var next: [PeerID: UInt64] = [:]
-        var usable: [DocumentEvent] = []
-        var complete = true
-        for event in events.sorted(by: { $0.dot < $1.dot }) {
-            let peer = event.dot.peer
-            let expected = next[peer] ?? have[peer] + 1
-            if event.dot.counter < expected { continue }
-            if event.dot.counter > expected {
-                complete = false
-                next[peer] = .max
-                continue
-            }
-            next[peer] = expected + 1
-            usable.append(event)
+    /// The whole states read of the documents of a subscription, by document.
+    func known(in subscription: SyncSubscription) -> [String: Set<[UInt8]>] {
+        var result: [String: Set<[UInt8]>] = [:]
+        for (key, digests) in knownFullStates
+        where key.collection == subscription.collection
+            && (subscription.documentID == nil || subscription.documentID == key.id)
+        {
+            result[key.id] = digests
         }
-        return (usable, complete)
+        return result
     }
 
     // MARK: Documents in memory
@@ -129,17 +124,19 @@ extension RelayReplica {
     /// Reads one subscription's documents (all rows the cache lacks) and keeps them in memory.
     func read(_ load: SyncSubscription) {
         let since = cache.versions(collection: load.collection, documentID: load.documentID)
+        let known = known(in: load)
         read { store, answer in
             store.changes(
-                collection: load.collection, documentID: load.documentID, since: since, completion: answer)
+                collection: load.collection, documentID: load.documentID, since: since, known: known,
+                completion: answer)
         } then: { [weak self] outcome in
             guard let self else { return }
             // A row this program cannot read: the client is answered with what could be read,
             // and the rest is read again after the document's next notice.
-            if case .success(let delta) = outcome {
+            if case .success(let rows) = outcome {
                 readCount += 1
-                readEventCount += delta.documents.reduce(0) { $0 + $1.events.count }
-                integrate(delta, readAgainOnGap: false)
+                readEventCount += rows.delta.documents.reduce(0) { $0 + $1.events.count }
+                integrate(rows, readAgainOnGap: false)
             }
             pendingLoads.removeAll { $0 == load }
             resident[load] = loop.now
@@ -187,6 +184,7 @@ extension RelayReplica {
                 let key = DocumentKey(collection: subscription.collection, id: id)
                 guard !isWanted(key) else { continue }
                 cache.forget(key)
+                knownFullStates[key] = nil
                 stale.remove(key)
             }
         }

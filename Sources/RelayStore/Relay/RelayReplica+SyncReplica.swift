@@ -61,8 +61,66 @@ extension RelayReplica {
         guard isNew else { return .unchanged }
         let ticket = nextTicket
         nextTicket += 1
-        unsaved[ticket] = delta
-        submit(ticket, delta)
+        unsaved[ticket] = .delta(delta)
+        submit(ticket, .delta(delta))
+        return .deferred(ticket: ticket)
+    }
+
+    /// The whole state of the documents whose compacted vector (from whole states clients
+    /// gave, `StoredRows`) the remote's versions do not cover: a delta would leave it holding
+    /// events dropped here.
+    public func encodedFullState(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
+        -> [UInt8]?
+    {
+        // Asked before every delta: a subscription none of whose documents took one is answered
+        // without looking at them.
+        guard
+            knownFullStates.keys.contains(where: {
+                $0.collection == subscription.collection
+                    && (subscription.documentID == nil || subscription.documentID == $0.id)
+            })
+        else { return nil }
+        let since = try ReplicaSyncAdapterError.remoteVersions(remoteVersions)
+        return cache.fullState(
+            collection: subscription.collection, documentID: subscription.documentID, since: since
+        )?.encoded()
+    }
+
+    /// Takes a client's whole state (it compacted history this relay lacks): checked, then
+    /// committed as an immutable row per document with its events (the group commit), and
+    /// acknowledged after the COMMIT; only then is it joined into the cache (see `StoredRows`)
+    /// and sent on. One that would change nothing here is answered at once.
+    public func applyEncodedFullState(_ bytes: [UInt8], for subscription: SyncSubscription) throws
+        -> SyncApplyOutcome
+    {
+        let fullState: ReplicaFullState
+        do {
+            fullState = try ReplicaFullState(decoding: bytes)
+        } catch {
+            throw ReplicaSyncAdapterError.undecodable(what: "a drawing's whole state", reason: "\(error)")
+        }
+        let covering = ReplicaSubscription(
+            collection: subscription.collection, documentID: subscription.documentID)
+        var isNew = false
+        for document in fullState.delta.documents {
+            let key = DocumentKey(collection: fullState.delta.collection, id: document.documentID)
+            guard covering.covers(key) else {
+                throw ReplicaSyncAdapterError.outsideSubscription(
+                    collection: fullState.delta.collection, documentID: document.documentID,
+                    subscription: subscription.description)
+            }
+            try ReplicaState.validate(document.events, documentID: document.documentID)
+            // Whether taking it changes anything: tried on a copy of the document.
+            let before = cache.document(key) ?? DocumentState()
+            var after = before
+            _ = after.adopt(fullState: document.events, compacted: fullState.compacted[document.documentID])
+            if after != before || after.compacted != before.compacted { isNew = true }
+        }
+        guard isNew else { return .unchanged }
+        let ticket = nextTicket
+        nextTicket += 1
+        unsaved[ticket] = .fullState(fullState)
+        submit(ticket, .fullState(fullState))
         return .deferred(ticket: ticket)
     }
 

@@ -32,8 +32,11 @@ public final class RelayReplica: SyncReplica {
     var random: any RandomNumberGenerator
     var reconnectTimer: EventLoopTimer?
     var nextTicket: UInt64 = 1
-    /// Deltas taken from clients and not yet committed, by ticket.
-    var unsaved: [UInt64: ReplicaDelta] = [:]
+    /// Deltas and whole states taken from clients and not yet committed, by ticket.
+    var unsaved: [UInt64: RelayWrite] = [:]
+    /// The whole states read of each document in memory, by digest: reads skip them. A document
+    /// with no key here has taken no whole state, so it has no compacted vector.
+    var knownFullStates: [DocumentKey: Set<[UInt8]>] = [:]
     /// Tickets committed this turn, reported together.
     var durableTickets: Set<UInt64> = []
     /// The documents whose cache changed since the last report (what sessions must look at).
@@ -209,15 +212,16 @@ public final class RelayReplica: SyncReplica {
         }
         store.changes(
             collection: subscription.collection, documentID: subscription.documentID,
-            since: cache.versions(collection: subscription.collection, documentID: subscription.documentID)
+            since: cache.versions(collection: subscription.collection, documentID: subscription.documentID),
+            known: known(in: subscription)
         ) { [weak self] outcome in
             guard let self else { return }
             switch outcome {
             case .failure(let failure):
                 dropConnection()
                 completion(failure)
-            case .success(let delta):
-                integrate(delta, readAgainOnGap: false)
+            case .success(let rows):
+                integrate(rows, readAgainOnGap: false)
                 reportLater()
                 catchUp(Array(remaining.dropFirst()), completion: completion)
             }
@@ -265,14 +269,14 @@ public final class RelayReplica: SyncReplica {
 
     // MARK: Writing
 
-    func submit(_ ticket: UInt64, _ delta: ReplicaDelta) {
+    func submit(_ ticket: UInt64, _ write: RelayWrite) {
         guard let group else { return }
-        group.submit(delta) { [weak self] outcome in
+        group.submit(write) { [weak self] outcome in
             guard let self else { return }
             switch outcome {
             case .success:
                 guard unsaved.removeValue(forKey: ticket) != nil else { return }
-                integrate(delta, readAgainOnGap: true)
+                integrate(StoredRows(write), readAgainOnGap: true)
                 durableTickets.insert(ticket)
                 reportLater()
             case .failure(let failure):
@@ -283,7 +287,7 @@ public final class RelayReplica: SyncReplica {
     }
 
     func resubmitUnsaved() {
-        for (ticket, delta) in unsaved.sorted(by: { $0.key < $1.key }) { submit(ticket, delta) }
+        for (ticket, write) in unsaved.sorted(by: { $0.key < $1.key }) { submit(ticket, write) }
     }
 
     /// One report per loop turn: the committed tickets, and whether the cache changed.

@@ -34,10 +34,12 @@ public final class RelayEventStore {
 
     // MARK: Writing
 
-    /// Stores every event of `deltas` in one transaction (already stored ones are skipped) and
-    /// notifies once per document that got a new row; `completion` runs after COMMIT with the
-    /// number of new rows.
-    public func commit(_ deltas: [ReplicaDelta], completion: @escaping (Result<Int, PostgresError>) -> Void) {
+    /// Stores every event of `writes` and each document of their whole states (an immutable row
+    /// per document, with its events stored as event rows too) in one transaction, skipping what
+    /// is already stored, and notifies once per document that got a new row; `completion` runs
+    /// after COMMIT with the number of new rows. A document that got a whole state is noticed
+    /// without a vector: every relay holding it reads it (it may drop events they hold).
+    public func commit(_ writes: [RelayWrite], completion: @escaping (Result<Int, PostgresError>) -> Void) {
         var collections: [String] = []
         var documents: [String] = []
         var peers: [Int64] = []
@@ -45,7 +47,11 @@ public final class RelayEventStore {
         var records: [[UInt8]] = []
         var heads: [String] = []
         var stored: [DocumentKey: VersionVector] = [:]
-        for delta in deltas {
+        var wholeCollections: [String] = []
+        var wholeDocuments: [String] = []
+        var wholeRecords: [[UInt8]] = []
+        var whole: Set<DocumentKey> = []
+        func add(_ delta: ReplicaDelta) {
             for document in delta.documents {
                 let key = DocumentKey(collection: delta.collection, id: document.documentID)
                 for event in document.events {
@@ -60,15 +66,36 @@ public final class RelayEventStore {
                 }
             }
         }
-        guard !records.isEmpty else {
+        for write in writes {
+            switch write {
+            case .delta(let delta):
+                add(delta)
+            case .fullState(let fullState):
+                add(fullState.delta)
+                let collection = fullState.delta.collection
+                for document in fullState.delta.documents {
+                    let id = document.documentID
+                    let one = ReplicaFullState(
+                        delta: ReplicaDelta(collection: collection, documents: [document]),
+                        compacted: DocumentVersions([id: fullState.compacted[id]]))
+                    wholeCollections.append(collection)
+                    wholeDocuments.append(id)
+                    wholeRecords.append(one.encoded())
+                    let key = DocumentKey(collection: collection, id: id)
+                    whole.insert(key)
+                    stored[key] = stored[key] ?? VersionVector()
+                }
+            }
+        }
+        guard !records.isEmpty || !wholeRecords.isEmpty else {
             completion(.success(0))
             return
         }
         let notices = stored.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }
             .compactMap { key, vector -> (String, String, String)? in
-                CommitNotice(collection: key.collection, documentID: key.id, stored: vector).payload.map {
-                    (key.collection, key.id, $0)
-                }
+                CommitNotice(
+                    collection: key.collection, documentID: key.id, stored: whole.contains(key) ? nil : vector
+                ).payload.map { (key.collection, key.id, $0) }
             }
         connection.send(
             RelaySchema.commitBatch,
@@ -76,19 +103,27 @@ public final class RelayEventStore {
                 .text(databaseID), .textArray(collections), .textArray(documents), .int8Array(peers),
                 .int8Array(counters), .byteaArray(records), .text(channel), .textArray(notices.map(\.0)),
                 .textArray(notices.map(\.1)), .textArray(notices.map(\.2)), .textArray(heads),
-            ], operation: "committing \(records.count) events"
+                .textArray(wholeCollections), .textArray(wholeDocuments), .byteaArray(wholeRecords),
+            ], operation: "committing \(records.count) events and \(wholeRecords.count) whole states"
         ) { outcome in
             completion(outcome.map { rows in rows.rows.isEmpty ? 0 : Int(rows.int64(0, 0) ?? 0) })
         }
     }
 
+    /// Stores every event of `deltas` (see `commit(_:completion:)` with writes).
+    public func commit(_ deltas: [ReplicaDelta], completion: @escaping (Result<Int, PostgresError>) -> Void) {
+        commit(deltas.map { .delta($0) }, completion: completion)
+    }
+
     // MARK: Reading
 
-    /// Every stored event of `collection` (or of one document) that `since` does not cover, as
-    /// a delta ready for `ReplicaState.apply`: documents in id order, events in dot order.
+    /// Every stored row of `collection` (or of one document) that a relay holding `since` and
+    /// having read the whole states `known` (digests by document) lacks: the events `since`
+    /// does not cover and the other whole states (`StoredRows`, ready for `enter(into:)`).
     public func changes(
         collection: String, documentID: String?, since: DocumentVersions,
-        completion: @escaping (Result<ReplicaDelta, PostgresError>) -> Void
+        known: [String: Set<[UInt8]>] = [:],
+        completion: @escaping (Result<StoredRows, PostgresError>) -> Void
     ) {
         var documents: [String] = []
         var peers: [Int64] = []
@@ -101,43 +136,119 @@ public final class RelayEventStore {
             }
         }
         let target = connection.target.description
+        fullStates(collection: collection, documentID: documentID, known: known) { [self] outcome in
+            guard case .success(let fullStates) = outcome else {
+                return completion(
+                    outcome.map {
+                        StoredRows(delta: ReplicaDelta(collection: collection, documents: []), fullStates: $0)
+                    })
+            }
+            connection.send(
+                RelaySchema.readSince,
+                [
+                    .text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null,
+                    .textArray(documents),
+                    .int8Array(peers), .int8Array(counters),
+                ], operation: "reading events of \(collection)"
+            ) { outcome in
+                completion(
+                    outcome.flatMap { rows in
+                        Result { () throws(PostgresError) in
+                            StoredRows(
+                                delta: try Self.delta(collection: collection, rows: rows, target: target),
+                                fullStates: fullStates)
+                        }
+                    })
+            }
+        }
+    }
+
+    /// The stored rows a listing depends on, of a collection or one document: the events at the
+    /// root, `name` and `trashed`, and every whole state (they may drop some of those events).
+    /// Not contiguous per peer: for `StoredRows.joinedDocuments`, never for a replica's cache.
+    public func listingEvents(
+        collection: String, documentID: String?,
+        completion: @escaping (Result<StoredRows, PostgresError>) -> Void
+    ) {
+        let target = connection.target.description
+        fullStates(collection: collection, documentID: documentID, known: [:]) { [self] outcome in
+            guard case .success(let fullStates) = outcome else {
+                return completion(
+                    outcome.map {
+                        StoredRows(delta: ReplicaDelta(collection: collection, documents: []), fullStates: $0)
+                    })
+            }
+            connection.send(
+                RelaySchema.readListing,
+                [.text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null],
+                operation: "reading the listing of \(collection)"
+            ) { outcome in
+                completion(
+                    outcome.flatMap { rows in
+                        Result { () throws(PostgresError) in
+                            StoredRows(
+                                delta: try Self.delta(collection: collection, rows: rows, target: target),
+                                fullStates: fullStates)
+                        }
+                    })
+            }
+        }
+    }
+
+    /// The whole states of a collection or one document not among `known`, each checked: its
+    /// record is one document's whole state, the document its row names, with valid events.
+    private func fullStates(
+        collection: String, documentID: String?, known: [String: Set<[UInt8]>],
+        completion: @escaping (Result<[StoredFullState], PostgresError>) -> Void
+    ) {
+        var knownDocuments: [String] = []
+        var knownDigests: [[UInt8]] = []
+        for (id, digests) in known.sorted(by: { $0.key < $1.key }) where documentID == nil || id == documentID
+        {
+            for digest in digests.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                knownDocuments.append(id)
+                knownDigests.append(digest)
+            }
+        }
+        let target = connection.target.description
         connection.send(
-            RelaySchema.readSince,
+            RelaySchema.readFullStates,
             [
                 .text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null,
-                .textArray(documents),
-                .int8Array(peers), .int8Array(counters),
-            ], operation: "reading events of \(collection)"
+                .textArray(knownDocuments), .byteaArray(knownDigests),
+            ], operation: "reading whole states of \(collection)"
         ) { outcome in
             completion(
                 outcome.flatMap { rows in
                     Result { () throws(PostgresError) in
-                        try Self.delta(collection: collection, rows: rows, target: target)
+                        try Self.fullStates(collection: collection, rows: rows, target: target)
                     }
                 })
         }
     }
 
-    /// The stored events a listing depends on (at the root, `name` and `trashed`) of a
-    /// collection or one document, as a delta (documents in id order, events in dot order). Not
-    /// contiguous per peer: for `SyncListingEntry(document:)`, never for a replica's cache.
-    public func listingEvents(
-        collection: String, documentID: String?,
-        completion: @escaping (Result<ReplicaDelta, PostgresError>) -> Void
-    ) {
-        let target = connection.target.description
-        connection.send(
-            RelaySchema.readListing,
-            [.text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null],
-            operation: "reading the listing of \(collection)"
-        ) { outcome in
-            completion(
-                outcome.flatMap { rows in
-                    Result { () throws(PostgresError) in
-                        try Self.delta(collection: collection, rows: rows, target: target)
-                    }
-                })
+    private static func fullStates(collection: String, rows: PostgresRows, target: String)
+        throws(PostgresError)
+        -> [StoredFullState]
+    {
+        var result: [StoredFullState] = []
+        for index in rows.rows.indices {
+            guard let document = rows.text(index, 0), let digest = rows.bytes(index, 1),
+                let record = rows.bytes(index, 2), let state = try? ReplicaFullState(decoding: record),
+                state.delta.collection == collection, state.delta.documents.count == 1,
+                let one = state.delta.documents.first, one.documentID == document,
+                (try? ReplicaState.validate(one.events, documentID: document)) != nil
+            else {
+                throw PostgresError(
+                    kind: .damagedRow, operation: "reading whole states of \(collection)", target: target,
+                    message: "whole state \(index) is not the document's state its key names")
+            }
+            result.append(
+                StoredFullState(
+                    documentID: document, digest: digest, compacted: state.compacted[document],
+                    events: one.events))
         }
+        return result
     }
 
     /// Decodes each row once, checking that its record is the event its key names.

@@ -28,6 +28,17 @@ enum RelaySchema {
             WHERE head IS NULL OR head IN ('', 'name', 'trashed')
             """,
         ],
+        [
+            // Whole states taken from clients that compacted history the relay lacked
+            // (`StoredRows`): immutable, keyed by the SHA-256 of the record (a
+            // `ReplicaFullState` of the one document), so storing one twice keeps one row.
+            """
+            CREATE TABLE drawtogether_full_states(
+                database_id text NOT NULL, collection text NOT NULL, document text NOT NULL,
+                digest bytea NOT NULL, record bytea NOT NULL,
+                PRIMARY KEY (database_id, collection, document, digest))
+            """
+        ],
     ]
 
     static var version: Int64 { Int64(migrations.count) }
@@ -41,10 +52,12 @@ enum RelaySchema {
         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
         """
 
-    /// One statement, so one round trip and one implicit transaction: insert the batch (a row
-    /// already there is left as it is), then notify once per document that got a new row.
-    /// Parameters: database id, the batch as five parallel arrays, the channel, the notices as
-    /// three parallel arrays (collection, document, payload), and the batch's path heads.
+    /// One statement, so one round trip and one implicit transaction: insert the batch's events
+    /// and whole states (a row already there is left as it is), then notify once per document
+    /// that got a new row. Parameters: database id, the events as five parallel arrays, the
+    /// channel, the notices as three parallel arrays (collection, document, payload), the
+    /// events' path heads, and the whole states as three parallel arrays (collection, document,
+    /// record). Answers the new rows and the notices sent.
     static let commitBatch = """
         WITH inserted AS (
             INSERT INTO drawtogether_events(database_id, collection, document, peer, counter, record, head)
@@ -53,11 +66,30 @@ enum RelaySchema {
                 AS b(collection, document, peer, counter, record, head)
             ON CONFLICT (database_id, collection, document, peer, counter) DO NOTHING
             RETURNING collection, document),
+        stored AS (
+            INSERT INTO drawtogether_full_states(database_id, collection, document, digest, record)
+            SELECT $1, f.collection, f.document, sha256(f.record), f.record
+            FROM unnest($12::text[], $13::text[], $14::bytea[]) AS f(collection, document, record)
+            ON CONFLICT (database_id, collection, document, digest) DO NOTHING
+            RETURNING collection, document),
         notified AS (
             SELECT pg_notify($7, n.payload)
             FROM unnest($8::text[], $9::text[], $10::text[]) AS n(collection, document, payload)
-            WHERE EXISTS (SELECT 1 FROM inserted i WHERE i.collection = n.collection AND i.document = n.document))
-        SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM notified)
+            WHERE EXISTS (SELECT 1 FROM inserted i WHERE i.collection = n.collection AND i.document = n.document)
+                OR EXISTS (SELECT 1 FROM stored s WHERE s.collection = n.collection AND s.document = n.document))
+        SELECT (SELECT count(*) FROM inserted) + (SELECT count(*) FROM stored), (SELECT count(*) FROM notified)
+        """
+
+    /// The whole states of one collection (or one document of it) not among those a relay has
+    /// read. Parameters: database id, collection, document or NULL, the known ones as two
+    /// parallel arrays (document, digest).
+    static let readFullStates = """
+        SELECT s.document, s.digest, s.record FROM drawtogether_full_states s
+        WHERE s.database_id = $1 AND s.collection = $2 AND ($3::text IS NULL OR s.document = $3)
+            AND NOT EXISTS (
+                SELECT 1 FROM unnest($4::text[], $5::bytea[]) AS k(document, digest)
+                WHERE k.document = s.document AND k.digest = s.digest)
+        ORDER BY s.document COLLATE "C", s.digest
         """
 
     /// The events of one collection (or one document of it) that a version list does not cover.

@@ -34,9 +34,10 @@ public protocol SyncReplica: AnyObject {
     func listing(of collection: String) -> [String: SyncListingEntry]?
 }
 
-/// A replica that never compacts (a relay on PostgreSQL keeps every event) sends no whole
-/// state, needs no peer versions, and cannot take a whole state: rows it holds that the sender
-/// dropped would have to go, and its rows are never deleted.
+/// The defaults are for a replica that never compacts and cannot drop events: it sends no whole
+/// state, needs no peer versions, and refuses a whole state (events it holds that the sender
+/// dropped would stay live). The relay on PostgreSQL takes and sends whole states (RelayStore's
+/// `StoredRows`); the SQLite replica through `ReplicaSyncAdapter`.
 extension SyncReplica {
     /// A replica that holds every document it serves: always ready.
     public func prepare(_ subscription: SyncSubscription) -> Bool { true }

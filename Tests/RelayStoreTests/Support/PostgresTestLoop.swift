@@ -66,11 +66,28 @@ final class PostgresTestLoop {
         return try #require(outcome).get()
     }
 
+    func commit(_ store: RelayEventStore, writes: [RelayWrite]) throws -> Int {
+        var outcome: Result<Int, PostgresError>?
+        store.commit(writes) { outcome = $0 }
+        wait(for: "the commit") { outcome != nil }
+        return try #require(outcome).get()
+    }
+
     func changes(
         _ store: RelayEventStore, documentID: String? = nil, since: DocumentVersions = DocumentVersions()
     ) throws -> ReplicaDelta {
-        var outcome: Result<ReplicaDelta, PostgresError>?
-        store.changes(collection: "drawings", documentID: documentID, since: since) { outcome = $0 }
+        try rows(store, documentID: documentID, since: since).delta
+    }
+
+    /// Every row a relay holding `since` and having read the whole states `known` lacks.
+    func rows(
+        _ store: RelayEventStore, documentID: String? = nil, since: DocumentVersions = DocumentVersions(),
+        known: [String: Set<[UInt8]>] = [:]
+    ) throws -> StoredRows {
+        var outcome: Result<StoredRows, PostgresError>?
+        store.changes(collection: "drawings", documentID: documentID, since: since, known: known) {
+            outcome = $0
+        }
         wait(for: "the read") { outcome != nil }
         return try #require(outcome).get()
     }
