@@ -100,6 +100,7 @@ extension DrawingSyncCoordinator {
         var now = DrawingModel.StoredEntries()
         var later = PendingEntries()
         var statistics = OpenStatistics(storedStrokes: strokes.count)
+        if openedCache != nil { later.reserveCapacity(strokes.count) }
         for (rawKey, value) in strokes {
             if case .string(let text) = value, let bounds = openedCache?.bounds(of: rawKey, storedText: text)
             {

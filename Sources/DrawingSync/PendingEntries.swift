@@ -21,6 +21,12 @@ struct PendingEntries: Sendable {
     var isEmpty: Bool { bases.isEmpty }
     var count: Int { bases.count }
 
+    /// Makes room for `count` strokes, so a staged open of a large drawing grows its tables once.
+    mutating func reserveCapacity(_ count: Int) {
+        bases.reserveCapacity(count)
+        located.reserveCapacity(count)
+    }
+
     /// Keeps a stroke for later, with its bounds.
     mutating func add(_ rawKey: String, value: DocumentValue, bounds: CellRect) {
         bases[rawKey] = value

@@ -77,4 +77,48 @@ import Testing
             }
         }
     }
+
+    /// With some cells settled (told to the sampler per sample and per rectangle of cells, as
+    /// the raster's topmost-first walk does), every sample the rules ink in a cell that is not
+    /// settled is still visited, and nothing else is: a segment is passed over only when every
+    /// sample it can ink lies in settled cells.
+    @Test(arguments: Array(UInt64(1)...24))
+    func settledCellsHideOnlyTheirOwnSamples(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        for lattice in [SampleLattice.halfBlock, .braille] {
+            let sampler = InkSampler(lattice: lattice)
+            for index in 0..<40 {
+                let stroke = Self.randomStroke(using: &random)
+                let inked = Self.inkedByTryingEverySample(stroke, lattice: lattice)
+                // Most of the cells the stroke inks are settled, so whole segments are passed over.
+                let share = [0.5, 0.9, 1.0].randomElement(using: &random) ?? 0.9
+                var settledCells: Set<[Int]> = []
+                for sample in inked {
+                    let cell = lattice.cell(ofColumn: sample[0], row: sample[1])
+                    if Double.random(in: 0..<1, using: &random) < share {
+                        settledCells.insert([cell.x, cell.y])
+                    }
+                }
+                func isSettled(_ column: Int, _ row: Int) -> Bool {
+                    let cell = lattice.cell(ofColumn: column, row: row)
+                    return settledCells.contains([cell.x, cell.y])
+                }
+                var visited: Set<[Int]> = []
+                sampler.forEachVisibleSample(
+                    of: stroke, skipping: isSettled,
+                    skippingCells: { left, top, right, bottom in
+                        (top...bottom).allSatisfy { y in
+                            (left...right).allSatisfy { settledCells.contains([$0, y]) }
+                        }
+                    }
+                ) { column, row in
+                    visited.insert([column, row])
+                    return true
+                }
+                #expect(
+                    visited == inked.filter { !isSettled($0[0], $0[1]) },
+                    "seed \(seed) stroke \(index) \(lattice) share \(share)")
+            }
+        }
+    }
 }

@@ -69,6 +69,48 @@ import Testing
         #expect(index.keys(in: everything) == bounds.keys.sorted())
     }
 
+    /// Batches merged into the key order at once (the slices of a staged open: keys anywhere
+    /// among those held, some held already, some twice in a batch) leave the index as adding
+    /// the same groups one by one does: the same key order, the same answers, and each batch's
+    /// added keys (sorted, first of a repeated key kept) with their bounds.
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func batchesMergedIntoTheOrderEqualAddingOneByOne(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var merged = SpatialIndex()
+        var oneByOne = SpatialIndex()
+        for batch in 0..<40 {
+            let size = [0, 1, 2, 30, 120].randomElement(using: &random) ?? 1
+            let groups = (0..<size).map { _ in
+                Self.group(Int.random(in: 0..<2_000, using: &random), using: &random)
+            }
+            var expectedKeys: [StrokeKey] = []
+            var expectedRegions: [StrokeKey: CellRect] = [:]
+            for group in groups where oneByOne.group(for: group.key) == nil {
+                oneByOne.update(group.key, to: group)
+                expectedKeys.append(group.key)
+                expectedRegions[group.key] = SpatialIndex.bounds(of: group)
+            }
+            let added = merged.insertNew(groups)
+            #expect(added.keys == expectedKeys.sorted(), "seed \(seed) batch \(batch)")
+            #expect(
+                added.regions == expectedKeys.sorted().compactMap { expectedRegions[$0] },
+                "seed \(seed) batch \(batch)")
+            #expect(merged.keys == oneByOne.keys, "seed \(seed) batch \(batch)")
+            for key in oneByOne.keys { #expect(merged.group(for: key) == oneByOne.group(for: key)) }
+            let rect = CellRect(
+                x: Int.random(in: -80...220, using: &random), y: Int.random(in: -40...110, using: &random),
+                width: Int.random(in: 0...90, using: &random), height: Int.random(in: 0...40, using: &random))
+            #expect(merged.keys(in: rect) == oneByOne.keys(in: rect), "seed \(seed) batch \(batch) \(rect)")
+            // Removals after a merge find the ranks right.
+            if batch.isMultiple(of: 5), let key = oneByOne.keys.randomElement(using: &random) {
+                merged.update(key, to: nil)
+                oneByOne.update(key, to: nil)
+            }
+        }
+        #expect(merged.count == oneByOne.count)
+        #expect(merged.count > 500)
+    }
+
     @Test func boundsHoldEveryInkedCellInEveryMode() {
         var random = SplitMix64(seed: 99)
         for _ in 0..<100 {

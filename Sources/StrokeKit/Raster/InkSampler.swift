@@ -112,48 +112,102 @@ struct InkSampler {
         _ body: (Int, Int) -> Bool
     ) -> Bool {
         guard stroke.kind.isPath else { return true }
-        return forEachVisibleSample(
-            of: Shape(stroke), columns: columns, rows: rows, skipping: settled, skippingCells: settledCells,
-            body)
+        return withoutActuallyEscaping(settled) { settled in
+            withoutActuallyEscaping(settledCells) { settledCells in
+                withoutActuallyEscaping(body) { body in
+                    var visitor = ClosureVisitor(settled: settled, settledCells: settledCells, body: body)
+                    return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, &visitor)
+                }
+            }
+        }
     }
 
-    // Inlined so that the caller's closures are too: a frame calls them for every candidate.
+    /// `forEachVisibleSample(of:columns:rows:skipping:skippingCells:_:)` with the three
+    /// questions asked of `visitor`, whose type the compiler knows here: a caller that asks them
+    /// for every candidate of every stroke under a frame (the raster's walk) has them inlined.
+    @discardableResult
     @inline(__always)
-    private func forEachVisibleSample(
-        of shape: Shape, columns: Range<Int>?, rows: Range<Int>?,
-        skipping settled: (Int, Int) -> Bool = { _, _ in false },
-        skippingCells settledCells: (Int, Int, Int, Int) -> Bool = { _, _, _, _ in false },
-        _ body: (Int, Int) -> Bool
+    func forEachVisibleSample<Visitor: SampleVisitor>(
+        of stroke: Stroke, columns: Range<Int>?, rows: Range<Int>?, _ visitor: inout Visitor
+    ) -> Bool {
+        guard stroke.kind.isPath else { return true }
+        return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, &visitor)
+    }
+
+    /// The closures of the closure-taking form as a visitor.
+    private struct ClosureVisitor: SampleVisitor {
+        let settled: (Int, Int) -> Bool
+        let settledCells: (Int, Int, Int, Int) -> Bool
+        let body: (Int, Int) -> Bool
+
+        func isSettled(column: Int, row: Int) -> Bool { settled(column, row) }
+        func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
+            settledCells(left, top, right, bottom)
+        }
+        mutating func visit(column: Int, row: Int) -> Bool { body(column, row) }
+    }
+
+    @inline(__always)
+    private func forEachVisibleSample<Visitor: SampleVisitor>(
+        of shape: Shape, columns: Range<Int>?, rows: Range<Int>?, _ visitor: inout Visitor
     ) -> Bool {
         let halfWidth = shape.halfWidth
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight
+        // Samples per cell, a power of two: multiplying by it is dividing by a sample's size,
+        // exactly, without a division.
+        let perWidth = Double(lattice.columnsPerCell)
+        let perHeight = Double(lattice.rowsPerCell)
         // The square of half a sample's diagonal, with room for rounding: no point of a sample's
         // rectangle is further than that from its centre.
         let reachSquared = (sw * sw + sh * sh) / 4 * (1 + 1e-6) + 1e-12
         for segment in 0..<shape.segmentCount {
             let (a, b) = shape.segment(segment)
             // The rows whose band (below) can meet the segment, with room for rounding.
-            var firstRow = Int(((min(a.y, b.y) - halfWidth - Self.slack) / sh).rounded(.down)) - 1
-            var lastRow = Int(((max(a.y, b.y) + halfWidth + Self.slack) / sh).rounded(.down))
+            var firstRow = Self.roundedDown((min(a.y, b.y) - halfWidth - Self.slack) * perHeight) - 1
+            var lastRow = Self.roundedDown((max(a.y, b.y) + halfWidth + Self.slack) * perHeight)
             if let rows {
                 firstRow = max(firstRow, rows.lowerBound)
                 lastRow = min(lastRow, rows.upperBound - 1)
             }
             guard firstRow <= lastRow else { continue }
             do {
-                // Every candidate column below lies within these (two samples of room each
-                // side for the rules' own margins and rounding).
-                var first = Int(((min(a.x, b.x) - halfWidth) / sw).rounded(.down)) - 2
-                var last = Int(((max(a.x, b.x) + halfWidth) / sw).rounded(.down)) + 2
+                // The samples either rule can ink lie within these: a sample's rectangle meets
+                // the segment's box only from the column (row) before its first on, and its
+                // centre lies within half the width of the box only from half a sample further
+                // out; `margin` is room for rounding at any coordinate. A segment whose box holds
+                // only settled cells is passed over.
+                let (minX, maxX) = (min(a.x, b.x), max(a.x, b.x))
+                let (minY, maxY) = (min(a.y, b.y), max(a.y, b.y))
+                let margin = 4 * Self.slack + max(abs(minX), abs(maxX), abs(minY), abs(maxY)) * 0x1p-44
+                var first = min(
+                    Self.roundedDown((minX - margin) * perWidth) - 1,
+                    Self.roundedDown((minX - halfWidth - margin) * perWidth - 0.5))
+                var last = max(
+                    Self.roundedDown((maxX + margin) * perWidth),
+                    Self.roundedDown((maxX + halfWidth + margin) * perWidth - 0.5))
+                var top = min(
+                    Self.roundedDown((minY - margin) * perHeight) - 1,
+                    Self.roundedDown((minY - halfWidth - margin) * perHeight - 0.5))
+                var bottom = max(
+                    Self.roundedDown((maxY + margin) * perHeight),
+                    Self.roundedDown((maxY + halfWidth + margin) * perHeight - 0.5))
                 if let columns {
                     first = max(first, columns.lowerBound)
                     last = min(last, columns.upperBound - 1)
                 }
-                guard first <= last else { continue }
-                let topLeft = lattice.cell(ofColumn: first, row: firstRow)
-                let bottomRight = lattice.cell(ofColumn: last, row: lastRow)
-                if settledCells(topLeft.x, topLeft.y, bottomRight.x, bottomRight.y) { continue }
+                if let rows {
+                    top = max(top, rows.lowerBound)
+                    bottom = min(bottom, rows.upperBound - 1)
+                }
+                guard first <= last, top <= bottom else { continue }
+                let topLeft = lattice.cell(ofColumn: first, row: top)
+                let bottomRight = lattice.cell(ofColumn: last, row: bottom)
+                if visitor.areSettled(
+                    left: topLeft.x, top: topLeft.y, right: bottomRight.x, bottom: bottomRight.y)
+                {
+                    continue
+                }
             }
             for row in firstRow...lastRow {
                 let top = Double(row) * sh
@@ -165,18 +219,18 @@ struct InkSampler {
                 // Only samples whose centre lies within half the width of the span (the first
                 // rule) or whose rectangle meets it (the second) can be inked.
                 var firstColumn = min(
-                    Int((span.lowerBound / sw).rounded(.down)) - 1,
-                    Int(((span.lowerBound - halfWidth) / sw - 0.5 - Self.slack).rounded(.down)))
+                    Self.roundedDown(span.lowerBound * perWidth) - 1,
+                    Self.roundedDown((span.lowerBound - halfWidth) * perWidth - 0.5 - Self.slack))
                 var lastColumn = max(
-                    Int((span.upperBound / sw).rounded(.down)),
-                    Int(((span.upperBound + halfWidth) / sw - 0.5 + Self.slack).rounded(.down)))
+                    Self.roundedDown(span.upperBound * perWidth),
+                    Self.roundedDown((span.upperBound + halfWidth) * perWidth - 0.5 + Self.slack))
                 if let columns {
                     firstColumn = max(firstColumn, columns.lowerBound)
                     lastColumn = min(lastColumn, columns.upperBound - 1)
                 }
                 guard firstColumn <= lastColumn else { continue }
                 let centreY = top + sh / 2
-                for column in firstColumn...lastColumn where !settled(column, row) {
+                for column in firstColumn...lastColumn where !visitor.isSettled(column: column, row: row) {
                     let left = Double(column) * sw
                     let centre = Vector2(left + sw / 2, centreY)
                     let distanceSquared = PlanarGeometry.distanceSquared(from: centre, toSegment: a, b)
@@ -188,11 +242,21 @@ struct InkSampler {
                             && PlanarGeometry.segment(
                                 a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
                                 maxY: bottom - Self.edge))
-                    if inked && !shape.hidden(centre) && !body(column, row) { return false }
+                    if inked && !shape.hidden(centre) && !visitor.visit(column: column, row: row) {
+                        return false
+                    }
                 }
             }
         }
         return true
+    }
+
+    /// `Int(value.rounded(.down))` without a call into the C library (this build's baseline
+    /// has no rounding instruction): a truncation, one down for a negative value with a fraction.
+    @inline(__always)
+    private static func roundedDown(_ value: Double) -> Int {
+        let truncated = Int(value)
+        return Double(truncated) > value ? truncated - 1 : truncated
     }
 
     /// The first and last visible sample rows and columns of a stroke, or nil when none is.
@@ -214,7 +278,8 @@ struct InkSampler {
         let rows = firstRow...lastRow
 
         func anyVisible(columns: Range<Int>, rows: Range<Int>) -> Bool {
-            !forEachVisibleSample(of: shape, columns: columns, rows: rows) { _, _ in false }
+            var visitor = FirstSample()
+            return !forEachVisibleSample(of: shape, columns: columns, rows: rows, &visitor)
         }
         let allColumns = columns.lowerBound..<(columns.upperBound + 1)
         guard let top = rows.first(where: { anyVisible(columns: allColumns, rows: $0..<($0 + 1)) }),
@@ -254,4 +319,21 @@ struct InkSampler {
         let x2 = a.x + (b.x - a.x) * end
         return (min(x1, x2) - slack)...(max(x1, x2) + slack)
     }
+}
+
+/// What a walk of a stroke's visible samples asks as it goes (`InkSampler.forEachVisibleSample`):
+/// whether a candidate sample, or every sample of a rectangle of cells (first x, first y, last x,
+/// last y), is settled — nothing a visit there could do changes what the caller draws, so it is
+/// not tested — and, for each visible sample, the visit itself, which returns false to stop.
+protocol SampleVisitor {
+    func isSettled(column: Int, row: Int) -> Bool
+    func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool
+    mutating func visit(column: Int, row: Int) -> Bool
+}
+
+/// Stops at the first visible sample: whether there is one.
+private struct FirstSample: SampleVisitor {
+    func isSettled(column: Int, row: Int) -> Bool { false }
+    func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool { false }
+    mutating func visit(column: Int, row: Int) -> Bool { false }
 }

@@ -199,36 +199,24 @@ public struct RasterLayer: Equatable, Sendable {
         let lattice = mode.lattice
         let (columns, rows) = lattice.samples(in: region)
         let sampler = InkSampler(lattice: lattice)
-        let full = UInt8(truncatingIfNeeded: (1 << (lattice.columnsPerCell * lattice.rowsPerCell)) - 1)
-        var openPens = region.width * region.height
-        var openMarkers = openPens
         // The cells are written through buffers: the test of what is settled reads them while
         // the stroke is drawn into them.
         penBits.withUnsafeMutableBufferPointer { bits in
             penColours.withUnsafeMutableBufferPointer { colours in
                 markerColours.withUnsafeMutableBufferPointer { markers in
-                    func index(_ place: (x: Int, y: Int, subColumn: Int, subRow: Int)) -> Int {
-                        (place.y - origin.y) * width + (place.x - origin.x)
-                    }
-                    func bit(_ place: (x: Int, y: Int, subColumn: Int, subRow: Int)) -> UInt8 {
-                        1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
-                    }
-                    func hasOpenCell(in rect: CellRect, forMarker isMarker: Bool) -> Bool {
-                        for y in rect.y..<rect.maxY {
-                            let start = (y - origin.y) * width + (rect.x - origin.x)
-                            for cell in start..<(start + rect.width) {
-                                if isMarker ? markers[cell] == nil : bits[cell] != full { return true }
-                            }
-                        }
-                        return false
-                    }
+                    var cells = SettlingCells(
+                        bits: bits, colours: colours, markers: markers, origin: origin, width: width,
+                        lattice: lattice, open: region.width * region.height)
                     for at in stride(from: count - 1, through: 0, by: -1) {
-                        if openPens == 0 && openMarkers == 0 { break }
+                        if cells.openPens == 0 && cells.openMarkers == 0 { break }
                         let (bounds, flags) = place(at)
                         guard let reach = bounds?.intersection(region) else { continue }
-                        let pens = flags & 1 != 0 && openPens > 0 && hasOpenCell(in: reach, forMarker: false)
+                        let pens =
+                            flags & 1 != 0 && cells.openPens > 0
+                            && cells.hasOpenCell(in: reach, forMarker: false)
                         let marks =
-                            flags & 2 != 0 && openMarkers > 0 && hasOpenCell(in: reach, forMarker: true)
+                            flags & 2 != 0 && cells.openMarkers > 0
+                            && cells.hasOpenCell(in: reach, forMarker: true)
                         guard pens || marks, let group = group(at) else { continue }
                         let pieces = group.pieces
                         for stroke in pieces.reversed() {
@@ -236,50 +224,104 @@ public struct RasterLayer: Equatable, Sendable {
                             guard isMarker ? marks : pens else { continue }
                             if pieces.count > 1 {
                                 guard let part = SpatialIndex.bounds(of: stroke).intersection(region),
-                                    hasOpenCell(in: part, forMarker: isMarker)
+                                    cells.hasOpenCell(in: part, forMarker: isMarker)
                                 else { continue }
                             }
-                            let colour = stroke.ink.colour
-                            // A sample a stroke above inked already is settled: a pen there can
-                            // only set a bit that is set, a marker only a colour that is chosen.
-                            let settled = { (column: Int, row: Int) -> Bool in
-                                let place = lattice.cell(ofColumn: column, row: row)
-                                return isMarker
-                                    ? markers[index(place)] != nil : bits[index(place)] & bit(place) != 0
-                            }
-                            let settledCells = { (left: Int, top: Int, right: Int, bottom: Int) -> Bool in
-                                !hasOpenCell(
-                                    in: CellRect(
-                                        x: left, y: top, width: right - left + 1, height: bottom - top + 1),
-                                    forMarker: isMarker)
-                            }
-                            sampler.forEachVisibleSample(
-                                of: stroke, columns: columns, rows: rows, skipping: settled,
-                                skippingCells: settledCells
-                            ) {
-                                column, row in
-                                let place = lattice.cell(ofColumn: column, row: row)
-                                let cell = index(place)
-                                if isMarker {
-                                    if markers[cell] == nil {
-                                        markers[cell] = colour
-                                        openMarkers -= 1
-                                    }
-                                } else {
-                                    let old = bits[cell]
-                                    let new = old | bit(place)
-                                    if old == 0 { colours[cell] = colour }
-                                    if new != old {
-                                        bits[cell] = new
-                                        if new == full { openPens -= 1 }
-                                    }
-                                }
-                                return true
-                            }
+                            cells.isMarker = isMarker
+                            cells.colour = stroke.ink.colour
+                            sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows, &cells)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The cells of `walkTopFirst` as the sampler sees them while one stroke is drawn into them,
+    /// topmost first: a sample a stroke above inked already is settled (a pen there can only set
+    /// a bit that is set, a marker only a colour that is chosen), and a visit inks the sample.
+    /// It counts the cells still open to a pen (not every sample inked) and to a marker (no
+    /// colour yet), so the walk stops once none is.
+    private struct SettlingCells: SampleVisitor {
+        let bits: UnsafeMutableBufferPointer<UInt8>
+        let colours: UnsafeMutableBufferPointer<UInt8>
+        let markers: UnsafeMutableBufferPointer<UInt8?>
+        let origin: (x: Int, y: Int)
+        let width: Int
+        let lattice: SampleLattice
+        let full: UInt8
+        var openPens: Int
+        var openMarkers: Int
+        /// The stroke being drawn.
+        var isMarker = false
+        var colour: UInt8 = 0
+
+        init(
+            bits: UnsafeMutableBufferPointer<UInt8>, colours: UnsafeMutableBufferPointer<UInt8>,
+            markers: UnsafeMutableBufferPointer<UInt8?>, origin: (x: Int, y: Int), width: Int,
+            lattice: SampleLattice, open: Int
+        ) {
+            self.bits = bits
+            self.colours = colours
+            self.markers = markers
+            self.origin = origin
+            self.width = width
+            self.lattice = lattice
+            full = UInt8(truncatingIfNeeded: (1 << (lattice.columnsPerCell * lattice.rowsPerCell)) - 1)
+            openPens = open
+            openMarkers = open
+        }
+
+        @inline(__always)
+        private func place(_ column: Int, _ row: Int) -> (index: Int, bit: UInt8) {
+            let place = lattice.cell(ofColumn: column, row: row)
+            return (
+                (place.y - origin.y) * width + (place.x - origin.x),
+                1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
+            )
+        }
+
+        func hasOpenCell(in rect: CellRect, forMarker isMarker: Bool) -> Bool {
+            for y in rect.y..<rect.maxY {
+                let start = (y - origin.y) * width + (rect.x - origin.x)
+                for cell in start..<(start + rect.width) {
+                    if isMarker ? markers[cell] == nil : bits[cell] != full { return true }
+                }
+            }
+            return false
+        }
+
+        @inline(__always)
+        func isSettled(column: Int, row: Int) -> Bool {
+            let (index, bit) = place(column, row)
+            return isMarker ? markers[index] != nil : bits[index] & bit != 0
+        }
+
+        @inline(__always)
+        func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
+            !hasOpenCell(
+                in: CellRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1),
+                forMarker: isMarker)
+        }
+
+        @inline(__always)
+        mutating func visit(column: Int, row: Int) -> Bool {
+            let (cell, bit) = place(column, row)
+            if isMarker {
+                if markers[cell] == nil {
+                    markers[cell] = colour
+                    openMarkers -= 1
+                }
+            } else {
+                let old = bits[cell]
+                let new = old | bit
+                if old == 0 { colours[cell] = colour }
+                if new != old {
+                    bits[cell] = new
+                    if new == full { openPens -= 1 }
+                }
+            }
+            return true
         }
     }
 
