@@ -9,9 +9,9 @@ import Testing
 /// Two relays on one PostgreSQL in this process, each a `SyncNode` over a `RelayReplica` on real
 /// TCP sockets, and a client on each with a real store: strokes and presence cross the relays.
 @Suite struct RelayReplicaTests {
-    private let token = "relay replica test token"
+    let token = "relay replica test token"
 
-    private final class Relay {
+    final class Relay {
         let replica: RelayReplica
         let node: SyncNode
         let endpoint: SocketEndpoint
@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    private final class Client {
+    final class Client {
         let replica: Replica
         let adapter: ReplicaSyncAdapter
         let node: SyncNode

@@ -4,7 +4,8 @@ import ReplicaCore
 import ReplicaSync
 
 /// Reading rows into the cache: documents clients asked for, and what other relays stored in
-/// documents in memory (after their notices), one read at a time; dropping what went idle.
+/// documents in memory (entered from their notices, or read after them), one read at a time,
+/// each of many documents at once; dropping what went idle.
 extension RelayReplica {
     func noticed(_ notice: CommitNotice) {
         let key = DocumentKey(collection: notice.collection, id: notice.documentID)
@@ -18,14 +19,25 @@ extension RelayReplica {
         guard isWanted(key),
             notice.isNew(comparedWith: cache.document(key)?.versionVector ?? VersionVector())
         else { return }
-        stale.insert(key)
-        readNext()
+        // A document whose last read stopped at a gap is read again: this may be the commit
+        // that fills it, and the rows after it were not entered.
+        guard let events = notice.events, !gapped.contains(key) else {
+            stale.insert(key)
+            return readNext()
+        }
+        // The commit's own records: entered like rows read, up to a gap (then the document is
+        // read by version vector).
+        let complete = integrate(
+            ReplicaDelta(collection: key.collection, documents: [.init(documentID: key.id, events: events)]),
+            readAgainOnGap: true)
+        if complete { noticesEntered += 1 }
+        reportLater()
     }
 
     /// Reads what clients asked for first, then what other relays stored in documents in memory.
     func readNext() {
         guard !isReading, store != nil else { return }
-        if let load = pendingLoads.first { return read(load) }
+        if let load = pendingLoads.first { return read(loadsLike: load) }
         if let collection = pendingListings.first { return readListing(of: collection, documentID: nil) }
         if stale.isEmpty, let key = staleEntries.min(by: { ($0.collection, $0.id) < ($1.collection, $1.id) })
         {
@@ -54,14 +66,21 @@ extension RelayReplica {
         }
     }
 
+    /// Reads every stale document of one collection (at most `staleReadLimit`) in one statement,
+    /// each since what the cache holds of it.
     func readStale() {
         guard !isReading, store != nil,
-            let key = stale.min(by: { ($0.collection, $0.id) < ($1.collection, $1.id) })
+            let collection = stale.lazy.map(\.collection).min()
         else { return }
-        stale.remove(key)
-        let since = cache.versions(collection: key.collection, documentID: key.id)
+        let keys = stale.filter { $0.collection == collection }.sorted { $0.id < $1.id }.prefix(
+            Self.staleReadLimit)
+        stale.subtract(keys)
+        gapped.subtract(keys)
+        staleDocumentsRead += keys.count
+        let ids = keys.map(\.id)
+        let since = cachedVersions(collection: collection, documentIDs: ids)
         read { store, answer in
-            store.changes(collection: key.collection, documentID: key.id, since: since, completion: answer)
+            store.changes(collection: collection, documentIDs: ids, since: since, completion: answer)
         } then: { [weak self] outcome in
             // A row this program cannot read: the document is read again after the next notice.
             guard let self, case .success(let delta) = outcome else { return }
@@ -70,17 +89,42 @@ extension RelayReplica {
         }
     }
 
+    /// What the cache holds of a whole collection (`documentIDs` nil) or of some of its documents:
+    /// what a read since it asks for.
+    func cachedVersions(collection: String, documentIDs: [String]?) -> DocumentVersions {
+        guard let documentIDs else { return cache.versions(collection: collection, documentID: nil) }
+        var versions = DocumentVersions()
+        for id in documentIDs {
+            versions.vectors[id] = cache.document(DocumentKey(collection: collection, id: id))?.versionVector
+        }
+        return versions
+    }
+
+    /// The most documents one read asks for.
+    static let staleReadLimit = 256
+
     /// Enters rows into the cache, per document, up to the first gap of each peer (a row another
     /// relay committed later can be visible before one it committed earlier); the rest comes
     /// with a later read. The documents that changed are reported with the turn's report.
-    func integrate(_ delta: ReplicaDelta, readAgainOnGap: Bool) {
+    /// Answers whether every event continued what the cache held (no gap).
+    @discardableResult
+    func integrate(_ delta: ReplicaDelta, readAgainOnGap: Bool) -> Bool {
+        var allComplete = true
         for document in delta.documents {
             let key = DocumentKey(collection: delta.collection, id: document.documentID)
             // A document not in memory (or dropped while this was read) is read when wanted.
             guard isWanted(key) else { continue }
             let have = cache.document(key)?.versionVector ?? VersionVector()
             let (usable, complete) = Self.contiguous(document.events, after: have)
-            if !complete, readAgainOnGap { stale.insert(key) }
+            if !complete { allComplete = false }
+            if readAgainOnGap {
+                if !complete { stale.insert(key) }
+            } else if complete {
+                // A read: everything visible of the document is in.
+                gapped.remove(key)
+            } else {
+                gapped.insert(key)
+            }
             guard !usable.isEmpty else { continue }
             // The relay never writes, so its clock's wall time is never used.
             let outcome = try? cache.apply(
@@ -94,6 +138,7 @@ extension RelayReplica {
         }
         refreshEntries(of: delta)
         if readAgainOnGap, !stale.isEmpty { readNext() }
+        return allComplete
     }
 
     /// The events that continue `have` without a gap, and whether that is all of them.
@@ -126,25 +171,35 @@ extension RelayReplica {
             || pendingLoads.contains(one)
     }
 
-    /// Reads one subscription's documents (all rows the cache lacks) and keeps them in memory.
-    func read(_ load: SyncSubscription) {
-        let since = cache.versions(collection: load.collection, documentID: load.documentID)
+    /// Reads a subscription's documents (all rows the cache lacks) and keeps them in memory: a
+    /// whole collection alone, or every document of `first`'s collection waiting to be read
+    /// (at most `staleReadLimit`) together, in one statement.
+    func read(loadsLike first: SyncSubscription) {
+        let loads =
+            first.documentID == nil
+            ? [first]
+            : Array(
+                pendingLoads.filter { $0.collection == first.collection && $0.documentID != nil }
+                    .prefix(Self.staleReadLimit))
+        let ids = first.documentID == nil ? nil : loads.compactMap(\.documentID)
+        let since = cachedVersions(collection: first.collection, documentIDs: ids)
         read { store, answer in
-            store.changes(
-                collection: load.collection, documentID: load.documentID, since: since, completion: answer)
+            store.changes(collection: first.collection, documentIDs: ids, since: since, completion: answer)
         } then: { [weak self] outcome in
             guard let self else { return }
             // A row this program cannot read: the client is answered with what could be read,
             // and the rest is read again after the document's next notice.
             if case .success(let delta) = outcome {
-                readCount += 1
+                readCount += loads.count
                 readEventCount += delta.documents.reduce(0) { $0 + $1.events.count }
                 integrate(delta, readAgainOnGap: false)
             }
-            pendingLoads.removeAll { $0 == load }
-            resident[load] = loop.now
-            // The sessions waiting for it answer now (their `prepare` says yes).
-            changedThisTurn.insert(load)
+            for load in loads {
+                pendingLoads.removeAll { $0 == load }
+                resident[load] = loop.now
+                // The sessions waiting for it answer now (their `prepare` says yes).
+                changedThisTurn.insert(load)
+            }
             reportLater()
         }
     }
@@ -188,6 +243,7 @@ extension RelayReplica {
                 guard !isWanted(key) else { continue }
                 cache.forget(key)
                 stale.remove(key)
+                gapped.remove(key)
             }
         }
     }

@@ -35,8 +35,8 @@ public final class RelayEventStore {
     // MARK: Writing
 
     /// Stores every event of `deltas` in one transaction (already stored ones are skipped) and
-    /// notifies once per document that got a new row; `completion` runs after COMMIT with the
-    /// number of new rows.
+    /// notifies once per document that got a new row, with the document's events of the batch
+    /// when they fit (`CommitNotice`); `completion` runs after COMMIT with the number of new rows.
     public func commit(_ deltas: [ReplicaDelta], completion: @escaping (Result<Int, PostgresError>) -> Void) {
         var collections: [String] = []
         var documents: [String] = []
@@ -44,19 +44,20 @@ public final class RelayEventStore {
         var counters: [Int64] = []
         var records: [[UInt8]] = []
         var heads: [String] = []
-        var stored: [DocumentKey: VersionVector] = [:]
+        var stored: [DocumentKey: (records: [[UInt8]], vector: VersionVector)] = [:]
         for delta in deltas {
             for document in delta.documents {
                 let key = DocumentKey(collection: delta.collection, id: document.documentID)
                 for event in document.events {
+                    let record = event.encoded()
                     collections.append(delta.collection)
                     documents.append(document.documentID)
                     peers.append(Int64(bitPattern: event.dot.peer.rawValue))
                     counters.append(Int64(bitPattern: event.dot.counter))
-                    records.append(event.encoded())
+                    records.append(record)
                     heads.append(event.path.first ?? "")
-                    stored[key, default: VersionVector()].formUnion(
-                        VersionVector([event.dot.peer: event.dot.counter]))
+                    stored[key, default: ([], VersionVector())].records.append(record)
+                    stored[key]?.vector.formUnion(VersionVector([event.dot.peer: event.dot.counter]))
                 }
             }
         }
@@ -65,10 +66,11 @@ public final class RelayEventStore {
             return
         }
         let notices = stored.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }
-            .compactMap { key, vector -> (String, String, String)? in
-                CommitNotice(collection: key.collection, documentID: key.id, stored: vector).payload.map {
-                    (key.collection, key.id, $0)
-                }
+            .compactMap { key, batch -> (String, String, String)? in
+                CommitNotice.payload(
+                    collection: key.collection, documentID: key.id, records: batch.records,
+                    stored: batch.vector
+                ).map { (key.collection, key.id, $0) }
             }
         connection.send(
             RelaySchema.commitBatch,
@@ -90,10 +92,22 @@ public final class RelayEventStore {
         collection: String, documentID: String?, since: DocumentVersions,
         completion: @escaping (Result<ReplicaDelta, PostgresError>) -> Void
     ) {
+        changes(
+            collection: collection, documentIDs: documentID.map { [$0] }, since: since, completion: completion
+        )
+    }
+
+    /// The same for several documents of a collection in one statement (nil: all of them): the
+    /// same events as a read of each on its own, together.
+    public func changes(
+        collection: String, documentIDs: [String]?, since: DocumentVersions,
+        completion: @escaping (Result<ReplicaDelta, PostgresError>) -> Void
+    ) {
         var documents: [String] = []
         var peers: [Int64] = []
         var counters: [Int64] = []
-        for (id, vector) in since.vectors where documentID == nil || id == documentID {
+        let wanted = documentIDs.map(Set.init)
+        for (id, vector) in since.vectors where wanted?.contains(id) ?? true {
             for entry in vector.sortedEntries {
                 documents.append(id)
                 peers.append(Int64(bitPattern: entry.peer.rawValue))
@@ -104,9 +118,8 @@ public final class RelayEventStore {
         connection.send(
             RelaySchema.readSince,
             [
-                .text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null,
-                .textArray(documents),
-                .int8Array(peers), .int8Array(counters),
+                .text(databaseID), .text(collection), documentIDs.map { .textArray($0) } ?? .null,
+                .textArray(documents), .int8Array(peers), .int8Array(counters),
             ], operation: "reading events of \(collection)"
         ) { outcome in
             completion(

@@ -60,15 +60,16 @@ enum RelaySchema {
         SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM notified)
         """
 
-    /// The events of one collection (or one document of it) that a version list does not cover.
-    /// Parameters: database id, collection, document or NULL, the versions as three parallel
-    /// arrays (document, peer, counter).
+    /// The events of one collection (or of some of its documents) that a version list does not
+    /// cover. Parameters: database id, collection, the documents or NULL for all, the versions
+    /// as three parallel arrays (document, peer, counter; one entry per document and peer). The
+    /// versions are joined by hash, so a read of many documents stays linear in their rows.
     static let readSince = """
         SELECT e.document, e.peer, e.counter, e.record FROM drawtogether_events e
-        WHERE e.database_id = $1 AND e.collection = $2 AND ($3::text IS NULL OR e.document = $3)
-            AND e.counter > COALESCE((
-                SELECT max(h.counter) FROM unnest($4::text[], $5::int8[], $6::int8[]) AS h(document, peer, counter)
-                WHERE h.document = e.document AND h.peer = e.peer), 0)
+        LEFT JOIN unnest($4::text[], $5::int8[], $6::int8[]) AS h(document, peer, counter)
+            ON h.document = e.document AND h.peer = e.peer
+        WHERE e.database_id = $1 AND e.collection = $2 AND ($3::text[] IS NULL OR e.document = ANY($3::text[]))
+            AND e.counter > COALESCE(h.counter, 0)
         ORDER BY e.document COLLATE "C", e.peer, e.counter
         """
 
