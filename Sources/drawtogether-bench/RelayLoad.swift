@@ -92,7 +92,9 @@ final class RelayLoad {
             let node = SyncNode(
                 loop: loop, transport: transport, replica: replica, configuration: configuration)
             let client = Client(
-                index: index, drawing: index % drawings, relay: index % relays.count, node: node,
+                // A drawing's clients alternate between the relays (`index % relays.count` put all
+                // of them on one relay whenever the drawing count is even).
+                index: index, drawing: index % drawings, relay: (index / drawings) % relays.count, node: node,
                 replica: replica)
             node.onEvent = { [unowned self, unowned client] event in
                 switch event {
