@@ -92,7 +92,11 @@ final class RelayLoad {
             let node = SyncNode(
                 loop: loop, transport: transport, replica: replica, configuration: configuration)
             let client = Client(
-                index: index, drawing: index % drawings, relay: index % relays.count, node: node,
+                // The drawers are spread over the relays and so are each drawing's watchers
+                // (`index % relays.count` put all of a drawing's clients on one relay whenever
+                // the drawing count was even).
+                index: index, drawing: index % drawings, relay: (index + index / drawings) % relays.count,
+                node: node,
                 replica: replica)
             node.onEvent = { [unowned self, unowned client] event in
                 switch event {

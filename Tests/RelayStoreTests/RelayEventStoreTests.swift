@@ -272,6 +272,40 @@ import Testing
         #expect(d1.document(key) == writes.final.document(key))
     }
 
+    @Test func aReadOfSeveralDocumentsReturnsWhatAReadOfEachReturns() throws {
+        let test = try PostgresTestLoop()
+        let writes = try RecordedWrites(seed: 29, operations: 120)
+        let store = try test.openStore(databaseID: "batched")
+        _ = try test.commit(store, writes.deltas)
+
+        // A relay holding a third of what was written, then every document's rest asked for at once.
+        var partial = ReplicaState(peerID: PeerID(0x96))
+        for delta in writes.deltas.prefix(writes.deltas.count / 3) { _ = try partial.apply(delta, wall: 0) }
+        let have = partial.versions(collection: "drawings", documentID: nil)
+        let ids = ["d0", "d1", "d2"]
+        var outcome: Result<StoredRows, PostgresError>?
+        store.changes(collection: "drawings", documentIDs: ids, since: have) { outcome = $0 }
+        test.wait(for: "the read of three documents") { outcome != nil }
+        let together = try #require(outcome).get().delta
+        var alone: [ReplicaDelta.DocumentDelta] = []
+        for id in ids {
+            alone += try test.changes(store, documentID: id, since: have).documents
+        }
+        #expect(!together.isEmpty)
+        #expect(together.documents == alone)
+        // Two of them are two documents, and the whole collection is all three.
+        var two: Result<StoredRows, PostgresError>?
+        store.changes(collection: "drawings", documentIDs: ["d2", "d0"], since: have) { two = $0 }
+        test.wait(for: "the read of two documents") { two != nil }
+        #expect(try #require(two).get().delta.documents == alone.filter { $0.documentID != "d1" })
+        #expect(try test.changes(store, since: have).documents == alone)
+        guard case .applied = try partial.apply(together, wall: 0) else {
+            Issue.record("the read of several documents left a gap")
+            return
+        }
+        #expect(partial.allDocuments == writes.final.allDocuments)
+    }
+
     @Test func aCommitNotifiesOtherRelaysOfEachDocumentWithWhatIsStored() throws {
         let test = try PostgresTestLoop()
         let writer = try test.openStore(databaseID: "notified")
@@ -288,15 +322,18 @@ import Testing
         let writes = try RecordedWrites(seed: 11, operations: 40)
         let documents = writes.finalDeltas
         _ = try test.commit(writer, documents)
+        // Each notice carries the document's events as stored, so another relay need not read.
         let expected = documents.compactMap { delta -> CommitNotice? in
             guard let document = delta.documents.first else { return nil }
             return CommitNotice(
-                collection: "drawings", documentID: document.documentID,
-                stored: writes.final.versions(collection: "drawings", documentID: document.documentID)[
-                    document.documentID])
+                collection: "drawings", documentID: document.documentID, events: document.events)
         }
         test.wait(for: "the notices") { notices.count >= expected.count }
         #expect(notices == expected)
+        for (notice, delta) in zip(notices, documents) {
+            let id = delta.documents[0].documentID
+            #expect(notice.stored == writes.final.versions(collection: "drawings", documentID: id)[id])
+        }
 
         // Rows already stored notify nobody; only the document that got a new row is named.
         _ = try test.commit(writer, documents)

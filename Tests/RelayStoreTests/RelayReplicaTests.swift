@@ -9,7 +9,7 @@ import Testing
 /// Two relays on one PostgreSQL in this process, each a `SyncNode` over a `RelayReplica` on real
 /// TCP sockets, and a client on each with a real store: strokes and presence cross the relays.
 @Suite struct RelayReplicaTests {
-    private let token = "relay replica test token"
+    let token = "relay replica test token"
 
     final class Relay {
         let replica: RelayReplica

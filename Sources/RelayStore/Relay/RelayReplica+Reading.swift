@@ -4,7 +4,8 @@ import ReplicaCore
 import ReplicaSync
 
 /// Reading rows into the cache: documents clients asked for, and what other relays stored in
-/// documents in memory (after their notices), one read at a time; dropping what went idle.
+/// documents in memory (entered from their notices, or read after them), one read at a time,
+/// each of many documents at once; dropping what went idle.
 extension RelayReplica {
     func noticed(_ notice: CommitNotice) {
         let key = DocumentKey(collection: notice.collection, id: notice.documentID)
@@ -18,14 +19,28 @@ extension RelayReplica {
         guard isWanted(key),
             notice.isNew(comparedWith: cache.document(key)?.versionVector ?? VersionVector())
         else { return }
-        stale.insert(key)
-        readNext()
+        // A document whose last read stopped at a gap is read again: this may be the commit
+        // that fills it, and the rows after it were not entered.
+        guard let events = notice.events, !gapped.contains(key) else {
+            stale.insert(key)
+            return readNext()
+        }
+        // The commit's own records: entered like rows read, up to a gap (then the document is
+        // read by version vector).
+        let complete = integrate(
+            StoredRows(
+                delta: ReplicaDelta(
+                    collection: key.collection, documents: [.init(documentID: key.id, events: events)]),
+                fullStates: []),
+            readAgainOnGap: true)
+        if complete { noticesEntered += 1 }
+        reportLater()
     }
 
     /// Reads what clients asked for first, then what other relays stored in documents in memory.
     func readNext() {
         guard !isReading, store != nil else { return }
-        if let load = pendingLoads.first { return read(load) }
+        if let load = pendingLoads.first { return read(loadsLike: load) }
         if let collection = pendingListings.first { return readListing(of: collection, documentID: nil) }
         if stale.isEmpty, let key = staleEntries.min(by: { ($0.collection, $0.id) < ($1.collection, $1.id) })
         {
@@ -54,17 +69,23 @@ extension RelayReplica {
         }
     }
 
+    /// Reads every stale document of one collection (at most `staleReadLimit`) in one statement,
+    /// each since what the cache holds of it.
     func readStale() {
         guard !isReading, store != nil,
-            let key = stale.min(by: { ($0.collection, $0.id) < ($1.collection, $1.id) })
+            let collection = stale.lazy.map(\.collection).min()
         else { return }
-        stale.remove(key)
-        let since = cache.versions(collection: key.collection, documentID: key.id)
-        let known = known(in: SyncSubscription(collection: key.collection, documentID: key.id))
+        let keys = stale.filter { $0.collection == collection }.sorted { $0.id < $1.id }.prefix(
+            Self.staleReadLimit)
+        stale.subtract(keys)
+        gapped.subtract(keys)
+        staleDocumentsRead += keys.count
+        let ids = keys.map(\.id)
+        let since = cachedVersions(collection: collection, documentIDs: ids)
+        let known = known(collection: collection, documentIDs: ids)
         read { store, answer in
             store.changes(
-                collection: key.collection, documentID: key.id, since: since, known: known, completion: answer
-            )
+                collection: collection, documentIDs: ids, since: since, known: known, completion: answer)
         } then: { [weak self] outcome in
             // A row this program cannot read: the document is read again after the next notice.
             guard let self, case .success(let rows) = outcome else { return }
@@ -73,11 +94,27 @@ extension RelayReplica {
         }
     }
 
+    /// What the cache holds of a whole collection (`documentIDs` nil) or of some of its documents:
+    /// what a read since it asks for.
+    func cachedVersions(collection: String, documentIDs: [String]?) -> DocumentVersions {
+        guard let documentIDs else { return cache.versions(collection: collection, documentID: nil) }
+        var versions = DocumentVersions()
+        for id in documentIDs {
+            versions.vectors[id] = cache.document(DocumentKey(collection: collection, id: id))?.versionVector
+        }
+        return versions
+    }
+
+    /// The most documents one read asks for.
+    static let staleReadLimit = 256
+
     /// Enters rows into the cache (`StoredRows.enter`: the join of whole states and events,
-    /// per document up to the first gap of each peer; the rest comes with a later read) and
-    /// remembers the whole states read. The documents that changed are reported with the
-    /// turn's report.
-    func integrate(_ rows: StoredRows, readAgainOnGap: Bool) {
+    /// per document up to the first gap of each peer, as a row another relay committed later can
+    /// be visible before one it committed earlier; the rest comes with a later read) and
+    /// remembers the whole states read. The documents that changed are reported with the turn's
+    /// report. Answers whether every event continued what the cache held (no gap).
+    @discardableResult
+    func integrate(_ rows: StoredRows, readAgainOnGap: Bool) -> Bool {
         let collection = rows.delta.collection
         // A document not in memory (or dropped while this was read) is read when wanted.
         let (changed, gaps) = rows.enter(into: &cache, wanted: { isWanted($0) })
@@ -92,20 +129,35 @@ extension RelayReplica {
             }
         }
         for id in changed { changedThisTurn.insert(SyncSubscription(collection: collection, documentID: id)) }
-        if readAgainOnGap {
-            for id in gaps { stale.insert(DocumentKey(collection: collection, id: id)) }
+        for document in rows.delta.documents {
+            let key = DocumentKey(collection: collection, id: document.documentID)
+            guard isWanted(key) else { continue }
+            let hasGap = gaps.contains(document.documentID)
+            if readAgainOnGap {
+                if hasGap { stale.insert(key) }
+            } else if hasGap {
+                gapped.insert(key)
+            } else {
+                // A read: everything visible of the document is in.
+                gapped.remove(key)
+            }
         }
         refreshEntries(collection: collection, documentIDs: rows.documentIDs)
         if readAgainOnGap, !stale.isEmpty { readNext() }
+        return gaps.isEmpty
     }
 
     /// The whole states read of the documents of a subscription, by document.
     func known(in subscription: SyncSubscription) -> [String: Set<[UInt8]>] {
+        known(collection: subscription.collection, documentIDs: subscription.documentID.map { [$0] })
+    }
+
+    /// The whole states read of a collection's documents (nil: all of them), by document.
+    func known(collection: String, documentIDs: [String]?) -> [String: Set<[UInt8]>] {
+        let wanted = documentIDs.map(Set.init)
         var result: [String: Set<[UInt8]>] = [:]
         for (key, digests) in knownFullStates
-        where key.collection == subscription.collection
-            && (subscription.documentID == nil || subscription.documentID == key.id)
-        {
+        where key.collection == collection && (wanted?.contains(key.id) ?? true) {
             result[key.id] = digests
         }
         return result
@@ -121,27 +173,38 @@ extension RelayReplica {
             || pendingLoads.contains(one)
     }
 
-    /// Reads one subscription's documents (all rows the cache lacks) and keeps them in memory.
-    func read(_ load: SyncSubscription) {
-        let since = cache.versions(collection: load.collection, documentID: load.documentID)
-        let known = known(in: load)
+    /// Reads a subscription's documents (all rows the cache lacks) and keeps them in memory: a
+    /// whole collection alone, or every document of `first`'s collection waiting to be read
+    /// (at most `staleReadLimit`) together, in one statement.
+    func read(loadsLike first: SyncSubscription) {
+        let loads =
+            first.documentID == nil
+            ? [first]
+            : Array(
+                pendingLoads.filter { $0.collection == first.collection && $0.documentID != nil }
+                    .prefix(Self.staleReadLimit))
+        let ids = first.documentID == nil ? nil : loads.compactMap(\.documentID)
+        let since = cachedVersions(collection: first.collection, documentIDs: ids)
+        let known = known(collection: first.collection, documentIDs: ids)
         read { store, answer in
             store.changes(
-                collection: load.collection, documentID: load.documentID, since: since, known: known,
-                completion: answer)
+                collection: first.collection, documentIDs: ids, since: since, known: known, completion: answer
+            )
         } then: { [weak self] outcome in
             guard let self else { return }
             // A row this program cannot read: the client is answered with what could be read,
             // and the rest is read again after the document's next notice.
             if case .success(let rows) = outcome {
-                readCount += 1
+                readCount += loads.count
                 readEventCount += rows.delta.documents.reduce(0) { $0 + $1.events.count }
                 integrate(rows, readAgainOnGap: false)
             }
-            pendingLoads.removeAll { $0 == load }
-            resident[load] = loop.now
-            // The sessions waiting for it answer now (their `prepare` says yes).
-            changedThisTurn.insert(load)
+            for load in loads {
+                pendingLoads.removeAll { $0 == load }
+                resident[load] = loop.now
+                // The sessions waiting for it answer now (their `prepare` says yes).
+                changedThisTurn.insert(load)
+            }
             reportLater()
         }
     }
@@ -186,6 +249,7 @@ extension RelayReplica {
                 cache.forget(key)
                 knownFullStates[key] = nil
                 stale.remove(key)
+                gapped.remove(key)
             }
         }
     }

@@ -6,8 +6,9 @@ import ReplicaSync
 /// The replica of a relay whose documents live in PostgreSQL (`serve --postgres`): the rows are
 /// the truth, the documents in memory a cache derived from them. What a client sends is
 /// committed first (group commit) and acknowledged after the COMMIT; only then does it enter the
-/// cache and go out to the other clients. Commits of other relays arrive as notices, and the rows
-/// this relay has not seen are read by version vector.
+/// cache and go out to the other clients. Commits of other relays arrive as notices carrying
+/// their events when these fit (entered as rows read would be); otherwise, or after a gap, the
+/// rows this relay has not seen are read by version vector, many documents in one statement.
 ///
 /// Documents are read when a client first subscribes to them (`prepare`: one document, or a whole
 /// collection), asynchronously on the loop; the session answers once they are in memory. A
@@ -44,6 +45,9 @@ public final class RelayReplica: SyncReplica {
     var reportIsScheduled = false
     /// Documents another relay stored something new in, waiting to be read.
     var stale: Set<DocumentKey> = []
+    /// Documents whose last read found rows after a gap (committed by two relays, visible out
+    /// of dot order); their next notice is read rather than entered, to bring those rows too.
+    var gapped: Set<DocumentKey> = []
     var isReading = false
     /// What is in memory (whole collections and single documents, as subscribed to) and when a
     /// live subscription last covered it.
@@ -93,6 +97,11 @@ public final class RelayReplica: SyncReplica {
     /// Reads for listings (a whole collection's, or one document's entry after a notice) and the
     /// events they returned: only events at the root, `name` and `trashed`.
     public var listingReadStatistics: (reads: Int, events: Int) { (listingReadCount, listingEventCount) }
+    /// Notices of other relays' commits whose events were entered as they came (no read), and
+    /// the documents read after a notice (events too large for it, or a gap before them).
+    public var noticeStatistics: (entered: Int, read: Int) { (noticesEntered, staleDocumentsRead) }
+    var noticesEntered = 0
+    var staleDocumentsRead = 0
     /// The documents in memory now.
     public var residentDocumentCount: Int { cache.allDocuments.count }
 
@@ -210,10 +219,18 @@ public final class RelayReplica: SyncReplica {
             completion(nil)
             return readNext()
         }
+        // A whole collection alone; single documents of one collection together.
+        let batch =
+            subscription.documentID == nil
+            ? [subscription]
+            : Array(
+                remaining.filter { $0.collection == subscription.collection && $0.documentID != nil }
+                    .prefix(Self.staleReadLimit))
+        let ids = subscription.documentID == nil ? nil : batch.compactMap(\.documentID)
+        let since = cachedVersions(collection: subscription.collection, documentIDs: ids)
         store.changes(
-            collection: subscription.collection, documentID: subscription.documentID,
-            since: cache.versions(collection: subscription.collection, documentID: subscription.documentID),
-            known: known(in: subscription)
+            collection: subscription.collection, documentIDs: ids, since: since,
+            known: known(collection: subscription.collection, documentIDs: ids)
         ) { [weak self] outcome in
             guard let self else { return }
             switch outcome {
@@ -223,7 +240,7 @@ public final class RelayReplica: SyncReplica {
             case .success(let rows):
                 integrate(rows, readAgainOnGap: false)
                 reportLater()
-                catchUp(Array(remaining.dropFirst()), completion: completion)
+                catchUp(remaining.filter { !batch.contains($0) }, completion: completion)
             }
         }
     }

@@ -37,8 +37,9 @@ public final class RelayEventStore {
     /// Stores every event of `writes` and each document of their whole states (an immutable row
     /// per document, with its events stored as event rows too) in one transaction, skipping what
     /// is already stored, and notifies once per document that got a new row; `completion` runs
-    /// after COMMIT with the number of new rows. A document that got a whole state is noticed
-    /// without a vector: every relay holding it reads it (it may drop events they hold).
+    /// after COMMIT with the number of new rows. The notice carries the document's events of the
+    /// batch when they fit (`CommitNotice`); a document that got a whole state is noticed
+    /// without events or vector: every relay holding it reads it (it may drop events they hold).
     public func commit(_ writes: [RelayWrite], completion: @escaping (Result<Int, PostgresError>) -> Void) {
         var collections: [String] = []
         var documents: [String] = []
@@ -46,7 +47,7 @@ public final class RelayEventStore {
         var counters: [Int64] = []
         var records: [[UInt8]] = []
         var heads: [String] = []
-        var stored: [DocumentKey: VersionVector] = [:]
+        var stored: [DocumentKey: (records: [[UInt8]], vector: VersionVector)] = [:]
         var wholeCollections: [String] = []
         var wholeDocuments: [String] = []
         var wholeRecords: [[UInt8]] = []
@@ -55,14 +56,15 @@ public final class RelayEventStore {
             for document in delta.documents {
                 let key = DocumentKey(collection: delta.collection, id: document.documentID)
                 for event in document.events {
+                    let record = event.encoded()
                     collections.append(delta.collection)
                     documents.append(document.documentID)
                     peers.append(Int64(bitPattern: event.dot.peer.rawValue))
                     counters.append(Int64(bitPattern: event.dot.counter))
-                    records.append(event.encoded())
+                    records.append(record)
                     heads.append(event.path.first ?? "")
-                    stored[key, default: VersionVector()].formUnion(
-                        VersionVector([event.dot.peer: event.dot.counter]))
+                    stored[key, default: ([], VersionVector())].records.append(record)
+                    stored[key]?.vector.formUnion(VersionVector([event.dot.peer: event.dot.counter]))
                 }
             }
         }
@@ -83,7 +85,7 @@ public final class RelayEventStore {
                     wholeRecords.append(one.encoded())
                     let key = DocumentKey(collection: collection, id: id)
                     whole.insert(key)
-                    stored[key] = stored[key] ?? VersionVector()
+                    stored[key] = stored[key] ?? ([], VersionVector())
                 }
             }
         }
@@ -92,10 +94,12 @@ public final class RelayEventStore {
             return
         }
         let notices = stored.sorted { ($0.key.collection, $0.key.id) < ($1.key.collection, $1.key.id) }
-            .compactMap { key, vector -> (String, String, String)? in
-                CommitNotice(
-                    collection: key.collection, documentID: key.id, stored: whole.contains(key) ? nil : vector
-                ).payload.map { (key.collection, key.id, $0) }
+            .compactMap { key, batch -> (String, String, String)? in
+                let isWhole = whole.contains(key)
+                return CommitNotice.payload(
+                    collection: key.collection, documentID: key.id, records: isWhole ? nil : batch.records,
+                    stored: isWhole ? nil : batch.vector
+                ).map { (key.collection, key.id, $0) }
             }
         connection.send(
             RelaySchema.commitBatch,
@@ -125,10 +129,23 @@ public final class RelayEventStore {
         known: [String: Set<[UInt8]>] = [:],
         completion: @escaping (Result<StoredRows, PostgresError>) -> Void
     ) {
+        changes(
+            collection: collection, documentIDs: documentID.map { [$0] }, since: since, known: known,
+            completion: completion)
+    }
+
+    /// The same for several documents of a collection in one statement (nil: all of them): the
+    /// same rows as a read of each on its own, together.
+    public func changes(
+        collection: String, documentIDs: [String]?, since: DocumentVersions,
+        known: [String: Set<[UInt8]>] = [:],
+        completion: @escaping (Result<StoredRows, PostgresError>) -> Void
+    ) {
         var documents: [String] = []
         var peers: [Int64] = []
         var counters: [Int64] = []
-        for (id, vector) in since.vectors where documentID == nil || id == documentID {
+        let wanted = documentIDs.map(Set.init)
+        for (id, vector) in since.vectors where wanted?.contains(id) ?? true {
             for entry in vector.sortedEntries {
                 documents.append(id)
                 peers.append(Int64(bitPattern: entry.peer.rawValue))
@@ -136,7 +153,7 @@ public final class RelayEventStore {
             }
         }
         let target = connection.target.description
-        fullStates(collection: collection, documentID: documentID, known: known) { [self] outcome in
+        fullStates(collection: collection, documentIDs: documentIDs, known: known) { [self] outcome in
             guard case .success(let fullStates) = outcome else {
                 return completion(
                     outcome.map {
@@ -146,7 +163,7 @@ public final class RelayEventStore {
             connection.send(
                 RelaySchema.readSince,
                 [
-                    .text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null,
+                    .text(databaseID), .text(collection), documentIDs.map { .textArray($0) } ?? .null,
                     .textArray(documents),
                     .int8Array(peers), .int8Array(counters),
                 ], operation: "reading events of \(collection)"
@@ -171,7 +188,8 @@ public final class RelayEventStore {
         completion: @escaping (Result<StoredRows, PostgresError>) -> Void
     ) {
         let target = connection.target.description
-        fullStates(collection: collection, documentID: documentID, known: [:]) { [self] outcome in
+        fullStates(collection: collection, documentIDs: documentID.map { [$0] }, known: [:]) {
+            [self] outcome in
             guard case .success(let fullStates) = outcome else {
                 return completion(
                     outcome.map {
@@ -195,16 +213,16 @@ public final class RelayEventStore {
         }
     }
 
-    /// The whole states of a collection or one document not among `known`, each checked: its
+    /// The whole states of a collection or some of its documents not among `known`, each checked: its
     /// record is one document's whole state, the document its row names, with valid events.
     private func fullStates(
-        collection: String, documentID: String?, known: [String: Set<[UInt8]>],
+        collection: String, documentIDs: [String]?, known: [String: Set<[UInt8]>],
         completion: @escaping (Result<[StoredFullState], PostgresError>) -> Void
     ) {
         var knownDocuments: [String] = []
         var knownDigests: [[UInt8]] = []
-        for (id, digests) in known.sorted(by: { $0.key < $1.key }) where documentID == nil || id == documentID
-        {
+        let wanted = documentIDs.map(Set.init)
+        for (id, digests) in known.sorted(by: { $0.key < $1.key }) where wanted?.contains(id) ?? true {
             for digest in digests.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 knownDocuments.append(id)
                 knownDigests.append(digest)
@@ -214,7 +232,7 @@ public final class RelayEventStore {
         connection.send(
             RelaySchema.readFullStates,
             [
-                .text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null,
+                .text(databaseID), .text(collection), documentIDs.map { .textArray($0) } ?? .null,
                 .textArray(knownDocuments), .byteaArray(knownDigests),
             ], operation: "reading whole states of \(collection)"
         ) { outcome in

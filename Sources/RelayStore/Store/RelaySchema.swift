@@ -80,27 +80,29 @@ enum RelaySchema {
         SELECT (SELECT count(*) FROM inserted) + (SELECT count(*) FROM stored), (SELECT count(*) FROM notified)
         """
 
-    /// The whole states of one collection (or one document of it) not among those a relay has
-    /// read. Parameters: database id, collection, document or NULL, the known ones as two
+    /// The whole states of one collection (or some documents of it) not among those a relay has
+    /// read. Parameters: database id, collection, the documents or NULL, the known ones as two
     /// parallel arrays (document, digest).
     static let readFullStates = """
         SELECT s.document, s.digest, s.record FROM drawtogether_full_states s
-        WHERE s.database_id = $1 AND s.collection = $2 AND ($3::text IS NULL OR s.document = $3)
+        WHERE s.database_id = $1 AND s.collection = $2
+            AND ($3::text[] IS NULL OR s.document = ANY($3::text[]))
             AND NOT EXISTS (
                 SELECT 1 FROM unnest($4::text[], $5::bytea[]) AS k(document, digest)
                 WHERE k.document = s.document AND k.digest = s.digest)
         ORDER BY s.document COLLATE "C", s.digest
         """
 
-    /// The events of one collection (or one document of it) that a version list does not cover.
-    /// Parameters: database id, collection, document or NULL, the versions as three parallel
-    /// arrays (document, peer, counter).
+    /// The events of one collection (or of some of its documents) that a version list does not
+    /// cover. Parameters: database id, collection, the documents or NULL for all, the versions
+    /// as three parallel arrays (document, peer, counter; one entry per document and peer). The
+    /// versions are joined by hash, so a read of many documents stays linear in their rows.
     static let readSince = """
         SELECT e.document, e.peer, e.counter, e.record FROM drawtogether_events e
-        WHERE e.database_id = $1 AND e.collection = $2 AND ($3::text IS NULL OR e.document = $3)
-            AND e.counter > COALESCE((
-                SELECT max(h.counter) FROM unnest($4::text[], $5::int8[], $6::int8[]) AS h(document, peer, counter)
-                WHERE h.document = e.document AND h.peer = e.peer), 0)
+        LEFT JOIN unnest($4::text[], $5::int8[], $6::int8[]) AS h(document, peer, counter)
+            ON h.document = e.document AND h.peer = e.peer
+        WHERE e.database_id = $1 AND e.collection = $2 AND ($3::text[] IS NULL OR e.document = ANY($3::text[]))
+            AND e.counter > COALESCE(h.counter, 0)
         ORDER BY e.document COLLATE "C", e.peer, e.counter
         """
 
