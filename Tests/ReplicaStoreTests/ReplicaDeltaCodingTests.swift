@@ -71,7 +71,7 @@ import Testing
         #expect(throws: BinaryDecodingError.self) { try ReplicaDelta(decoding: hugeCount) }
         let hugeVersions: [UInt8] = [0x44, 0x56, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]
         #expect(throws: BinaryDecodingError.self) { try DocumentVersions(decoding: hugeVersions) }
-        #expect(throws: BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1 or 2)")) {
+        #expect(throws: BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1, 2 or 3)")) {
             try ReplicaDelta(decoding: [0x00, 0x01])
         }
         // One event whose value is 10,000 nested arrays.

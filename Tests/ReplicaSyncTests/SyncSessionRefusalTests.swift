@@ -109,7 +109,7 @@ import Testing
 
     /// Version 1 lacked `presenceLeft`: its peers must be refused by name, not by an unknown type.
     /// Version 2 peers do not read erasures stored as sweeps: they are refused too.
-    @Test(arguments: [SyncMessage.protocolVersion + 1, 1, 2, 3, 4])
+    @Test(arguments: [SyncMessage.protocolVersion + 1, 1, 2, 3, 4, 5])
     func anotherProtocolVersionIsRefusedWithBothVersionsNamed(version: UInt8) {
         let (network, link) = freshAcceptor()
         let hello = SyncMessage.hello(

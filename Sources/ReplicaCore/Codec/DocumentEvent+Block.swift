@@ -1,5 +1,19 @@
 import ByteCoding
 
+/// The layout of an event block (see `DocumentEvent.writeBlock`). Its container says which: a
+/// delta's header ("RD" 2 or 3), a stored list's format byte (2 or 3).
+package enum EventBlockFormat: Sendable {
+    /// Written before format 3; still read.
+    case two
+    /// Format 2, and: a string that is canonical base64 (every stroke group) is written as the
+    /// bytes it stands for; an event's context entry for its own peer is written as its
+    /// difference from the event's counter less one (zero for every honest write).
+    case three
+
+    /// What the replica writes.
+    package static let current = EventBlockFormat.three
+}
+
 /// Format 2 of a document's events, as a delta carries them and as the replica stores them: an
 /// *event block*. The peers (fixed 64-bit, ascending) and the paths (each a list of indices into
 /// a table of path components) are said once per block; each event then names its peer and path
@@ -12,6 +26,10 @@ import ByteCoding
 ///                context: entries, then per entry its peer index (ascending) and
 ///                zigzag(counter - that peer's counter in the previous event's context)
 ///
+/// Format 3 (`EventBlockFormat.three`) changes two things: the context entry for the event's own
+/// peer is zigzag(event counter - 1 - entry counter), and a string value that is canonical base64
+/// is written as its bytes (`PackedBase64`). Both keep one encoding per block.
+///
 /// Deterministic: the tables are in ascending peer order and in order of first use. A block is
 /// self-contained, so a block received in a delta can be stored as it came.
 extension DocumentEvent {
@@ -19,50 +37,61 @@ extension DocumentEvent {
     private static let valueBit: UInt8 = 1 << 3
 
     /// Writes `events` (in the order given) as one event block.
-    static func writeBlock(_ events: some Collection<DocumentEvent>, to writer: inout ByteWriter) {
+    static func writeBlock(
+        _ events: some Collection<DocumentEvent>, format: EventBlockFormat = .current,
+        to writer: inout ByteWriter
+    ) {
         // A local write's block has one or two events: short arrays searched in order are cheaper
-        // there than dictionaries; the tables come out the same either way.
+        // there than sets and dictionaries, and nothing is allocated per event or per path; the
+        // tables come out the same either way.
         let small = events.count <= 8
         var peers: [PeerID] = []
-        var peerSet: Set<PeerID> = []
-        for event in events {
-            for peer in [event.dot.peer] + event.context.entries.map(\.peer) {
-                if small {
-                    if !peers.contains(peer) { peers.append(peer) }
-                } else {
-                    peerSet.insert(peer)
+        if small {
+            for event in events {
+                if !peers.contains(event.dot.peer) { peers.append(event.dot.peer) }
+                for entry in event.context.entries where !peers.contains(entry.peer) {
+                    peers.append(entry.peer)
                 }
             }
+            peers.sort()
+        } else {
+            var peerSet: Set<PeerID> = []
+            for event in events {
+                peerSet.insert(event.dot.peer)
+                for entry in event.context.entries { peerSet.insert(entry.peer) }
+            }
+            peers = peerSet.sorted()
         }
-        if small { peers.sort() } else { peers = peerSet.sorted() }
         var peerIndex: [PeerID: Int] = [:]
         if !small { for (index, peer) in peers.enumerated() { peerIndex[peer] = index } }
         func slot(of peer: PeerID) -> Int {
             small ? peers.firstIndex(of: peer) ?? 0 : peerIndex[peer] ?? 0
         }
-        var components: [String] = []
-        var componentIndex: [String: Int] = [:]
-        var paths: [[Int]] = []
-        var pathList: [[String]] = []
+        // The distinct paths in order of first use, and each event's; then the components in
+        // order of first use along them.
+        var paths: [[String]] = []
         var pathIndex: [[String]: Int] = [:]
         var eventPaths: [Int] = []
         eventPaths.reserveCapacity(events.count)
         for event in events {
-            if let index = small ? pathList.firstIndex(of: event.path) : pathIndex[event.path] {
+            if let index = small ? paths.firstIndex(of: event.path) : pathIndex[event.path] {
                 eventPaths.append(index)
                 continue
             }
-            let indices = event.path.map { component in
-                if let index = small ? components.firstIndex(of: component) : componentIndex[component] {
-                    return index
-                }
+            if !small { pathIndex[event.path] = paths.count }
+            eventPaths.append(paths.count)
+            paths.append(event.path)
+        }
+        var components: [String] = []
+        var componentIndex: [String: Int] = [:]
+        func slot(of component: String) -> Int? {
+            small ? components.firstIndex(of: component) : componentIndex[component]
+        }
+        for path in paths {
+            for component in path where slot(of: component) == nil {
                 if !small { componentIndex[component] = components.count }
                 components.append(component)
-                return components.count - 1
             }
-            if small { pathList.append(event.path) } else { pathIndex[event.path] = paths.count }
-            eventPaths.append(paths.count)
-            paths.append(indices)
         }
         writer.writeVarint(UInt64(events.count))
         writer.writeVarint(UInt64(peers.count))
@@ -72,13 +101,15 @@ extension DocumentEvent {
         writer.writeVarint(UInt64(paths.count))
         for path in paths {
             writer.writeVarint(UInt64(path.count))
-            for index in path { writer.writeVarint(UInt64(index)) }
+            for component in path { writer.writeVarint(UInt64(slot(of: component) ?? 0)) }
         }
+        let packs = format == .three
         var previousCounter: UInt64 = 0
         var previousMilliseconds: Int64 = 0
         var previousContext = [UInt64](repeating: 0, count: peers.count)
         for (position, event) in events.enumerated() {
-            writer.writeVarint(UInt64(slot(of: event.dot.peer)))
+            let peer = event.dot.peer
+            writer.writeVarint(UInt64(slot(of: peer)))
             writer.writeZigzag(Int64(bitPattern: event.dot.counter &- previousCounter))
             previousCounter = event.dot.counter
             writer.writeZigzag(event.timestamp.milliseconds &- previousMilliseconds)
@@ -88,12 +119,14 @@ extension DocumentEvent {
             writer.writeByte(
                 event.kind.rawValue | (event.isRemoved ? removedBit : 0) | (event.value == nil ? 0 : valueBit)
             )
-            event.value?.write(to: &writer)
+            event.value?.write(to: &writer, packsBase64: packs)
             writer.writeVarint(UInt64(event.context.entries.count))
             for entry in event.context.entries {
                 let index = slot(of: entry.peer)
                 writer.writeVarint(UInt64(index))
-                writer.writeZigzag(Int64(bitPattern: entry.counter &- previousContext[index]))
+                let base = packs && entry.peer == peer ? event.dot.counter &- 1 : previousContext[index]
+                let difference = packs && entry.peer == peer ? base &- entry.counter : entry.counter &- base
+                writer.writeZigzag(Int64(bitPattern: difference))
                 previousContext[index] = entry.counter
             }
         }
@@ -102,7 +135,8 @@ extension DocumentEvent {
     /// Reads one event block, calling `body` with each event in order; returns the count.
     @discardableResult
     static func readBlock(
-        from reader: inout ByteReader<BinaryDecodingError>, _ body: (DocumentEvent) throws -> Void
+        from reader: inout ByteReader<BinaryDecodingError>, format: EventBlockFormat,
+        _ body: (DocumentEvent) throws -> Void
     ) throws -> Int {
         // An event takes at least 7 bytes (peer, counter, time, time counter, path, kind, context).
         let count = try reader.readCount("events", prefix: .varint, minimumBytes: 7)
@@ -130,11 +164,13 @@ extension DocumentEvent {
             }
             paths.append(path)
         }
+        let packs = format == .three
         var previousCounter: UInt64 = 0
         var previousMilliseconds: Int64 = 0
         var previousContext = [UInt64](repeating: 0, count: peers.count)
         for _ in 0..<count {
-            let peer = peers[try readIndex("event peer index", below: peers.count, &reader)]
+            let peerIndex = try readIndex("event peer index", below: peers.count, &reader)
+            let peer = peers[peerIndex]
             let counter = previousCounter &+ UInt64(bitPattern: try reader.readZigzag("event counter"))
             previousCounter = counter
             let milliseconds = previousMilliseconds &+ (try reader.readZigzag("timestamp milliseconds"))
@@ -149,7 +185,7 @@ extension DocumentEvent {
             guard byte & ~(3 | removedBit | valueBit) == 0, let kind = Kind(rawValue: byte & 3) else {
                 throw BinaryDecodingError.invalid(what: "event kind", offset: kindOffset)
             }
-            let value = byte & valueBit != 0 ? try DocumentValue.read(from: &reader) : nil
+            let value = byte & valueBit != 0 ? try DocumentValue.read(from: &reader, packsBase64: packs) : nil
             let entryCount = try reader.readCount("context entries", prefix: .varint, minimumBytes: 2)
             var entries: [VersionVector.Entry] = []
             entries.reserveCapacity(entryCount)
@@ -157,8 +193,10 @@ extension DocumentEvent {
             for _ in 0..<entryCount {
                 let start = reader.offset
                 let index = try readIndex("context peer index", below: peers.count, &reader)
+                let difference = UInt64(bitPattern: try reader.readZigzag("context counter"))
                 let entryCounter =
-                    previousContext[index] &+ UInt64(bitPattern: try reader.readZigzag("context counter"))
+                    packs && index == peerIndex
+                    ? (counter &- 1) &- difference : previousContext[index] &+ difference
                 guard index > lastIndex, entryCounter > 0 else {
                     throw BinaryDecodingError.invalid(what: "version vector entry", offset: start)
                 }

@@ -4,44 +4,49 @@ extension DocumentEvent {
     /// Format 1: a count, then each event as `write(to:)` writes it (read only: rows written before
     /// format 2).
     private static let listFormatOne: UInt8 = 1
-    /// Format 2: a count of event blocks, then the blocks (see `writeBlock`).
+    /// Format 2: a count of event blocks, then the blocks (see `writeBlock`), of block format 2
+    /// (read only: rows written before format 3).
     private static let listFormatTwo: UInt8 = 2
+    /// Format 3: as format 2, with blocks of format 3 (packed base64 strings).
+    private static let listFormatThree: UInt8 = 3
 
     /// The stored form of several events of one document (one row of the replica's log or of a
-    /// snapshot): format 2, the events as one event block. Deterministic.
+    /// snapshot): format 3, the events as one event block. Deterministic.
     package static func encodedList(_ events: some Collection<DocumentEvent>) -> [UInt8] {
         encodedList(blocks: [], then: events)
     }
 
-    /// A stored list of the given event blocks (each as a delta carried it, stored without being
-    /// encoded again), followed by `events` as one more block when there are any.
+    /// A stored list of the given event blocks (each as a format 3 delta carried it, stored
+    /// without being encoded again), followed by `events` as one more block when there are any.
     package static func encodedList(blocks: [ArraySlice<UInt8>], then events: some Collection<DocumentEvent>)
         -> [UInt8]
     {
         var writer = ByteWriter(
             reservingCapacity: blocks.reduce(16) { $0 + $1.count } + events.count * 64)
-        writer.writeByte(listFormatTwo)
+        writer.writeByte(listFormatThree)
         writer.writeVarint(UInt64(blocks.count + (events.isEmpty && !blocks.isEmpty ? 0 : 1)))
         for block in blocks { writer.writeBytes(block) }
-        if !events.isEmpty || blocks.isEmpty { writeBlock(events, to: &writer) }
+        if !events.isEmpty || blocks.isEmpty { writeBlock(events, format: .three, to: &writer) }
         return writer.bytes
     }
 
-    /// Decodes a stored list (format 1 or 2), calling `body` with each event in order; the whole
+    /// Decodes a stored list (format 1, 2 or 3), calling `body` with each event in order; the whole
     /// record must be well formed (nothing may follow the last event). Returns the number of events.
     @discardableResult
     package static func decodeList(_ bytes: [UInt8], _ body: (DocumentEvent) throws -> Void) throws -> Int {
         var reader = ByteReader<BinaryDecodingError>(bytes)
         let formatOffset = reader.offset
         var count = 0
-        switch try reader.readByte("stored event list format") {
+        let formatByte = try reader.readByte("stored event list format")
+        switch formatByte {
         case listFormatOne:
             // An event takes at least 14 bytes in format 1 (see ReplicaDelta's decoder).
             count = try reader.readCount("stored events", prefix: .varint, minimumBytes: 14)
             for _ in 0..<count { try body(try DocumentEvent.read(from: &reader)) }
-        case listFormatTwo:
+        case listFormatTwo, listFormatThree:
+            let format: EventBlockFormat = formatByte == listFormatTwo ? .two : .three
             for _ in 0..<(try reader.readCount("event blocks", prefix: .varint, minimumBytes: 4)) {
-                count += try readBlock(from: &reader, body)
+                count += try readBlock(from: &reader, format: format, body)
             }
         default:
             throw BinaryDecodingError.invalid(what: "stored event list format", offset: formatOffset)

@@ -33,20 +33,44 @@ extension DocumentVersions {
 
 extension ReplicaDelta {
     private static let headerOne: [UInt8] = [0x52, 0x44, 0x01]  // "RD", format 1 (read only)
-    private static let headerTwo: [UInt8] = [0x52, 0x44, 0x02]  // "RD", format 2
+    private static let headerTwo: [UInt8] = [0x52, 0x44, 0x02]  // "RD", format 2 (read only)
+    private static let headerThree: [UInt8] = [0x52, 0x44, 0x03]  // "RD", format 3
 
     /// Deterministic: documents in the order held (id order from `changes`), events in dot order,
-    /// each document's events as one event block (`DocumentEvent.writeBlock`).
+    /// each document's events as one event block of format 3 (`DocumentEvent.writeBlock`).
     public func encoded() -> [UInt8] {
-        var writer = ByteWriter(reservingCapacity: 16 + eventCount * 48)
-        writer.writeBytes(Self.headerTwo)
+        encoded(header: Self.headerThree, format: .three)
+    }
+
+    /// Format 2 (event blocks without packed base64 strings) as the replica wrote it before format
+    /// 3: kept for the tests that pin old bytes.
+    package func encodedFormatTwo() -> [UInt8] {
+        encoded(header: Self.headerTwo, format: .two)
+    }
+
+    private func encoded(header: [UInt8], format: EventBlockFormat) -> [UInt8] {
+        var writer = ByteWriter(reservingCapacity: estimatedSize)
+        writer.writeBytes(header)
         writer.writeUTF8(collection, prefix: .varint)
         writer.writeVarint(UInt64(documents.count))
         for document in documents {
             writer.writeUTF8(document.documentID, prefix: .varint)
-            DocumentEvent.writeBlock(document.events, to: &writer)
+            DocumentEvent.writeBlock(document.events, format: format, to: &writer)
         }
         return writer.bytes
+    }
+
+    /// Room for the encoding, so writing it does not grow the buffer again and again: a live
+    /// update is one event whose value is most of its bytes.
+    private var estimatedSize: Int {
+        var size = 16 + collection.utf8.count
+        for document in documents {
+            size += 8 + document.documentID.utf8.count
+            for event in document.events {
+                if case .string(let text)? = event.value { size += 40 + text.utf8.count } else { size += 48 }
+            }
+        }
+        return size
     }
 
     /// Format 1 (every event written out in full) as the replica wrote it before format 2: kept
@@ -64,32 +88,35 @@ extension ReplicaDelta {
         return writer.bytes
     }
 
-    /// Reads format 1 or 2. A format 2 document keeps its event block's bytes
-    /// (`DocumentDelta.encodedBlock`), so applying it can store them as they came.
+    /// Reads format 1, 2 or 3. A format 3 document keeps its event block's bytes
+    /// (`DocumentDelta.encodedBlock`), so applying it can store them as they came (a block of
+    /// format 2 is encoded again: the replica's rows hold format 3).
     public init(decoding bytes: [UInt8]) throws {
         var reader = ByteReader<BinaryDecodingError>(bytes)
         guard reader.remaining >= 3 else {
-            throw BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1 or 2)")
+            throw BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1, 2 or 3)")
         }
         let header = try reader.readBytes("format", count: 3)
-        let formatTwo: Bool
-        if header.elementsEqual(Self.headerTwo) {
-            formatTwo = true
+        let blocks: EventBlockFormat?
+        if header.elementsEqual(Self.headerThree) {
+            blocks = .three
+        } else if header.elementsEqual(Self.headerTwo) {
+            blocks = .two
         } else if header.elementsEqual(Self.headerOne) {
-            formatTwo = false
+            blocks = nil
         } else {
-            throw BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1 or 2)")
+            throw BinaryDecodingError.wrongFormat(expected: "a replica delta (format 1, 2 or 3)")
         }
         let collection = try reader.readUTF8("collection", prefix: .varint)
         var documents: [DocumentDelta] = []
         for _ in 0..<(try reader.readCount("documents", prefix: .varint, minimumBytes: 2)) {
             let id = try reader.readUTF8("document id", prefix: .varint)
             var events: [DocumentEvent] = []
-            if formatTwo {
+            if let blocks {
                 let start = reader.offset
-                try DocumentEvent.readBlock(from: &reader) { events.append($0) }
+                try DocumentEvent.readBlock(from: &reader, format: blocks) { events.append($0) }
                 var document = DocumentDelta(documentID: id, events: events)
-                document.encodedBlock = bytes[start..<reader.offset]
+                if blocks == EventBlockFormat.current { document.encodedBlock = bytes[start..<reader.offset] }
                 documents.append(document)
                 continue
             }

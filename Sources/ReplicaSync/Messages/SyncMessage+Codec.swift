@@ -15,8 +15,10 @@ extension SyncMessage {
     /// `listingRequest` and `listing` (a version 4 relay could not answer a client that
     /// subscribes to only some drawings and lists the others), and carries deltas in replica
     /// delta format 2 (event blocks: peers and paths said once, varints, timestamps and contexts
-    /// as differences), which a version 4 peer cannot read.
-    public static let protocolVersion: UInt8 = 5
+    /// as differences), which a version 4 peer cannot read. 6 carries deltas and whole states in
+    /// replica delta format 3 (a canonical base64 string, every stroke group, as its bytes), which
+    /// a version 5 peer cannot read.
+    public static let protocolVersion: UInt8 = 6
     static let sessionIDSize = 16
     static let shareSize = CPace.pointSize
     static let confirmationSize = 64
