@@ -23,8 +23,9 @@ struct ReadyDescriptor {
 /// only the interest.
 protocol ReadinessWaiter: AnyObject {
     /// Watches `descriptor` for input, and for room to write when `writable` (adds it, or
-    /// changes what it is watched for).
-    func watch(_ descriptor: Int32, writable: Bool)
+    /// changes what it is watched for). `anew`: the descriptor is being registered, and may be
+    /// a new one under a number that was closed without being forgotten.
+    func watch(_ descriptor: Int32, writable: Bool, anew: Bool)
     func forget(_ descriptor: Int32)
     /// Waits up to `milliseconds` for a watched descriptor to be ready; what was ready.
     func wait(milliseconds: Int32) -> [ReadyDescriptor]
@@ -37,7 +38,7 @@ final class PollReadinessWaiter: ReadinessWaiter {
     private var descriptors: [pollfd] = []
     private var isStale = false
 
-    func watch(_ descriptor: Int32, writable: Bool) {
+    func watch(_ descriptor: Int32, writable: Bool, anew: Bool) {
         guard interest[descriptor] != writable else { return }
         interest[descriptor] = writable
         isStale = true

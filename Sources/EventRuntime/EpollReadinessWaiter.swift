@@ -30,19 +30,22 @@ final class EpollReadinessWaiter: ReadinessWaiter {
         close(epoll)
     }
 
-    func watch(_ descriptor: Int32, writable: Bool) {
-        if alwaysReady[descriptor] != nil {
+    func watch(_ descriptor: Int32, writable: Bool, anew: Bool) {
+        if !anew, alwaysReady[descriptor] != nil {
             alwaysReady[descriptor] = writable
             return
         }
+        if anew { alwaysReady[descriptor] = nil }
         let known = interest[descriptor]
-        guard known != writable else { return }
+        // A registration is always told to the kernel: closing a descriptor took it out of the
+        // set, and the number may now be another file's.
+        guard anew || known != writable else { return }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
         event.data.fd = descriptor
         var result = epoll_ctl(epoll, known == nil ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, descriptor, &event)
         if result != 0, errno == EEXIST {
-            // Added before and closed without being forgotten, then reused: change it instead.
+            // The kernel still holds it (a duplicate kept the file open): change it instead.
             result = epoll_ctl(epoll, EPOLL_CTL_MOD, descriptor, &event)
         } else if result != 0, errno == ENOENT {
             // Closed (which took it out of the set) and reused without being forgotten.

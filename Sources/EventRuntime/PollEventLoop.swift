@@ -32,7 +32,7 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
                 throw SocketError(operation: "creating the epoll descriptor", code: error.code)
             }
         }
-        waiter.watch(wakeup.readDescriptor, writable: false)
+        waiter.watch(wakeup.readDescriptor, writable: false, anew: true)
     }
 
     public var now: SyncInstant {
@@ -42,14 +42,14 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
     /// Watches a descriptor for input (and, when `onWritable` is set, for room to write).
     public func register(_ descriptor: Int32, onReadable: @escaping () -> Void) {
         callbacks.register(descriptor, onReadable: onReadable)
-        waiter.watch(descriptor, writable: false)
+        waiter.watch(descriptor, writable: false, anew: true)
     }
 
     /// Asks for a callback when the descriptor can be written (nil stops asking).
     public func setWritable(_ descriptor: Int32, _ onWritable: (() -> Void)?) {
         guard callbacks.watches[descriptor] != nil else { return }
         callbacks.setWritable(descriptor, onWritable)
-        waiter.watch(descriptor, writable: onWritable != nil)
+        waiter.watch(descriptor, writable: onWritable != nil, anew: false)
     }
 
     /// Stops watching the descriptor.

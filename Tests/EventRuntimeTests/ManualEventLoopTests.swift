@@ -96,7 +96,7 @@ import Testing
                 loop.cancel(live.remove(at: index).timer)
             }
         }
-        let expected = live.map { ($0.deadline, $0.order) }
+        let expected: [(deadline: Int64, order: Int)] = live.map { ($0.deadline, $0.order) }
         let order = expected.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }.map(\.order)
         #expect(loop.nextDeadline?.milliseconds == expected.map(\.deadline).min())
         loop.advance(by: .seconds(1))
