@@ -49,7 +49,11 @@ public final class PollEventLoop: EventLoop, @unchecked Sendable {
     public func setWritable(_ descriptor: Int32, _ onWritable: (() -> Void)?) {
         guard callbacks.watches[descriptor] != nil else { return }
         callbacks.setWritable(descriptor, onWritable)
-        waiter.watch(descriptor, writable: onWritable != nil, anew: false)
+        // Asking for room is told to the kernel again even when it was asked already: a
+        // connecting client (libpq moving to the next address) may have closed the descriptor
+        // and opened another under the same number. It is rare on the hot path (a write that
+        // filled the socket); stopping asking, after every flush, stays free.
+        waiter.watch(descriptor, writable: onWritable != nil, anew: onWritable != nil)
     }
 
     /// Stops watching the descriptor.

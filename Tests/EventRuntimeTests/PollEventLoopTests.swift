@@ -140,6 +140,32 @@ import Testing
     }
 
     @Test(arguments: DescriptorReadiness.allCases)
+    func askingForRoomOnANumberReusedWithoutANewRegistrationIsHeard(readiness: DescriptorReadiness)
+        throws
+    {
+        let loop = try PollEventLoop(clock: .system, readiness: readiness)
+        let (first, firstPeer) = try socketPair()
+        var writes = 0
+        loop.register(first) {}
+        loop.setWritable(first) { writes += 1 }
+        #expect(loop.run(until: { writes > 0 }, timeout: .seconds(10)))
+        // As libpq does when it moves to the next address: the socket is closed and another one
+        // opened under the same number, and the owner asks for room again, without registering.
+        close(first)
+        close(firstPeer)
+        let (second, secondPeer) = try socketPair()
+        defer {
+            close(second)
+            close(secondPeer)
+        }
+        #expect(second == first)
+        writes = 0
+        loop.setWritable(second) { writes += 1 }
+        #expect(loop.run(until: { writes > 0 }, timeout: .seconds(10)))
+        loop.unregister(second)
+    }
+
+    @Test(arguments: DescriptorReadiness.allCases)
     func aRegularFileIsAlwaysReadableAsPollReportsIt(readiness: DescriptorReadiness) throws {
         let loop = try PollEventLoop(clock: .system, readiness: readiness)
         let file = open("/proc/self/stat", O_RDONLY)
