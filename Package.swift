@@ -20,6 +20,8 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // epoll(7): glibc's, whose header Swift's Glibc module leaves out (EventRuntime's loop).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Pure libraries. ByteCoding (the one byte reader and writer), JSONText (the one JSON reader,
         // quoter and text position) and MonotonicTime (the instant sync is timed by; no clock is
@@ -35,7 +37,7 @@ let package = Package(
         // wake-up pipe, and the manual-time loop with in-memory connections that tests drive (as
         // NIOEmbedded). ReplicaStore keeps ReplicaCore's documents in SQLite, with transactions and
         // observers.
-        .target(name: "EventRuntime", dependencies: ["MonotonicTime"]),
+        .target(name: "EventRuntime", dependencies: ["MonotonicTime", "CEpoll"]),
         .target(name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"]),
         // RelayStore: the relay tier's PostgreSQL event store (libpq on the event loop).
         .target(

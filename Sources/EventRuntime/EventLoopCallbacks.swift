@@ -8,13 +8,16 @@ struct EventLoopCallbacks {
         var onWritable: (() -> Void)?
     }
 
-    typealias Timer = (deadline: SyncInstant, handler: () -> Void)
+    typealias Timer = TimerQueue.Timer
 
     private(set) var watches: [Int32: Watch] = [:]
-    /// By sequence: a later timer has a larger key.
-    private(set) var timers: [UInt64: Timer] = [:]
+    private var timers = TimerQueue()
+
     /// The sequence of the timer scheduled last.
-    private(set) var lastTimer: UInt64 = 0
+    var lastTimer: UInt64 { timers.lastSequence }
+
+    /// Timers scheduled and neither fired nor cancelled.
+    var timerCount: Int { timers.count }
 
     mutating func register(_ descriptor: Int32, onReadable: @escaping () -> Void) {
         watches[descriptor] = Watch(onReadable: onReadable, onWritable: nil)
@@ -29,17 +32,20 @@ struct EventLoopCallbacks {
     }
 
     mutating func schedule(at deadline: SyncInstant, _ handler: @escaping () -> Void) -> EventLoopTimer {
-        lastTimer += 1
-        timers[lastTimer] = (deadline, handler)
-        return EventLoopTimer(sequence: lastTimer)
+        EventLoopTimer(sequence: timers.schedule(at: deadline, handler))
     }
 
     mutating func removeTimer(_ sequence: UInt64) {
-        timers[sequence] = nil
+        timers.remove(sequence)
     }
 
     /// The earliest deadline still scheduled.
-    var nextDeadline: SyncInstant? {
-        timers.values.min { $0.deadline < $1.deadline }?.deadline
+    mutating func nextDeadline() -> SyncInstant? {
+        timers.earliest()?.timer.deadline
+    }
+
+    /// Takes out the next timer due by `now` among those scheduled up to `lastScheduled`.
+    mutating func popDueTimer(by now: SyncInstant, scheduledBy lastScheduled: UInt64) -> Timer? {
+        timers.popDue(by: now, scheduledBy: lastScheduled)
     }
 }

@@ -54,10 +54,19 @@ struct PeerVersionTable {
     /// `document`; a counted peer that never listed the document holds nothing of it.
     func stable(_ own: VersionVector, for document: DocumentKey, seenSince cutoff: Int64) -> VersionVector {
         var stable = own
+        let holders = rows[document] ?? [:]
         for (peer, seen) in lastSeen where seen >= cutoff {
-            stable = stable.meet(rows[document]?[peer]?.vector ?? VersionVector())
+            // A counted peer without the document holds nothing of it: nothing is stable. (A
+            // relay's thousand clients each hold a few of its documents: most answers are this.)
+            guard let vector = holders[peer]?.vector else { return VersionVector() }
+            stable = stable.meet(vector)
         }
         return stable
+    }
+
+    /// Whether any peer was heard from since `cutoff`.
+    func hasPeers(seenSince cutoff: Int64) -> Bool {
+        lastSeen.values.contains { $0 >= cutoff }
     }
 
     /// The peers heard from since `cutoff`.

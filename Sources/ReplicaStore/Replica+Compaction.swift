@@ -34,7 +34,7 @@ extension Replica {
     /// only make its first sync a whole state.
     func stableVector(for key: DocumentKey) -> VersionVector {
         let cutoff = configuration.wallClock() - configuration.peerRetentionMilliseconds
-        guard let document = state.document(key), !peerVersions.peers(seenSince: cutoff).isEmpty else {
+        guard let document = state.document(key), peerVersions.hasPeers(seenSince: cutoff) else {
             return VersionVector()
         }
         return peerVersions.stable(document.versionVector, for: key, seenSince: cutoff)

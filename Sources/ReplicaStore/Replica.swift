@@ -17,7 +17,13 @@ public final class Replica {
     let configuration: ReplicaConfiguration
     let database: ReplicaDatabase
     private let lock: StoreLock?
-    var state: ReplicaState
+    var state: ReplicaState {
+        didSet { stateRevision &+= 1 }
+    }
+    /// Moves on whenever the documents in memory change (any commit, apply, adoption or
+    /// compaction): an answer derived from them, such as the versions or a delta a relay sends
+    /// to several clients, still holds while it has not moved.
+    public private(set) var stateRevision: UInt64 = 0
     public private(set) var subscriptions: [ReplicaSubscription]
     var observers: [Int: Observer] = [:]
     var commitHandlers: [Int: (ReplicaCommit) -> Void] = [:]

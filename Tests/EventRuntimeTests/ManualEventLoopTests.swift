@@ -76,3 +76,48 @@ import Testing
         #expect(loop.now == SyncInstant(milliseconds: 1_008), "with nothing due, a turn waits its maximum")
     }
 }
+
+/// Many timers scheduled and cancelled in a seeded random order fire exactly as a plain list
+/// sorted by deadline, then by the order scheduled, says they should (the loops keep them in a
+/// heap that drops cancelled ones lazily and is rebuilt when they pile up).
+@Suite struct TimerOrderTests {
+    @Test(arguments: [1, 7, 42])
+    func manyTimersScheduledAndCancelledFireInDeadlineThenScheduleOrder(seed: UInt64) {
+        let loop = ManualEventLoop(now: SyncInstant(milliseconds: 0))
+        var random = SplitMix(seed: seed)
+        var live: [(timer: EventLoopTimer, deadline: Int64, order: Int)] = []
+        var fired: [Int] = []
+        for order in 0..<2_000 {
+            let deadline = Int64(random.next() % 500)
+            let timer = loop.schedule(at: SyncInstant(milliseconds: deadline)) { fired.append(order) }
+            live.append((timer, deadline, order))
+            if random.next() % 3 != 0, !live.isEmpty {
+                let index = Int(random.next() % UInt64(live.count))
+                loop.cancel(live.remove(at: index).timer)
+            }
+        }
+        let expected: [(deadline: Int64, order: Int)] = live.map { ($0.deadline, $0.order) }
+        let order = expected.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }.map(\.order)
+        #expect(loop.nextDeadline?.milliseconds == expected.map(\.deadline).min())
+        loop.advance(by: .seconds(1))
+        #expect(fired == order)
+        #expect(loop.nextDeadline == nil)
+    }
+}
+
+/// SplitMix64: a seeded generator for the test above.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -4,8 +4,9 @@ import Testing
 /// The connections of one transport read into one shared buffer: what one connection delivered
 /// and its owner kept is not overwritten by the next read, of that connection or another.
 @Suite struct SocketTransportTests {
-    @Test func bytesKeptFromOneConnectionSurviveReadsOfAnother() throws {
-        let loop = try PollEventLoop(clock: .system)
+    @Test(arguments: DescriptorReadiness.allCases)
+    func bytesKeptFromOneConnectionSurviveReadsOfAnother(readiness: DescriptorReadiness) throws {
+        let loop = try PollEventLoop(clock: .system, readiness: readiness)
         let transport = SocketTransport(loop: loop)
         var accepted: [any Connection] = []
         var kept: [ArraySlice<UInt8>] = []

@@ -51,6 +51,33 @@ import Testing
         #expect(try a.adapter.encodedChanges(for: drawings, since: DocumentVersions().encoded()) != nil)
     }
 
+    /// A relay answers its subscribers from remembered versions and deltas between two changes
+    /// of the replica; any change (a local write, an applied delta) makes it answer afresh.
+    @Test func versionsAndChangesAskedAgainFollowEveryChangeOfTheReplica() throws {
+        let a = try writer()
+        let empty = DocumentVersions().encoded()
+        let before = try a.adapter.encodedVersions(for: drawings)
+        let firstDelta = try a.adapter.encodedChanges(for: drawings, since: empty)
+        #expect(try a.adapter.encodedChanges(for: drawings, since: empty) == firstDelta)
+        #expect(try a.adapter.encodedChanges(for: drawings, since: before) == nil)
+
+        try a.writeStrokes(["stroke-later"])
+        let after = try a.adapter.encodedVersions(for: drawings)
+        #expect(after != before)
+        #expect(after == (try a.replica.versions(collection: "drawings", documentID: nil).encoded()))
+        let later = try #require(try a.adapter.encodedChanges(for: drawings, since: before))
+        #expect(try ReplicaDelta(decoding: later).documents.flatMap(\.events).count == 1)
+        #expect(try a.adapter.encodedChanges(for: drawings, since: empty) != firstDelta)
+
+        let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)
+        #expect(try b.adapter.encodedChanges(for: drawings, since: empty) == nil)
+        #expect(try b.adapter.applyEncodedChanges(later, for: drawings) == .refused)
+        let whole = try #require(try a.adapter.encodedChanges(for: drawings, since: empty))
+        #expect(try b.adapter.applyEncodedChanges(whole, for: drawings) == .changed)
+        #expect(try b.adapter.encodedVersions(for: drawings) == after)
+        #expect(try b.adapter.encodedChanges(for: drawings, since: empty) != nil)
+    }
+
     @Test func aDeltaCarryingADocumentOutsideItsSubscriptionIsRejected() throws {
         let a = try writer()
         let b = try RealStorePeer(loop: loop, transport: network, peer: 0xB2)

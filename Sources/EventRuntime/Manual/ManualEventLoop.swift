@@ -37,7 +37,7 @@ public final class ManualEventLoop: EventLoop {
 
     /// The earliest deadline still scheduled.
     public var nextDeadline: SyncInstant? {
-        callbacks.nextDeadline
+        callbacks.nextDeadline()
     }
 
     /// Whether anything watches the descriptor.
@@ -75,16 +75,14 @@ public final class ManualEventLoop: EventLoop {
             wait = max(0, min(wait, nearest.milliseconds - now.milliseconds))
         }
         now = now + .milliseconds(wait)
-        while let (id, timer) = earliestTimer(), timer.deadline <= now, id <= turnEnd {
-            callbacks.removeTimer(id)
+        while let timer = callbacks.popDueTimer(by: now, scheduledBy: turnEnd) {
             timer.handler()
         }
     }
 
     /// Runs every timer due by now, including those that due timers schedule for now.
     public func runDueTimers() {
-        while let (id, timer) = earliestTimer(), timer.deadline <= now {
-            callbacks.removeTimer(id)
+        while let timer = callbacks.popDueTimer(by: now, scheduledBy: .max) {
             timer.handler()
         }
     }
@@ -97,8 +95,7 @@ public final class ManualEventLoop: EventLoop {
     /// Moves time forward to `instant` (never back), firing every timer on the way at its deadline.
     public func advance(to instant: SyncInstant) {
         runDueTimers()
-        while let (id, timer) = earliestTimer(), timer.deadline <= instant {
-            callbacks.removeTimer(id)
+        while let timer = callbacks.popDueTimer(by: instant, scheduledBy: .max) {
             now = max(now, timer.deadline)
             timer.handler()
             runDueTimers()
@@ -121,12 +118,5 @@ public final class ManualEventLoop: EventLoop {
             advance(to: next)
         }
         return true
-    }
-
-    /// The timer that fires next: the earliest deadline, the earliest scheduled among equals.
-    private func earliestTimer() -> (UInt64, EventLoopCallbacks.Timer)? {
-        callbacks.timers.min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map {
-            ($0.key, $0.value)
-        }
     }
 }

@@ -25,6 +25,23 @@ public final class ReplicaSyncAdapter: SyncReplica {
     private var settledTickets: Set<UInt64> = []
     private var failedTickets: [UInt64: String] = [:]
     private var changedSubscriptions: Set<SyncSubscription> = []
+    /// The answers given since the replica's documents last changed (see `Answers`).
+    private var answers = Answers(revision: 0)
+
+    /// What the sessions of a relay ask for again and again between two changes of the
+    /// replica: a drawing's versions (every ack and every delta carries them), and the delta
+    /// since the versions its subscribers hold — after a stroke, its nine watchers are usually
+    /// at the same versions and are sent the same bytes. Valid for one `stateRevision`.
+    private struct Answers {
+        var revision: UInt64
+        var versions: [SyncSubscription: [UInt8]] = [:]
+        var changes: [SyncSubscription: (since: [UInt8], delta: [UInt8]?)] = [:]
+    }
+
+    /// The answers still valid now, others forgotten.
+    private func currentAnswers() {
+        if answers.revision != replica.stateRevision { answers = Answers(revision: replica.stateRevision) }
+    }
 
     public init(replica: Replica) {
         self.replica = replica
@@ -121,17 +138,26 @@ public final class ReplicaSyncAdapter: SyncReplica {
     // MARK: SyncReplica
 
     public func encodedVersions(for subscription: SyncSubscription) throws -> [UInt8] {
-        try replica.versions(collection: subscription.collection, documentID: subscription.documentID)
-            .encoded()
+        currentAnswers()
+        if let versions = answers.versions[subscription] { return versions }
+        let versions = try replica.versions(
+            collection: subscription.collection, documentID: subscription.documentID
+        ).encoded()
+        answers.versions[subscription] = versions
+        return versions
     }
 
     public func encodedChanges(for subscription: SyncSubscription, since remoteVersions: [UInt8]) throws
         -> [UInt8]?
     {
+        currentAnswers()
+        if let answer = answers.changes[subscription], answer.since == remoteVersions { return answer.delta }
         let since = try ReplicaSyncAdapterError.remoteVersions(remoteVersions)
         let delta = try replica.changes(
             collection: subscription.collection, documentID: subscription.documentID, since: since)
-        return delta.isEmpty ? nil : delta.encoded()
+        let encoded = delta.isEmpty ? nil : delta.encoded()
+        answers.changes[subscription] = (remoteVersions, encoded)
+        return encoded
     }
 
     /// Read from the replica's documents each time (a SQLite relay answering its clients'

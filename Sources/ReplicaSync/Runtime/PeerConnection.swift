@@ -18,7 +18,13 @@ final class PeerConnection {
     var listsCollection = false
     /// How many of the session's subscriptions the node's forwarding index holds.
     var indexedSubscriptionCount = 0
+    /// How many listings the remote asked for the node's index holds.
+    var indexedListingCount = 0
+    /// Whether the node counts this connection among those awaiting durability.
+    var isIndexedAsAwaitingDurability = false
     private var timer: EventLoopTimer?
+    /// When `timer` fires.
+    private var timerDeadline: SyncInstant?
     private var isPerforming = false
     private var pending: [(inout SyncSession, SyncInstant) -> [SyncAction]] = []
 
@@ -51,8 +57,11 @@ final class PeerConnection {
             node.perform(next(&session, node.loop.now), from: self)
         }
         isPerforming = false
-        if session.replicatedSubscriptions.count != indexedSubscriptionCount {
-            node.indexSubscriptions(of: self)
+        if session.replicatedSubscriptions.count != indexedSubscriptionCount
+            || session.servedListingCount != indexedListingCount
+            || session.awaitsDurability != isIndexedAsAwaitingDurability
+        {
+            node.index(self)
         }
         rearmTimer()
     }
@@ -78,14 +87,21 @@ final class PeerConnection {
     func cancelTimer() {
         if let timer { node.loop.cancel(timer) }
         timer = nil
+        timerDeadline = nil
     }
 
+    /// A timer already armed for no later than the session's next deadline stays: a tick before
+    /// anything is due does nothing but re-arm. Almost every event moves a deadline later (a
+    /// frame sent or received), and a relay's sessions see a thousand events a second.
     private func rearmTimer() {
+        guard session.isOpen, let deadline = session.nextDeadline else { return cancelTimer() }
+        if timer != nil, let armed = timerDeadline, armed <= deadline { return }
         cancelTimer()
-        guard session.isOpen, let deadline = session.nextDeadline else { return }
+        timerDeadline = deadline
         timer = node.loop.schedule(at: deadline) { [weak self] in
             guard let self else { return }
             self.timer = nil
+            timerDeadline = nil
             drive { $0.tick(now: $1) }
         }
     }

@@ -39,6 +39,10 @@ public final class SyncNode {
     var connections: [ObjectIdentifier: PeerConnection] = [:]
     /// The connections by what they replicate (`SyncNode+Forwarding`).
     var replicating: [SyncSubscription: [ObjectIdentifier: PeerConnection]] = [:]
+    /// The connections whose remote asked for the listing of a collection, by collection.
+    var listingServers: [String: [ObjectIdentifier: PeerConnection]] = [:]
+    /// The connections whose session holds a delta back until the replica made it durable.
+    var awaitingDurability: [ObjectIdentifier: PeerConnection] = [:]
     private var listeners: [any Listener] = []
     /// What this node dials, by the first endpoint of each (`connect(toFirstOf:)`).
     private var dialTargets: [SocketEndpoint: DialTarget] = [:]
@@ -206,7 +210,7 @@ public final class SyncNode {
         _ tickets: Set<UInt64>, failed: [UInt64: String] = [:], changed: Set<SyncSubscription>? = nil
     ) {
         // Only the sessions holding a delta back: on a relay of a thousand clients, a few.
-        for connection in Array(connections.values) where connection.session.awaitsDurability {
+        for connection in Array(awaitingDurability.values) {
             connection.drive { $0.durable(tickets, failed: failed, now: $1) }
         }
         replicaChangedOutsideSessions(changed)
@@ -222,7 +226,12 @@ public final class SyncNode {
         }
         guard !changed.isEmpty else { return }
         var driven: Set<ObjectIdentifier> = []
-        for subscription in changed.sorted(by: { $0.description < $1.description }) {
+        // In a fixed order (collection, then document; the whole collection first), compared
+        // without building a description per comparison.
+        let ordered = changed.sorted {
+            ($0.collection, $0.documentID ?? "") < ($1.collection, $1.documentID ?? "")
+        }
+        for subscription in ordered {
             for connection in connections(reachedBy: subscription)
             where driven.insert(ObjectIdentifier(connection)).inserted {
                 connection.drive { $0.localCommitted(now: $1) }
@@ -465,7 +474,7 @@ public final class SyncNode {
         connection.socket.closeAfterFlushing()
         connection.cancelTimer()
         connections[ObjectIdentifier(connection)] = nil
-        unindexSubscriptions(of: connection)
+        unindex(connection)
         lastSyncOfEnded = [lastSyncOfEnded, connection.session.lastSyncAt].compactMap { $0 }.max()
         // A connection this node accepted is named with where it came from, for the logs.
         let address = connection.isDialled ? nil : connection.socket.remoteAddress

@@ -77,6 +77,15 @@ extension SyncSession {
         replication.listingsServed.keys.contains(collection)
     }
 
+    /// The collections whose listing the remote asked for (it only grows).
+    var servedListings: [String] {
+        Array(replication.listingsServed.keys)
+    }
+
+    var servedListingCount: Int {
+        replication.listingsServed.count
+    }
+
     /// Sends what changed in a listing the remote asked for since it was last sent (all of it
     /// the first time, even when empty); nothing while the replica is still reading it.
     private mutating func pushListing(of collection: String, now: SyncInstant) -> [SyncAction] {

@@ -125,17 +125,20 @@ public struct SyncSession {
 
     /// The earliest instant at which `tick` has something to do.
     public var nextDeadline: SyncInstant? {
-        var deadlines: [SyncInstant] = presence.values.map { $0.seenAt + configuration.presenceTimeout }
+        var earliest: SyncInstant
         switch state {
         case .fresh, .closed:
             return nil
         case .handshaking:
-            deadlines.append(startedAt + configuration.handshakeTimeout)
+            earliest = startedAt + configuration.handshakeTimeout
         case .established:
-            deadlines.append(lastReceived + configuration.idleTimeout)
-            deadlines.append(lastSent + configuration.keepaliveInterval)
+            earliest = min(
+                lastReceived + configuration.idleTimeout, lastSent + configuration.keepaliveInterval)
         }
-        return deadlines.min()
+        for entry in presence.values {
+            earliest = min(earliest, entry.seenAt + configuration.presenceTimeout)
+        }
+        return earliest
     }
 
     public var isOpen: Bool {
