@@ -118,25 +118,26 @@ import Testing
         var reads: [String] = []
         loop.register(first) { reads.append("old") }
         loop.runOnce(maximumWait: .zero)
-        // Closed without being unregistered: the number comes back for the next socket.
-        close(first)
+        // Closed without being unregistered, and the number taken by the next socket: `dup2`
+        // does both at once, so no other thread of the test run can take the number between.
+        let second = try reuseNumber(of: first)
         close(firstPeer)
-        let (second, secondPeer) = try socketPair()
+        let secondPeer = second.peer
         defer {
-            close(second)
+            close(second.descriptor)
             close(secondPeer)
         }
-        #expect(second == first)
-        loop.register(second) {
+        let reused = second.descriptor
+        loop.register(reused) {
             reads.append("new")
             var byte: UInt8 = 0
-            _ = read(second, &byte, 1)
+            _ = read(reused, &byte, 1)
         }
         var byte: UInt8 = 3
         #expect(write(secondPeer, &byte, 1) == 1)
         #expect(loop.run(until: { reads.contains("new") }, timeout: .seconds(10)))
         #expect(!reads.contains("old"))
-        loop.unregister(second)
+        loop.unregister(reused)
     }
 
     @Test(arguments: DescriptorReadiness.allCases)
@@ -151,18 +152,30 @@ import Testing
         #expect(loop.run(until: { writes > 0 }, timeout: .seconds(10)))
         // As libpq does when it moves to the next address: the socket is closed and another one
         // opened under the same number, and the owner asks for room again, without registering.
-        close(first)
+        let second = try reuseNumber(of: first)
         close(firstPeer)
-        let (second, secondPeer) = try socketPair()
         defer {
-            close(second)
-            close(secondPeer)
+            close(second.descriptor)
+            close(second.peer)
         }
-        #expect(second == first)
         writes = 0
-        loop.setWritable(second) { writes += 1 }
+        loop.setWritable(second.descriptor) { writes += 1 }
         #expect(loop.run(until: { writes > 0 }, timeout: .seconds(10)))
-        loop.unregister(second)
+        loop.unregister(second.descriptor)
+    }
+
+    /// A new socket pair whose first end takes `descriptor`'s number, the old socket closed by
+    /// the same call (`dup2`): a number reused, as after a close and the next open, with no
+    /// moment in which another thread could take it.
+    private func reuseNumber(of descriptor: Int32) throws -> (descriptor: Int32, peer: Int32) {
+        let (fresh, peer) = try socketPair()
+        guard dup2(fresh, descriptor) == descriptor else {
+            close(fresh)
+            close(peer)
+            throw SocketError(operation: "dup2", code: errno)
+        }
+        close(fresh)
+        return (descriptor, peer)
     }
 
     @Test(arguments: DescriptorReadiness.allCases)
