@@ -8,19 +8,40 @@ import Testing
 /// discovery) draw together through a real `drawtogether serve` relay over encrypted TCP.
 @Suite(.enabled(if: TmuxSession.isAvailable, "tmux is not installed (apt-get install tmux)"))
 struct RelayTerminalTests {
-    @Test func twoTerminalsDrawTogetherThroughTheRelay() throws {
-        let home = try TemporaryDirectory(prefix: "relay-e2e")
-        let token = "a shared secret for the relay test"
+    let token = "a shared secret for the relay test"
+
+    /// `drawtogether serve` on a free port with its store in `home`, once it listens (else it
+    /// throws with what the relay printed).
+    static func startRelay(home: TemporaryDirectory, token: String) throws -> (
+        process: ChildProcess, port: UInt16
+    ) {
         let relay = try ChildProcess(
             SyncTestSupport.binary,
-            ["serve", "--listen", "127.0.0.1:0", "--token", token, "--store", home.path + "/relay"],
+            [
+                "serve", "--listen", "127.0.0.1:0", "--token", token, "--store", home.path + "/relay",
+            ],
             environment: SyncTestSupport.environment(home: home))
-        defer {
+        _ = ChildProcess.waitFor { SyncTestSupport.listeningPort(in: relay.standardOutput) != nil }
+        guard let port = SyncTestSupport.listeningPort(in: relay.standardOutput) else {
             relay.send(SIGTERM)
             _ = relay.waitForExit()
+            throw RelayNotListening(output: relay.standardOutput)
         }
-        #expect(ChildProcess.waitFor { SyncTestSupport.listeningPort(in: relay.standardOutput) != nil })
-        let port = try #require(SyncTestSupport.listeningPort(in: relay.standardOutput))
+        return (relay, port)
+    }
+
+    struct RelayNotListening: Error {
+        var output: String
+    }
+
+    @Test func twoTerminalsDrawTogetherThroughTheRelay() throws {
+        let home = try TemporaryDirectory(prefix: "relay-e2e")
+        let relay = try Self.startRelay(home: home, token: token)
+        defer {
+            relay.process.send(SIGTERM)
+            _ = relay.process.waitForExit()
+        }
+        let port = relay.port
         let arguments = ["--no-discovery", "--server", "tcp://127.0.0.1:\(port)"]
         let runtimeA = try TemporaryDirectory(prefix: "drawtogether-run")
         let runtimeB = try TemporaryDirectory(prefix: "drawtogether-run")
@@ -71,17 +92,12 @@ struct RelayTerminalTests {
     /// name on another fresh store brings it back.
     @Test func openingByNameFindsARelaysDrawingThisStoreDoesNotHold() throws {
         let home = try TemporaryDirectory(prefix: "relay-e2e")
-        let token = "a shared secret for the relay test"
-        let relay = try ChildProcess(
-            SyncTestSupport.binary,
-            ["serve", "--listen", "127.0.0.1:0", "--token", token, "--store", home.path + "/relay"],
-            environment: SyncTestSupport.environment(home: home))
+        let relay = try Self.startRelay(home: home, token: token)
         defer {
-            relay.send(SIGTERM)
-            _ = relay.waitForExit()
+            relay.process.send(SIGTERM)
+            _ = relay.process.waitForExit()
         }
-        #expect(ChildProcess.waitFor { SyncTestSupport.listeningPort(in: relay.standardOutput) != nil })
-        let port = try #require(SyncTestSupport.listeningPort(in: relay.standardOutput))
+        let port = relay.port
         let arguments = ["--no-discovery", "--server", "tcp://127.0.0.1:\(port)"]
         let runtimeA = try TemporaryDirectory(prefix: "drawtogether-run")
         let a = try AppInstance(

@@ -108,6 +108,19 @@ extension RelayReplica {
     /// The most documents one read asks for.
     static let staleReadLimit = 256
 
+    /// What one read asks for, `first` and what can go with it out of `waiting`: a whole
+    /// collection alone, or single documents of `first`'s collection together (at most
+    /// `staleReadLimit`); with their ids, nil for a whole collection.
+    static func readBatch(_ first: SyncSubscription, of waiting: [SyncSubscription])
+        -> (batch: [SyncSubscription], documentIDs: [String]?)
+    {
+        guard first.documentID != nil else { return ([first], nil) }
+        let batch = Array(
+            waiting.filter { $0.collection == first.collection && $0.documentID != nil }.prefix(
+                staleReadLimit))
+        return (batch, batch.compactMap(\.documentID))
+    }
+
     /// Enters rows into the cache (`StoredRows.enter`: the join of whole states and events,
     /// per document up to the first gap of each peer, as a row another relay committed later can
     /// be visible before one it committed earlier; the rest comes with a later read) and
@@ -177,13 +190,7 @@ extension RelayReplica {
     /// whole collection alone, or every document of `first`'s collection waiting to be read
     /// (at most `staleReadLimit`) together, in one statement.
     func read(loadsLike first: SyncSubscription) {
-        let loads =
-            first.documentID == nil
-            ? [first]
-            : Array(
-                pendingLoads.filter { $0.collection == first.collection && $0.documentID != nil }
-                    .prefix(Self.staleReadLimit))
-        let ids = first.documentID == nil ? nil : loads.compactMap(\.documentID)
+        let (loads, ids) = Self.readBatch(first, of: pendingLoads)
         let since = cachedVersions(collection: first.collection, documentIDs: ids)
         let known = known(collection: first.collection, documentIDs: ids)
         read { store, answer in

@@ -219,14 +219,7 @@ public final class RelayReplica: SyncReplica {
             completion(nil)
             return readNext()
         }
-        // A whole collection alone; single documents of one collection together.
-        let batch =
-            subscription.documentID == nil
-            ? [subscription]
-            : Array(
-                remaining.filter { $0.collection == subscription.collection && $0.documentID != nil }
-                    .prefix(Self.staleReadLimit))
-        let ids = subscription.documentID == nil ? nil : batch.compactMap(\.documentID)
+        let (batch, ids) = Self.readBatch(subscription, of: remaining)
         let since = cachedVersions(collection: subscription.collection, documentIDs: ids)
         store.changes(
             collection: subscription.collection, documentIDs: ids, since: since,

@@ -152,32 +152,12 @@ public final class RelayEventStore {
                 counters.append(Int64(bitPattern: entry.counter))
             }
         }
-        let target = connection.target.description
-        fullStates(collection: collection, documentIDs: documentIDs, known: known) { [self] outcome in
-            guard case .success(let fullStates) = outcome else {
-                return completion(
-                    outcome.map {
-                        StoredRows(delta: ReplicaDelta(collection: collection, documents: []), fullStates: $0)
-                    })
-            }
-            connection.send(
-                RelaySchema.readSince,
-                [
-                    .text(databaseID), .text(collection), documentIDs.map { .textArray($0) } ?? .null,
-                    .textArray(documents),
-                    .int8Array(peers), .int8Array(counters),
-                ], operation: "reading events of \(collection)"
-            ) { outcome in
-                completion(
-                    outcome.flatMap { rows in
-                        Result { () throws(PostgresError) in
-                            StoredRows(
-                                delta: try Self.delta(collection: collection, rows: rows, target: target),
-                                fullStates: fullStates)
-                        }
-                    })
-            }
-        }
+        readRows(
+            collection: collection, documentIDs: documentIDs, known: known, events: RelaySchema.readSince,
+            [
+                .text(databaseID), .text(collection), documentIDs.map { .textArray($0) } ?? .null,
+                .textArray(documents), .int8Array(peers), .int8Array(counters),
+            ], operation: "reading events of \(collection)", completion: completion)
     }
 
     /// The stored rows a listing depends on, of a collection or one document: the events at the
@@ -187,20 +167,29 @@ public final class RelayEventStore {
         collection: String, documentID: String?,
         completion: @escaping (Result<StoredRows, PostgresError>) -> Void
     ) {
+        readRows(
+            collection: collection, documentIDs: documentID.map { [$0] }, known: [:],
+            events: RelaySchema.readListing,
+            [.text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null],
+            operation: "reading the listing of \(collection)", completion: completion)
+    }
+
+    /// The whole states of the documents not among `known`, then the events `statement` selects
+    /// (documents in id order, events in dot order), together.
+    private func readRows(
+        collection: String, documentIDs: [String]?, known: [String: Set<[UInt8]>], events statement: String,
+        _ parameters: [PostgresValue], operation: String,
+        completion: @escaping (Result<StoredRows, PostgresError>) -> Void
+    ) {
         let target = connection.target.description
-        fullStates(collection: collection, documentIDs: documentID.map { [$0] }, known: [:]) {
-            [self] outcome in
+        fullStates(collection: collection, documentIDs: documentIDs, known: known) { [self] outcome in
             guard case .success(let fullStates) = outcome else {
                 return completion(
                     outcome.map {
                         StoredRows(delta: ReplicaDelta(collection: collection, documents: []), fullStates: $0)
                     })
             }
-            connection.send(
-                RelaySchema.readListing,
-                [.text(databaseID), .text(collection), documentID.map { .text($0) } ?? .null],
-                operation: "reading the listing of \(collection)"
-            ) { outcome in
+            connection.send(statement, parameters, operation: operation) { outcome in
                 completion(
                     outcome.flatMap { rows in
                         Result { () throws(PostgresError) in
@@ -213,8 +202,9 @@ public final class RelayEventStore {
         }
     }
 
-    /// The whole states of a collection or some of its documents not among `known`, each checked: its
-    /// record is one document's whole state, the document its row names, with valid events.
+    /// The whole states of a collection or some of its documents not among `known`, each
+    /// checked: its record is one document's whole state, the document its row names, with
+    /// valid events.
     private func fullStates(
         collection: String, documentIDs: [String]?, known: [String: Set<[UInt8]>],
         completion: @escaping (Result<[StoredFullState], PostgresError>) -> Void
