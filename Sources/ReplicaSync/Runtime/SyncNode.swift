@@ -33,7 +33,7 @@ public final class SyncNode {
     let options: Options
     /// What this node subscribes to on the relays it dials with a listing
     /// (`connect(toFirstOf:listing:)`); it grows with `subscribeOnRelays`.
-    public private(set) var relaySubscriptions: [SyncSubscription] = []
+    public internal(set) var relaySubscriptions: [SyncSubscription] = []
     private let makeSecrets: () -> HandshakeSecrets
     private var random: AnyRandomNumberGenerator
     var connections: [ObjectIdentifier: PeerConnection] = [:]
@@ -45,7 +45,7 @@ public final class SyncNode {
     var awaitingDurability: [ObjectIdentifier: PeerConnection] = [:]
     private var listeners: [any Listener] = []
     /// What this node dials, by the first endpoint of each (`connect(toFirstOf:)`).
-    private var dialTargets: [SocketEndpoint: DialTarget] = [:]
+    var dialTargets: [SocketEndpoint: DialTarget] = [:]
     private(set) var lastRefusal: SyncNodeStatus.Refusal?
     /// The latest sync of the connections that have ended (live ones keep their own).
     private var lastSyncOfEnded: SyncInstant?
@@ -73,7 +73,7 @@ public final class SyncNode {
     /// Connections made, ended and failed (see `SyncNodeEvent`).
     public var onEvent: (SyncNodeEvent) -> Void = { _ in }
 
-    private struct DialTarget {
+    struct DialTarget {
         /// Tried in turn, one connection at a time: one endpoint for a peer, several for the
         /// relays of one service (failover).
         var endpoints: [SocketEndpoint]
@@ -145,53 +145,11 @@ public final class SyncNode {
         connect(DialTarget(endpoints: endpoints), key: first)
     }
 
-    /// As `connect(toFirstOf:)`, for relays that keep in memory only what their clients hold:
-    /// the sessions subscribe to `subscriptions` only (each a document of `collection`, say) and
-    /// ask for the listing of `collection`, which `listing(of:)` then holds.
-    public func connect(
-        toFirstOf endpoints: [SocketEndpoint], subscribing subscriptions: [SyncSubscription],
-        listing collection: String
-    ) {
-        guard let first = endpoints.first else { return }
-        subscribeOnRelays(subscriptions)
-        connect(DialTarget(endpoints: endpoints, listing: collection), key: first)
-    }
-
-    /// Adds subscriptions on the relays dialled with a listing, on their open sessions too (a
-    /// drawing created here, or one opened that was only listed).
-    public func subscribeOnRelays(_ subscriptions: [SyncSubscription]) {
-        let added = subscriptions.filter { !relaySubscriptions.contains($0) }
-        guard !added.isEmpty else { return }
-        relaySubscriptions += added
-        for connection in Array(connections.values) where connection.listsCollection {
-            connection.drive { session, now in added.flatMap { session.subscribe($0, now: now) } }
-        }
-    }
-
-    /// The listing of `collection` from the relays this node is connected to, merged.
-    public func listing(of collection: String) -> [String: SyncListingEntry] {
-        var merged: [String: SyncListingEntry] = [:]
-        for connection in connections.values {
-            merged.merge(connection.session.listing(of: collection) ?? [:]) { first, _ in first }
-        }
-        return merged
-    }
-
-    /// Whether asking the relays for the listing of `collection` is over for now: a relay's
-    /// listing is in, or every relay dialled with it was tried and failed (none may be
-    /// reachable; the redials go on).
-    public func listingIsSettled(of collection: String) -> Bool {
-        let targets = dialTargets.values.filter { $0.listing == collection }
-        if targets.isEmpty { return true }
-        if connections.values.contains(where: { $0.session.listing(of: collection) != nil }) { return true }
-        return targets.allSatisfy { $0.failures >= $0.endpoints.count }
-    }
-
     func connect(to endpoint: SocketEndpoint, discovered: Bool) {
         connect(DialTarget(endpoints: [endpoint], isDiscovered: discovered), key: endpoint)
     }
 
-    private func connect(_ target: DialTarget, key: SocketEndpoint) {
+    func connect(_ target: DialTarget, key: SocketEndpoint) {
         guard !isShutDown, dialTargets[key] == nil else { return }
         dialTargets[key] = target
         dial(key)
@@ -502,14 +460,5 @@ public final class SyncNode {
             dialTargets[key]?.backoff.sessionEnded(madeProgress: connection.session.lastSyncAt != nil)
             scheduleRedial(key)
         }
-    }
-}
-
-/// Holds an injected generator of any type (an existential cannot be passed `inout` as generic).
-struct AnyRandomNumberGenerator: RandomNumberGenerator {
-    var base: any RandomNumberGenerator
-
-    mutating func next() -> UInt64 {
-        base.next()
     }
 }
