@@ -43,27 +43,11 @@ extension RelayReplica {
         } catch {
             throw ReplicaSyncAdapterError.undecodable(what: "a delta", reason: "\(error)")
         }
-        let covering = ReplicaSubscription(
-            collection: subscription.collection, documentID: subscription.documentID)
-        var isNew = false
-        for document in delta.documents {
-            let key = DocumentKey(collection: delta.collection, id: document.documentID)
-            guard covering.covers(key) else {
-                throw ReplicaSyncAdapterError.outsideSubscription(
-                    collection: delta.collection, documentID: document.documentID,
-                    subscription: subscription.description)
-            }
-            // What no honest peer writes is refused before it reaches the shared log.
-            try ReplicaState.validate(document.events, documentID: document.documentID)
+        let isNew = try check(delta.documents, of: delta.collection, for: subscription) { key, document in
             let have = cache.document(key)?.versionVector ?? VersionVector()
-            if document.events.contains(where: { !have.contains($0.dot) }) { isNew = true }
+            return document.events.contains { !have.contains($0.dot) }
         }
-        guard isNew else { return .unchanged }
-        let ticket = nextTicket
-        nextTicket += 1
-        unsaved[ticket] = .delta(delta)
-        submit(ticket, .delta(delta))
-        return .deferred(ticket: ticket)
+        return isNew ? commitLater(.delta(delta)) : .unchanged
     }
 
     /// The whole state of the documents whose compacted vector (from whole states clients
@@ -99,28 +83,46 @@ extension RelayReplica {
         } catch {
             throw ReplicaSyncAdapterError.undecodable(what: "a drawing's whole state", reason: "\(error)")
         }
-        let covering = ReplicaSubscription(
-            collection: subscription.collection, documentID: subscription.documentID)
-        var isNew = false
-        for document in fullState.delta.documents {
-            let key = DocumentKey(collection: fullState.delta.collection, id: document.documentID)
-            guard covering.covers(key) else {
-                throw ReplicaSyncAdapterError.outsideSubscription(
-                    collection: fullState.delta.collection, documentID: document.documentID,
-                    subscription: subscription.description)
-            }
-            try ReplicaState.validate(document.events, documentID: document.documentID)
+        let isNew = try check(fullState.delta.documents, of: fullState.delta.collection, for: subscription) {
+            key, document in
             // Whether taking it changes anything: tried on a copy of the document.
             let before = cache.document(key) ?? DocumentState()
             var after = before
             _ = after.adopt(fullState: document.events, compacted: fullState.compacted[document.documentID])
-            if after != before || after.compacted != before.compacted { isNew = true }
+            return after != before || after.compacted != before.compacted
         }
-        guard isNew else { return .unchanged }
+        return isNew ? commitLater(.fullState(fullState)) : .unchanged
+    }
+
+    /// Checks a client's documents before they reach the shared log: each in its subscription,
+    /// with only events an honest peer writes. Answers whether `changesCache` says any of them
+    /// would change what the relay holds.
+    private func check(
+        _ documents: [ReplicaDelta.DocumentDelta], of collection: String, for subscription: SyncSubscription,
+        changesCache: (DocumentKey, ReplicaDelta.DocumentDelta) -> Bool
+    ) throws -> Bool {
+        let covering = ReplicaSubscription(
+            collection: subscription.collection, documentID: subscription.documentID)
+        var isNew = false
+        for document in documents {
+            let key = DocumentKey(collection: collection, id: document.documentID)
+            guard covering.covers(key) else {
+                throw ReplicaSyncAdapterError.outsideSubscription(
+                    collection: collection, documentID: document.documentID,
+                    subscription: subscription.description)
+            }
+            try ReplicaState.validate(document.events, documentID: document.documentID)
+            if changesCache(key, document) { isNew = true }
+        }
+        return isNew
+    }
+
+    /// Hands a write to the group commit; its ack waits for the COMMIT.
+    private func commitLater(_ write: RelayWrite) -> SyncApplyOutcome {
         let ticket = nextTicket
         nextTicket += 1
-        unsaved[ticket] = .fullState(fullState)
-        submit(ticket, .fullState(fullState))
+        unsaved[ticket] = write
+        submit(ticket, write)
         return .deferred(ticket: ticket)
     }
 
