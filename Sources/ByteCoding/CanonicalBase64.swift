@@ -1,0 +1,85 @@
+/// Standard base64 (RFC 4648, `+/`, `=` padding) with one text per value: decoding is strict (no
+/// whitespace, padding only at the end, unused bits zero), so a value has exactly one text form.
+/// The stroke codec's `Base64` (StrokeKit) and the event blocks' packed strings (ReplicaCore)
+/// both use it.
+public enum CanonicalBase64 {
+    /// A text that is not canonical base64, and the first position that shows it.
+    public struct Invalid: Error, Equatable, Sendable {
+        public var position: Int
+    }
+
+    private static let alphabet = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let padding = UInt8(ascii: "=")
+
+    private static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    public static func encode(_ bytes: [UInt8]) -> String {
+        encode(bytes[...])
+    }
+
+    public static func encode(_ bytes: ArraySlice<UInt8>) -> String {
+        let length = (bytes.count + 2) / 3 * 4
+        return String(unsafeUninitializedCapacity: length) { output in
+            var index = bytes.startIndex
+            var out = 0
+            while index < bytes.endIndex {
+                let remaining = bytes.endIndex - index
+                let a = UInt32(bytes[index])
+                let b = remaining > 1 ? UInt32(bytes[index + 1]) : 0
+                let c = remaining > 2 ? UInt32(bytes[index + 2]) : 0
+                let triple = a << 16 | b << 8 | c
+                output[out] = alphabet[Int(triple >> 18 & 63)]
+                output[out + 1] = alphabet[Int(triple >> 12 & 63)]
+                output[out + 2] = remaining > 1 ? alphabet[Int(triple >> 6 & 63)] : padding
+                output[out + 3] = remaining > 2 ? alphabet[Int(triple & 63)] : padding
+                index += 3
+                out += 4
+            }
+            return length
+        }
+    }
+
+    public static func decode(_ text: String) throws(Invalid) -> [UInt8] {
+        var text = text
+        // A native string's bytes are read in place; no copy of the text, no array per quad.
+        let result = text.withUTF8 { chars in
+            Result { () throws(Invalid) -> [UInt8] in try decode(chars) }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ chars: UnsafeBufferPointer<UInt8>) throws(Invalid) -> [UInt8] {
+        guard chars.count % 4 == 0 else { throw Invalid(position: chars.count) }
+        var out: [UInt8] = []
+        out.reserveCapacity(chars.count / 4 * 3)
+        var index = 0
+        while index < chars.count {
+            let isLast = index + 4 == chars.count
+            var triple: UInt32 = 0
+            var pad = 0
+            for offset in 0..<4 {
+                let char = chars[index + offset]
+                if char == padding && isLast && offset >= 2 {
+                    pad += 1
+                    continue
+                }
+                // Data after padding ("=A") is as invalid as an unknown character.
+                let value = decodeTable[Int(char)]
+                guard value != 0xFF, pad == 0 else { throw Invalid(position: index + offset) }
+                triple |= UInt32(value) << (18 - 6 * UInt32(offset))
+            }
+            out.append(UInt8(triple >> 16 & 0xFF))
+            if pad < 2 { out.append(UInt8(triple >> 8 & 0xFF)) }
+            if pad < 1 { out.append(UInt8(triple & 0xFF)) }
+            let unusedBits: UInt32 = pad == 2 ? 0xFFFF : (pad == 1 ? 0xFF : 0)
+            guard triple & unusedBits == 0 else { throw Invalid(position: index + 3 - pad) }
+            index += 4
+        }
+        return out
+    }
+}
