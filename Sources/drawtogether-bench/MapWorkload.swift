@@ -205,6 +205,26 @@ struct MapWorkload {
             "\(prefix).disk", Double(TemporaryStores.bytes(under: pathB)) / 1e6, "MB",
             [("note", .text("B's store directory: SQLite file and WAL"))])
 
+        // The full state once each peer has said it holds all of the other's: what compaction
+        // leaves (superseded values and removals every peer has seen are dropped). The figure the
+        // goals compare with a Yrs state, whose deleted content is garbage-collected at once.
+        for (from, to) in [(a, b), (b, a)] {
+            to.recordPeerVersions(
+                try from.versions(collection: Self.collection, documentID: Self.documentID),
+                collection: Self.collection, peer: from.peerID)
+        }
+        let dropped = try a.compact()
+        let compacted = a.fullState(
+            collection: Self.collection, documentID: Self.documentID, since: DocumentVersions())
+        report.add(
+            "\(prefix).state.compacted",
+            Double(compacted?.encoded().count ?? fullState.encoded().count), "bytes",
+            [
+                ("events", .number(Double(compacted?.delta.eventCount ?? fullState.eventCount))),
+                ("dropped", .number(Double(dropped))),
+                ("note", .text("full state after both peers acknowledged everything and A compacted")),
+            ])
+
         return expectedKeys
     }
 
