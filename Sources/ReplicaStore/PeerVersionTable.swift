@@ -64,11 +64,6 @@ struct PeerVersionTable {
         return stable
     }
 
-    /// Whether any peer was heard from since `cutoff`.
-    func hasPeers(seenSince cutoff: Int64) -> Bool {
-        lastSeen.values.contains { $0 >= cutoff }
-    }
-
     /// The peers heard from since `cutoff`.
     func peers(seenSince cutoff: Int64) -> [PeerID] {
         lastSeen.filter { $0.value >= cutoff }.map(\.key).sorted()

@@ -29,14 +29,13 @@ extension Replica {
         peerVersions.peers(seenSince: configuration.wallClock() - configuration.peerRetentionMilliseconds)
     }
 
-    /// What every counted peer and this replica hold of a document. Nothing while no peer is
-    /// counted: a replica that never synced has had nothing acknowledged, and compacting would
-    /// only make its first sync a whole state.
+    /// What every counted peer and this replica hold of a document. With no peer counted (none
+    /// met yet, or none heard from within the retention time) that is all this replica holds:
+    /// nobody can be sent a delta of what it drops, and every peer it meets gets the whole
+    /// state, which is then smaller than the delta of everything would have been.
     func stableVector(for key: DocumentKey) -> VersionVector {
         let cutoff = configuration.wallClock() - configuration.peerRetentionMilliseconds
-        guard let document = state.document(key), peerVersions.hasPeers(seenSince: cutoff) else {
-            return VersionVector()
-        }
+        guard let document = state.document(key) else { return VersionVector() }
         return peerVersions.stable(document.versionVector, for: key, seenSince: cutoff)
     }
 

@@ -54,7 +54,7 @@ struct LiveSyncBench {
             }
             shipSeconds += encodeSeconds
             bytes += encoded.count
-            let apply = try BenchClock.measure { try MapWorkload.apply(encoded, to: b) }.seconds
+            let apply = try BenchClock.measure { try MapWorkload.apply((encoded, false), to: b) }.seconds
             applySeconds += apply
             applies.add(apply)
         }

@@ -131,6 +131,17 @@ struct MapWorkload {
             report.add("\(prefix).write.b", writeB, "s", [("writes", .number(Double(writesB.count)))])
         }
 
+        // What the app's idle steps do between writes: snapshots, which compact first. Neither
+        // peer has met another yet, so whatever was removed (superseded values, UNSETs and what
+        // they removed) can go, and the first sync of such a document is its whole state.
+        let (droppedAlone, compactSeconds) = try BenchClock.measure { try a.compact() + b.compact() }
+        report.add(
+            "\(prefix).compact", compactSeconds, "s",
+            [
+                ("dropped", .number(Double(droppedAlone))),
+                ("note", .text("both peers' background snapshots and compaction before they first meet")),
+            ])
+
         // Observers on both sides, as the coordinator has one on its drawing.
         var deliveriesA = 0
         var deliveriesB = 0
@@ -147,18 +158,17 @@ struct MapWorkload {
         report.add(
             "\(prefix).versions", Double(versionsB.encoded().count), "bytes",
             [("note", .text("B's version vectors, encoded"))])
-        let (deltaAB, encodeSeconds) = try BenchClock.measure {
-            try a.changes(collection: Self.collection, documentID: Self.documentID, since: versionsB)
-                .encoded()
-        }
-        let deltaBA = try b.changes(
-            collection: Self.collection, documentID: Self.documentID, since: versionsA
-        ).encoded()
+        let (deltaAB, encodeSeconds) = try BenchClock.measure { try Self.outgoing(from: a, since: versionsB) }
+        let deltaBA = try Self.outgoing(from: b, since: versionsA)
         report.add(
             "\(prefix).encode", encodeSeconds, "s",
-            [("note", .text("A's changes since B's versions, encoded"))])
-        report.add("\(prefix).delta.a_to_b", Double(deltaAB.count), "bytes")
-        report.add("\(prefix).delta.b_to_a", Double(deltaBA.count), "bytes")
+            [("note", .text("A's changes since B's versions (or A's whole state), encoded"))])
+        report.add(
+            "\(prefix).delta.a_to_b", Double(deltaAB.bytes.count), "bytes",
+            [("kind", .text(deltaAB.whole ? "whole state" : "delta"))])
+        report.add(
+            "\(prefix).delta.b_to_a", Double(deltaBA.bytes.count), "bytes",
+            [("kind", .text(deltaBA.whole ? "whole state" : "delta"))])
 
         let beforeB = deliveriesB
         let applyB = try BenchClock.measure { try Self.apply(deltaAB, to: b) }.seconds
@@ -174,7 +184,8 @@ struct MapWorkload {
                 (
                     "note",
                     .text(
-                        "B decodes and applies A's delta: one SQLite transaction, document observer patched")
+                        "B decodes and applies A's delta (adopts its whole state): one SQLite transaction, document observer patched"
+                    )
                 ),
             ])
         report.add(
@@ -286,10 +297,30 @@ struct MapWorkload {
                     filter: DQLFilter(id: .string(documentID)))))
     }
 
-    /// Decodes and applies an encoded delta; a refusal is a wrong result here (nothing is missing).
-    static func apply(_ bytes: [UInt8], to replica: Replica) throws {
-        guard !bytes.isEmpty else { return }
-        let delta = try ReplicaDelta(decoding: bytes)
+    /// What `replica` sends a peer holding `versions`, as the sync session chooses it: the whole
+    /// state when the peer cannot be sent a delta (the document compacted what it lacks), else
+    /// the delta; encoded.
+    static func outgoing(from replica: Replica, since versions: DocumentVersions) throws -> (
+        bytes: [UInt8], whole: Bool
+    ) {
+        if let whole = replica.fullState(collection: collection, documentID: documentID, since: versions) {
+            return (whole.encoded(), true)
+        }
+        return (
+            try replica.changes(collection: collection, documentID: documentID, since: versions).encoded(),
+            false
+        )
+    }
+
+    /// Decodes and applies what `outgoing` encoded; a refusal is a wrong result here (nothing is
+    /// missing).
+    static func apply(_ message: (bytes: [UInt8], whole: Bool), to replica: Replica) throws {
+        if message.whole {
+            _ = try replica.adopt(try ReplicaFullState(decoding: message.bytes))
+            return
+        }
+        guard !message.bytes.isEmpty else { return }
+        let delta = try ReplicaDelta(decoding: message.bytes)
         guard case .applied = try replica.apply(delta) else {
             throw BenchError.wrongResult("a delta was refused")
         }

@@ -156,16 +156,36 @@ import Testing
         #expect(try document(a).event(at: erasure.dot) == nil)
     }
 
-    @Test func aReplicaNoPeerHasAcknowledgedCompactsNothing() throws {
-        let peers = try Peers([0xA1])
-        let a = peers.replicas[0]
-        try set(["k": .string("old")], in: a, clock: peers.clock)
+    @Test func aReplicaThatNeverMetAPeerDropsEveryRemovalAndItsFirstPeerGetsTheWholeState() throws {
+        let peers = try Peers([0xA1, 0xB2])
+        let (a, b) = (peers.replicas[0], peers.replicas[1])
+        try set(["k": .string("old"), "kept": .string("drawn")], in: a, clock: peers.clock)
+        // Nothing removed yet, so nothing goes, and a peer can still be sent a delta of it all:
+        // the compacted vector covers only what was dropped, not all that was stable.
+        #expect(try a.compact() == 0)
+        #expect(try document(a).compacted.isEmpty)
+        #expect(a.fullState(collection: "drawings", documentID: nil, since: DocumentVersions()) == nil)
         try set(["k": .string("new")], in: a, clock: peers.clock)
         try unset(["k"], in: a, clock: peers.clock)
         let before = try document(a)
-        #expect(try a.compact() == 0)
-        #expect(try document(a) == before)
-        #expect(try document(a).compacted.isEmpty)
+        #expect(a.countedPeers.isEmpty)
+        // "old", "new" and the UNSET: no peer can ever need them.
+        #expect(try a.compact() == 3)
+        let after = try document(a)
+        #expect(after.events.values.allSatisfy { !$0.isRemoved })
+        #expect(after.compacted == before.versionVector)
+        #expect(try strokes(a) == ["kept": .string("drawn")])
+
+        // B, meeting A for the first time, cannot be sent a delta of what went: a whole state.
+        let bVersions = try b.versions(collection: "drawings", documentID: nil)
+        let whole = try #require(a.fullState(collection: "drawings", documentID: nil, since: bVersions))
+        #expect(whole.delta.eventCount == after.events.count)
+        try set(["b's": .string("own")], in: b, clock: peers.clock)
+        _ = try b.adopt(try ReplicaFullState(decoding: whole.encoded()))
+        #expect(try strokes(b) == ["kept": .string("drawn"), "b's": .string("own")])
+        // What B drew goes back as an ordinary delta; "k" comes back nowhere.
+        try send(b, a)
+        #expect(try strokes(a) == ["kept": .string("drawn"), "b's": .string("own")])
         let readOnly = try Replica.openReadOnly(directory: peers.directories[0].path)
         #expect(throws: ReplicaError.self) { try readOnly.compact() }
     }

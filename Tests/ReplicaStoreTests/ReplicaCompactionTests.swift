@@ -43,13 +43,17 @@ import Testing
         }
     }
 
-    /// Both ways: each side's changes applied by the other, then each told what the other holds
-    /// (as the sync session does with the versions it receives).
+    /// Both ways: each side's changes applied by the other (its whole state when the other
+    /// cannot be sent a delta), then each told what the other holds (as the sync session does
+    /// with the versions it receives).
     func sync(_ a: Replica, _ b: Replica) throws {
         for (from, to) in [(a, b), (b, a)] {
-            let delta = try from.changes(
-                collection: "drawings", documentID: nil,
-                since: try to.versions(collection: "drawings", documentID: nil))
+            let versions = try to.versions(collection: "drawings", documentID: nil)
+            if let whole = from.fullState(collection: "drawings", documentID: nil, since: versions) {
+                _ = try to.adopt(whole)
+                continue
+            }
+            let delta = try from.changes(collection: "drawings", documentID: nil, since: versions)
             if !delta.isEmpty { _ = try to.apply(delta) }
         }
         for (from, to) in [(a, b), (b, a)] {
@@ -125,23 +129,32 @@ import Testing
         }
     }
 
-    @Test func nothingCompactsBeforeAPeerHasAcknowledgedIt() throws {
+    @Test func aCountedPeerHoldsCompactionBackUntilItHasAcknowledged() throws {
         let directoryA = try TemporaryDirectory(prefix: "compaction-a")
         let directoryB = try TemporaryDirectory(prefix: "compaction-b")
         let clock = ManualClock(1_770_000_000_000)
         let a = try Replica(directory: directoryA.path, configuration: clock.configuration(peer: 0xA1))
         let b = try Replica(directory: directoryB.path, configuration: clock.configuration(peer: 0xB2))
         let key = DocumentKey(collection: "drawings", id: "drawing-1")
+        func events(_ replica: Replica) -> Int { replica.state.document(key)?.events.count ?? 0 }
         try writeRound(0, into: a, clock: clock)
         try eraseRound(0, in: a, clock: clock)
         runIdleSteps(a)
-        // Alone, nothing is acknowledged: every tombstone stays.
-        #expect((a.state.document(key)?.events.count ?? 0) > 2 * Self.strokes)
+        // Alone, no peer can need a tombstone: they all go, and B's first sync is a whole state.
+        #expect(a.countedPeers.isEmpty)
+        #expect(events(a) < Self.strokes)
+        try sync(a, b)
+        #expect(try strokes(b) == strokes(a))
+        // B counts now, and lacks round 1 until the next sync: every tombstone of it stays.
+        try writeRound(1, into: a, clock: clock)
+        try eraseRound(1, in: a, clock: clock)
+        runIdleSteps(a)
+        #expect(events(a) > 2 * Self.strokes)
         try sync(a, b)
         // B holds the writes and the erase, and said so: all of it is stable now.
         runIdleSteps(a)
         #expect(a.state.document(key)?.compacted.counters.isEmpty == false)
-        #expect((a.state.document(key)?.events.count ?? 0) < Self.strokes)
+        #expect(events(a) < Self.strokes)
         // A peer not heard from within the retention time no longer holds compaction back, and a
         // stale vector from it counts for nothing once it has gone.
         #expect(a.countedPeers == [b.peerID])

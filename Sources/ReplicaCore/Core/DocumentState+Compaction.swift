@@ -6,8 +6,9 @@ extension DocumentState {
     /// UNSET or a DELETE) and `stable` covers its dot and its whole context: then no event still
     /// to arrive is one it removes, so nothing it said is needed again.
     ///
-    /// Dropped dots stay covered by `versionVector` and by `compacted`, so a copy of a dropped
-    /// event that arrives again (a duplicated or late delta) is ignored instead of coming back.
+    /// Dropped dots stay covered by `versionVector` and by `compacted` (raised to the last dropped
+    /// dot of each peer, no further), so a copy of a dropped event that arrives again (a
+    /// duplicated or late delta) is ignored instead of coming back.
     /// Returns the dots dropped, in order.
     @discardableResult
     public mutating func compact(stable: VersionVector) -> [Dot] {
@@ -18,8 +19,12 @@ extension DocumentState {
                 dropped.append(event.dot)
             }
         }
+        // The compacted vector grows only as far as what went: a peer that holds every dropped
+        // dot can still be sent a delta, however much more was stable.
+        var covering = VersionVector()
+        for dot in dropped where covering[dot.peer] < dot.counter { covering[dot.peer] = dot.counter }
         for dot in dropped { dropEvent(dot) }
-        markCompacted(stable)
+        markCompacted(covering)
         return dropped
     }
 }
