@@ -44,6 +44,7 @@ import Testing
             configuration.minimumDroppedEvents = 1
             configuration.stepInterval = .milliseconds(20)
             configuration.documentInterval = .milliseconds(200)
+            configuration.forgetInterval = .milliseconds(100)
             relay.replica.compaction = configuration
             relay.replica.start { failure in
                 #expect(failure == nil)
@@ -91,13 +92,20 @@ import Testing
         #expect(relays.allSatisfy { $0.replica.compactionStatistics.compactions == 0 })
 
         // E goes offline and draws there; two hours pass, so the relays stop counting it.
+        let eID = try #require(e).replica.peerID.rawValue
         e?.node.shutdown()
         test.wait(for: "E to leave") { relays[1].node.status.peers.count == 1 }
         try e?.draw(["e-offline-1", "e-offline-2"])
         e = nil
         clock.now += 2 * 3_600_000
+        // Its row is forgotten; A's and B's are written again as they acknowledge.
+        try wait(
+            test, for: "E's row to be forgotten",
+            "SELECT count(*) FROM drawtogether_peer_versions WHERE peer = \(Int64(bitPattern: eID))"
+        ) { $0.int64(0, 0) == 0 }
 
         // A erases half and draws more; B follows.
+        let drawn = try rowCount(test)
         let erased = Array(strokes.prefix(20))
         try a.replica.execute(
             "UPDATE drawings UNSET \(erased.map { "strokes.`\($0)`" }.joined(separator: ", ")) WHERE _id = :id",
@@ -105,7 +113,6 @@ import Testing
         try a.draw(["after-1", "after-2"])
         let expected = Set(strokes.dropFirst(20)).union(["after-1", "after-2"])
         test.wait(for: "A and B to hold the erase") { a.strokes == expected && b.strokes == expected }
-        let grown = try rowCount(test)
 
         // The relays compact by themselves: the rows shrink to the whole state, and both relays'
         // caches take it.
@@ -122,7 +129,7 @@ import Testing
         let compactions = relays.map(\.replica.compactionStatistics)
         #expect(compactions.reduce(0) { $0 + $1.compactions } >= 1)
         #expect(compactions.reduce(0) { $0 + $1.droppedEvents } >= 40, "\(compactions)")
-        #expect(try rowCount(test) * 10 < grown)
+        #expect(try rowCount(test) * 10 < drawn)
         // A and B were counted: they are still sent deltas, not the whole state.
         try a.draw(["after-3"])
         let later = expected.union(["after-3"])

@@ -24,6 +24,9 @@ struct RelayCompactor {
     var written: [DocumentKey: [PeerID: Written]] = [:]
     /// Documents some client holds more of since they were last looked at.
     var candidates: Set<DocumentKey> = []
+    /// Documents to read again whatever the estimate says: another relay compacted them at the
+    /// same time, so two whole states are left to make one.
+    var recheck: Set<DocumentKey> = []
     /// When this relay last compacted (or tried to compact) each document.
     var lastAttempt: [DocumentKey: SyncInstant] = [:]
     var lastForgotten: SyncInstant?

@@ -73,17 +73,30 @@ extension RelayReplica {
             compactor.compactions += 1
             compactor.droppedEvents += done.droppedEvents
             compactor.deletedRows += done.deletedEvents + done.deletedFullStates
+            if done.raced { compactor.recheck.insert(key) }
         }
     }
 
     /// The most candidates one step looks at (each look walks a document's events once).
     static let compactionLooksPerStep = 8
 
-    /// The first candidate in memory, not compacted here within `documentInterval`, that this
-    /// relay's own clients would let lose at least `minimumDroppedEvents` and a quarter of its
-    /// events (other relays' clients can only hold it back further: the read decides).
+    /// A document another relay compacted at the same time as this one, else the first
+    /// candidate in memory, not compacted here within `documentInterval`, that this relay's own
+    /// clients would let lose at least `minimumDroppedEvents` and a quarter of its events (other
+    /// relays' clients can only hold it back further: the read decides).
     func nextCompaction(cutoff: Int64) -> DocumentKey? {
         let now = loop.now
+        for key in compactor.recheck.sorted(by: { ($0.collection, $0.id) < ($1.collection, $1.id) }) {
+            guard isWanted(key) else {
+                compactor.recheck.remove(key)
+                continue
+            }
+            if let last = compactor.lastAttempt[key], now.since(last) < compaction.documentInterval {
+                continue
+            }
+            compactor.recheck.remove(key)
+            return key
+        }
         var looks = 0
         for key in compactor.candidates.sorted(by: { ($0.collection, $0.id) < ($1.collection, $1.id) }) {
             guard looks < Self.compactionLooksPerStep else { return nil }

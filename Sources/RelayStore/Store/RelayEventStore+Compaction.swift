@@ -30,6 +30,12 @@ extension RelayEventStore {
         public var deletedFullStates: Int
         /// Events of the document the new whole state dropped (set by `compact`).
         public var droppedEvents = 0
+        /// Rows it was made from (set by `compact`): more than were deleted when another relay
+        /// compacted the document at the same time (then two whole states are left).
+        public var coveredRows = 0
+
+        /// Whether another compaction deleted some of the rows first.
+        public var raced: Bool { deletedEvents + deletedFullStates < coveredRows }
     }
 
     /// Writes what clients said they hold (one statement; a later row of the same client and
@@ -145,6 +151,8 @@ extension RelayEventStore {
                         outcome.map {
                             var done = $0
                             done.droppedEvents = compaction.dropped
+                            done.coveredRows =
+                                compaction.coveredEvents.count + compaction.coveredFullStates.count
                             return done
                         })
                 }
