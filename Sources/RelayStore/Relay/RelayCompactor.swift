@@ -47,7 +47,8 @@ struct RelayCompactor {
         unwritten = []
         for (key, bytes) in heard {
             guard let versions = try? DocumentVersions(decoding: bytes) else { continue }
-            for (id, vector) in versions.vectors {
+            for (id, vector) in versions.vectors where key.subscription.documentID ?? id == id {
+                // Only documents of the subscription: a client names no rows for others.
                 let document = DocumentKey(collection: key.subscription.collection, id: id)
                 let before = written[document]?[key.peer]
                 if let before, before.vector == vector, now - before.lastSeen < resolution { continue }
