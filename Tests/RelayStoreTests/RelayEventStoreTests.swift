@@ -417,17 +417,18 @@ import Testing
         for outcome in opened { #expect((try? outcome.get()) != nil, "\(outcome)") }
         let check = try test.connected()
         let version = try test.run(check, "SELECT value FROM drawtogether_meta WHERE key = 'schema_version'")
-        #expect(version.int64(0, 0) == 3)
+        #expect(version.int64(0, 0) == 4)
 
-        // A database of the previous version (no whole states table) with events in it
+        // A database of version 2 (no whole states or client versions tables) with events in it
         // migrates and keeps them.
         let older = try test.openStore(databaseID: "m")
         let writes = try RecordedWrites(seed: 29, operations: 30)
         _ = try test.commit(older, writes.deltas)
         _ = try test.run(check, "DROP TABLE drawtogether_full_states")
+        _ = try test.run(check, "DROP TABLE drawtogether_peer_versions")
         _ = try test.run(check, "UPDATE drawtogether_meta SET value = 2 WHERE key = 'schema_version'")
         let migrated = try test.openStore(databaseID: "m")
-        #expect(try test.run(check, "SELECT value FROM drawtogether_meta").int64(0, 0) == 3)
+        #expect(try test.run(check, "SELECT value FROM drawtogether_meta").int64(0, 0) == 4)
         #expect(try test.rows(migrated).delta.eventCount == writes.deltas.reduce(0) { $0 + $1.eventCount })
         #expect(try test.rows(migrated).fullStates.isEmpty)
 

@@ -70,6 +70,9 @@ public final class RelayReplica: SyncReplica {
     var hasStarted = false
     var coalescer = PresenceCoalescer()
     var presenceTimer: EventLoopTimer?
+    /// When and for whom documents are compacted (`RelayReplica+Compaction`); set before `start`.
+    public var compaction = RelayCompactionConfiguration()
+    var compactor = RelayCompactor()
 
     /// The deltas of these tickets are committed (see `SyncApplyOutcome.deferred`); the cache
     /// holds them, and the documents given changed. Call `SyncNode.durable(_:changed:)`.
@@ -130,6 +133,7 @@ public final class RelayReplica: SyncReplica {
                 hasStarted = true
                 isAvailable = true
                 scheduleSweep()
+                scheduleCompactionStep()
             }
             completion(failure)
         }
@@ -143,6 +147,8 @@ public final class RelayReplica: SyncReplica {
         presenceTimer = nil
         if let sweepTimer { loop.cancel(sweepTimer) }
         sweepTimer = nil
+        if let timer = compactor.timer { loop.cancel(timer) }
+        compactor.timer = nil
         hasStarted = false
         dropConnection()
     }

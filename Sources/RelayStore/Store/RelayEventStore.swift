@@ -174,30 +174,27 @@ public final class RelayEventStore {
             operation: "reading the listing of \(collection)", completion: completion)
     }
 
-    /// The whole states of the documents not among `known`, then the events `statement` selects
-    /// (documents in id order, events in dot order), together.
+    /// The events `statement` selects (documents in id order, events in dot order), then the
+    /// whole states of the documents not among `known`, together. Events first: a compaction
+    /// committed between the two statements deleted only rows its new whole state covers, and
+    /// the second statement sees that state (see `RelayEventStore+Compaction`).
     private func readRows(
         collection: String, documentIDs: [String]?, known: [String: Set<[UInt8]>], events statement: String,
         _ parameters: [PostgresValue], operation: String,
         completion: @escaping (Result<StoredRows, PostgresError>) -> Void
     ) {
         let target = connection.target.description
-        fullStates(collection: collection, documentIDs: documentIDs, known: known) { [self] outcome in
-            guard case .success(let fullStates) = outcome else {
-                return completion(
-                    outcome.map {
-                        StoredRows(delta: ReplicaDelta(collection: collection, documents: []), fullStates: $0)
-                    })
+        connection.send(statement, parameters, operation: operation) { [self] outcome in
+            let delta = outcome.flatMap { rows in
+                Result { () throws(PostgresError) in
+                    try Self.delta(collection: collection, rows: rows, target: target)
+                }
             }
-            connection.send(statement, parameters, operation: operation) { outcome in
-                completion(
-                    outcome.flatMap { rows in
-                        Result { () throws(PostgresError) in
-                            StoredRows(
-                                delta: try Self.delta(collection: collection, rows: rows, target: target),
-                                fullStates: fullStates)
-                        }
-                    })
+            guard case .success(let delta) = delta else {
+                return completion(delta.map { StoredRows(delta: $0) })
+            }
+            fullStates(collection: collection, documentIDs: documentIDs, known: known) { outcome in
+                completion(outcome.map { StoredRows(delta: delta, fullStates: $0) })
             }
         }
     }

@@ -39,6 +39,17 @@ enum RelaySchema {
                 PRIMARY KEY (database_id, collection, document, digest))
             """
         ],
+        [
+            // What each client said it holds of a document (a one-document version list) and
+            // when (the writing relay's wall clock, ms), written by every relay for its clients:
+            // compaction's stable vector (`RelaySchema.readCompaction`).
+            """
+            CREATE TABLE drawtogether_peer_versions(
+                database_id text NOT NULL, collection text NOT NULL, document text NOT NULL,
+                peer bigint NOT NULL, vector bytea NOT NULL, last_seen bigint NOT NULL,
+                PRIMARY KEY (database_id, collection, document, peer))
+            """
+        ],
     ]
 
     static var version: Int64 { Int64(migrations.count) }
