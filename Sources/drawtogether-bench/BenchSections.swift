@@ -1,4 +1,3 @@
-import Glibc
 import TestSupport
 
 /// Which figures each section measures, and running one in this process.
@@ -53,13 +52,10 @@ enum BenchSections {
                 ).run()
             }
         case .relay:
-            // TEMPORARY (relay trace): DT_BENCH_PG_ONLY skips the one-relay run.
-            if getenv("DT_BENCH_PG_ONLY") == nil {
-                try RelayBench(
-                    clientCounts: options.relayClientCounts, measureSeconds: options.relaySeconds,
-                    setup: .oneRelay, report: report
-                ).run()
-            }
+            try RelayBench(
+                clientCounts: options.relayClientCounts, measureSeconds: options.relaySeconds,
+                setup: .oneRelay, report: report
+            ).run()
             // Two relays on one PostgreSQL: a throwaway cluster, as the tests start one.
             guard PostgresCluster.serverIsInstalled else {
                 FigureReport.progress(

@@ -31,12 +31,6 @@ final class RelayClientReplica: SyncReplica {
         _ = try state.execute(Self.insert, arguments: ["doc": document], wall: wall)
     }
 
-    /// TEMPORARY (relay trace): the highest counter of this replica's own events in its drawing.
-    var ownCounter: UInt64 {
-        state.document(DocumentKey(collection: Self.collection, id: drawingID))?.versionVector[
-            state.peerID] ?? 0
-    }
-
     func encodedVersions(for subscription: SyncSubscription) throws -> [UInt8] {
         state.versions(collection: subscription.collection, documentID: subscription.documentID).encoded()
     }

@@ -34,18 +34,7 @@ final class RelayLoad {
         var expected: Int
         var arrived = 0
         var timed: Bool
-        var peer: UInt64 = 0
-        var counter: UInt64 = 0
-        var relay = 0
-        var sameRelayLast: UInt64 = 0
-        var otherRelayLast: UInt64 = 0
     }
-
-    /// TEMPORARY (relay trace): `driver peer counter sent same-relay-last other-relay-last` lines.
-    private let trace: UnsafeMutablePointer<FILE>? = {
-        guard let path = getenv("DT_RELAY_TRACE") else { return nil }
-        return fopen(String(cString: path) + ".driver", "w")
-    }()
 
     static let token = "drawtogether bench relay token, 32+ characters"
     static let databaseID = "bench-relay"
@@ -127,7 +116,7 @@ final class RelayLoad {
                 default: break
                 }
             }
-            replica.onStrokes = { [unowned self, unowned client] keys in arrived(keys, at: client) }
+            replica.onStrokes = { [unowned self] keys in arrived(keys) }
             clients.append(client)
             subscribers[client.drawing].append(client)
         }
@@ -203,36 +192,23 @@ final class RelayLoad {
         }
         sentStrokes += 1
         if watchers > 0 {
-            inFlight[key] = InFlight(
-                sentAt: BenchClock.now(), expected: watchers, timed: measuring,
-                peer: 0xBE00_0000_0000_0000 | UInt64(client.index + 1), counter: client.replica.ownCounter,
-                relay: client.relay)
+            inFlight[key] = InFlight(sentAt: BenchClock.now(), expected: watchers, timed: measuring)
             if measuring { timedStrokes += 1 }
         }
         client.node.localCommitted()
     }
 
-    private func arrived(_ keys: [String], at client: Client) {
+    private func arrived(_ keys: [String]) {
         let now = BenchClock.now()
         for key in keys {
             guard var stroke = inFlight[key] else { continue }
             stroke.arrived += 1
-            if client.relay == stroke.relay {
-                stroke.sameRelayLast = now
-            } else {
-                stroke.otherRelayLast = now
-            }
             if stroke.arrived < stroke.expected {
                 inFlight[key] = stroke
                 continue
             }
             inFlight[key] = nil
             if stroke.timed { latencies.add(Double(now &- stroke.sentAt) / 1e6) }
-            if stroke.timed, let trace {
-                fputs(
-                    "driver \(stroke.peer) \(stroke.counter) \(stroke.sentAt) \(stroke.sameRelayLast) \(stroke.otherRelayLast)\n",
-                    trace)
-            }
         }
     }
 
@@ -243,7 +219,6 @@ final class RelayLoad {
             client.node.shutdown()
         }
         idle(for: .milliseconds(500))
-        if let trace { fflush(trace) }
         clients = []
         subscribers = []
     }

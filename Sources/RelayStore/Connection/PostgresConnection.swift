@@ -35,7 +35,6 @@ public final class PostgresConnection {
         var parameters: [PostgresValue]
         var completion: (Result<PostgresRows, PostgresError>) -> Void
         var operation: String
-        var onWire: (() -> Void)?
     }
 
     private var queue: [Statement] = []
@@ -89,7 +88,7 @@ public final class PostgresConnection {
     /// Queues one statement (`$1`, `$2`… name the parameters); `completion` runs on the loop
     /// after the server answered — for a statement outside a transaction, after its COMMIT.
     public func send(
-        _ sql: String, _ parameters: [PostgresValue] = [], operation: String, onWire: (() -> Void)? = nil,
+        _ sql: String, _ parameters: [PostgresValue] = [], operation: String,
         completion: @escaping (Result<PostgresRows, PostgresError>) -> Void
     ) {
         if case .closed = state {
@@ -98,9 +97,7 @@ public final class PostgresConnection {
             return
         }
         queue.append(
-            Statement(
-                sql: sql, parameters: parameters, completion: completion, operation: operation, onWire: onWire
-            ))
+            Statement(sql: sql, parameters: parameters, completion: completion, operation: operation))
         if case .ready = state, inFlight == nil { sendNext() }
     }
 
@@ -182,8 +179,6 @@ public final class PostgresConnection {
             return
         }
         flush()
-        statement.onWire?()
-        RelayTrace.statement(statement.operation)
     }
 
     /// Hands libpq's output buffer to the socket; asks for a writable callback while it is full.

@@ -27,10 +27,6 @@ extension RelayReplica {
         }
         // The commit's own records: entered like rows read, up to a gap (then the document is
         // read by version vector).
-        if RelayTrace.isOn {
-            RelayTrace.mark("notice", RelayTrace.dots(events))
-            traceDots.merge(RelayTrace.dots(events)) { max($0, $1) }
-        }
         let complete = integrate(
             StoredRows(
                 delta: ReplicaDelta(

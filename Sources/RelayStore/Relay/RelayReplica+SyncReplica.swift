@@ -122,7 +122,6 @@ extension RelayReplica {
         let ticket = nextTicket
         nextTicket += 1
         unsaved[ticket] = write
-        if RelayTrace.isOn, case .delta(let delta) = write { RelayTrace.mark("recv", RelayTrace.dots(delta)) }
         submit(ticket, write)
         return .deferred(ticket: ticket)
     }

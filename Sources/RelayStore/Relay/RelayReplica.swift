@@ -69,8 +69,6 @@ public final class RelayReplica: SyncReplica {
     var readEventCount = 0
     var hasStarted = false
     var coalescer = PresenceCoalescer()
-    /// TEMPORARY (RelayTrace): the dots reported with the next report.
-    var traceDots: [PeerID: UInt64] = [:]
     var presenceTimer: EventLoopTimer?
 
     /// The deltas of these tickets are committed (see `SyncApplyOutcome.deferred`); the cache
@@ -289,10 +287,6 @@ public final class RelayReplica: SyncReplica {
             switch outcome {
             case .success:
                 guard unsaved.removeValue(forKey: ticket) != nil else { return }
-                if RelayTrace.isOn, case .delta(let delta) = write {
-                    RelayTrace.mark("committed", RelayTrace.dots(delta))
-                    traceDots.merge(RelayTrace.dots(delta)) { max($0, $1) }
-                }
                 let rows = StoredRows(write)
                 integrate(rows, readAgainOnGap: true)
                 enteredOwnCommit(rows)
@@ -331,13 +325,6 @@ public final class RelayReplica: SyncReplica {
             reportIsScheduled = false
             let tickets = durableTickets
             let changed = changedThisTurn
-            let dots = traceDots
-            traceDots = [:]
-            RelayTrace.mark("report", dots)
-            defer {
-                RelayTrace.mark("pushed", dots)
-                RelayTrace.flush()
-            }
             durableTickets = []
             changedThisTurn = []
             if !tickets.isEmpty {

@@ -103,12 +103,6 @@ public final class RelayEventStore {
                     stored: isWhole ? nil : batch.vector
                 ).map { (key.collection, key.id, $0) }
             }
-        let traced = writes.reduce(into: [PeerID: UInt64]()) { result, write in
-            if RelayTrace.isOn, case .delta(let delta) = write {
-                result.merge(RelayTrace.dots(delta)) { max($0, $1) }
-            }
-        }
-        RelayTrace.mark("queued", traced)
         connection.send(
             RelaySchema.commitBatch,
             [
@@ -116,10 +110,8 @@ public final class RelayEventStore {
                 .int8Array(counters), .byteaArray(records), .text(channel), .textArray(notices.map(\.0)),
                 .textArray(notices.map(\.1)), .textArray(notices.map(\.2)), .textArray(heads),
                 .textArray(wholeCollections), .textArray(wholeDocuments), .byteaArray(wholeRecords),
-            ], operation: "committing \(records.count) events and \(wholeRecords.count) whole states",
-            onWire: { RelayTrace.mark("wire", traced) }
+            ], operation: "committing \(records.count) events and \(wholeRecords.count) whole states"
         ) { outcome in
-            RelayTrace.mark("done", traced)
             completion(outcome.map { rows in rows.rows.isEmpty ? 0 : Int(rows.int64(0, 0) ?? 0) })
         }
     }
