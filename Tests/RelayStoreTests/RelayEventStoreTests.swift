@@ -351,6 +351,72 @@ import Testing
         #expect(strangerNotices.isEmpty)
     }
 
+    @Test func aCommitsRowsAreDurableAndItsNoticesSentAfterThem() throws {
+        let test = try PostgresTestLoop()
+        let writer = try test.openStore(databaseID: "two-steps")
+        let listener = try test.openStore(databaseID: "two-steps")
+        var seen: [(notice: CommitNotice, stored: Int)] = []
+        var listening: PostgresError??
+        listener.listen(onNotice: { notice in
+            // The rows are committed when their notice arrives: a read on it finds them.
+            listener.changes(
+                collection: "drawings", documentID: notice.documentID, since: DocumentVersions()
+            ) { outcome in
+                seen.append((notice, (try? outcome.get())?.delta.eventCount ?? -1))
+            }
+        }) { listening = .some($0) }
+        test.wait(for: "LISTEN") { listening != nil }
+        let writes = try RecordedWrites(seed: 5, operations: 20)
+        let documents = writes.finalDeltas
+        let stored = try test.commit(writer, documents)
+        #expect(stored == documents.reduce(0) { $0 + $1.eventCount })
+        test.wait(for: "the notices") { seen.count >= documents.count }
+        for (entry, delta) in zip(seen, documents) {
+            #expect(entry.notice.documentID == delta.documents[0].documentID)
+            #expect(entry.stored == delta.eventCount)
+        }
+        // Only the notices' own transaction skips the flush: the writer's session still
+        // commits durably, as the operator configured it.
+        let setting = try test.run(writer.connection, "SELECT current_setting('synchronous_commit')")
+        #expect(setting.text(0, 0) == "on")
+    }
+
+    @Test func aCommitSentByARelayThatIsGoneAtOnceStillNotifiesTheOthers() throws {
+        let test = try PostgresTestLoop()
+        let writer = try test.openStore(databaseID: "gone")
+        let listener = try test.openStore(databaseID: "gone")
+        var notices: [CommitNotice] = []
+        var listening: PostgresError??
+        listener.listen(onNotice: { notices.append($0) }) { listening = .some($0) }
+        test.wait(for: "LISTEN") { listening != nil }
+        let writes = try RecordedWrites(seed: 8, operations: 20)
+        var answered = false
+        writer.commit(writes.finalDeltas) { _ in answered = true }
+        // The relay's connection goes away right after the call went out (as when it is killed).
+        writer.connection.close()
+        test.wait(for: "the notices") { notices.count >= writes.finalDeltas.count }
+        #expect(notices.map(\.documentID) == writes.finalDeltas.map { $0.documents[0].documentID })
+        let fresh = try test.openStore(databaseID: "gone")
+        #expect(try test.changes(fresh).eventCount == writes.finalDeltas.reduce(0) { $0 + $1.eventCount })
+        #expect(answered)
+    }
+
+    @Test func aRelayIgnoringItsOwnNoticesStillHearsTheOthers() throws {
+        let test = try PostgresTestLoop()
+        let one = try test.openStore(databaseID: "own")
+        let other = try test.openStore(databaseID: "own")
+        var heard: [CommitNotice] = []
+        var listening: PostgresError??
+        one.listen(ignoringOwn: true, onNotice: { heard.append($0) }) { listening = .some($0) }
+        test.wait(for: "LISTEN") { listening != nil }
+        let writes = try RecordedWrites(seed: 13, operations: 20)
+        let documents = writes.finalDeltas
+        _ = try test.commit(one, Array(documents.prefix(1)))
+        _ = try test.commit(other, Array(documents.dropFirst()))
+        test.wait(for: "the other relay's notices") { heard.count >= documents.count - 1 }
+        #expect(heard.map(\.documentID) == documents.dropFirst().map { $0.documents[0].documentID })
+    }
+
     @Test func aNoticeTooLargeForNotifyLeavesTheVectorOut() throws {
         var counters: [PeerID: UInt64] = [:]
         for peer in 1...600 { counters[PeerID(UInt64(peer) << 40)] = UInt64(peer) }
@@ -417,7 +483,7 @@ import Testing
         for outcome in opened { #expect((try? outcome.get()) != nil, "\(outcome)") }
         let check = try test.connected()
         let version = try test.run(check, "SELECT value FROM drawtogether_meta WHERE key = 'schema_version'")
-        #expect(version.int64(0, 0) == 4)
+        #expect(version.int64(0, 0) == 5)
 
         // A database of version 2 (no whole states or client versions tables) with events in it
         // migrates and keeps them.
@@ -428,7 +494,7 @@ import Testing
         _ = try test.run(check, "DROP TABLE drawtogether_peer_versions")
         _ = try test.run(check, "UPDATE drawtogether_meta SET value = 2 WHERE key = 'schema_version'")
         let migrated = try test.openStore(databaseID: "m")
-        #expect(try test.run(check, "SELECT value FROM drawtogether_meta").int64(0, 0) == 4)
+        #expect(try test.run(check, "SELECT value FROM drawtogether_meta").int64(0, 0) == 5)
         #expect(try test.rows(migrated).delta.eventCount == writes.deltas.reduce(0) { $0 + $1.eventCount })
         #expect(try test.rows(migrated).fullStates.isEmpty)
 

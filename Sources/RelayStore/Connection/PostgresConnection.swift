@@ -15,6 +15,9 @@ public final class PostgresConnection {
     public var onNotification: ((PostgresNotification) -> Void)?
     /// Called once when an established connection breaks (not for a failed connect).
     public var onFailure: ((PostgresError) -> Void)?
+    /// The server process serving this connection (0 before it is connected): the sender of the
+    /// notifications of its own statements.
+    public private(set) var backendProcessID: Int32 = 0
 
     private let loop: any EventLoop
     private var handle: OpaquePointer?
@@ -129,6 +132,7 @@ public final class PostgresConnection {
                 return
             }
             state = .ready
+            backendProcessID = PQbackendPID(handle)
             loop.setWritable(socket, nil)
             completion(nil)
             if inFlight == nil { sendNext() }

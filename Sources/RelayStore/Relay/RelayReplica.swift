@@ -183,6 +183,7 @@ public final class RelayReplica: SyncReplica {
                 completion(failure)
             case .success(let store):
                 store.listen(
+                    ignoringOwn: true,
                     onNotice: { [weak self] in self?.noticed($0) },
                     onPresence: { [weak self] in self?.presenceArrived($0) }
                 ) { [weak self] failure in
@@ -292,7 +293,9 @@ public final class RelayReplica: SyncReplica {
             switch outcome {
             case .success:
                 guard unsaved.removeValue(forKey: ticket) != nil else { return }
-                integrate(StoredRows(write), readAgainOnGap: true)
+                let rows = StoredRows(write)
+                integrate(rows, readAgainOnGap: true)
+                enteredOwnCommit(rows)
                 durableTickets.insert(ticket)
                 reportLater()
             case .failure(let failure):
@@ -300,6 +303,19 @@ public final class RelayReplica: SyncReplica {
                 if isAvailable || connection != nil { lost(failure) }
             }
         }
+    }
+
+    /// What this relay's own notice of a commit did before they were ignored (`listen`): a
+    /// listed document no longer in memory has its listing entry read again.
+    func enteredOwnCommit(_ rows: StoredRows) {
+        let collection = rows.delta.collection
+        guard listings[collection] != nil || pendingListings.contains(collection) else { return }
+        var added = false
+        for id in rows.documentIDs {
+            let key = DocumentKey(collection: collection, id: id)
+            if !isWanted(key) { added = staleEntries.insert(key).inserted || added }
+        }
+        if added { readNext() }
     }
 
     func resubmitUnsaved() {

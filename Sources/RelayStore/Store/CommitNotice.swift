@@ -69,34 +69,44 @@ public struct CommitNotice: Equatable, Sendable {
             ? "dt1" + names + entries : "dt1" + names
     }
 
-    /// Reads a payload; nil for anything this version did not write.
+    /// Reads a payload; nil for anything this version did not write. Split as bytes: a relay
+    /// reads every other relay's notices, and a notice is thousands of hex digits.
     public init?(payload: String) {
-        let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
-        guard fields.count >= 3, fields[0] == "dt1" || fields[0] == "dt2",
-            let collection = Self.unhex(fields[1]).flatMap({ String(validating: $0, as: UTF8.self) }),
-            let documentID = Self.unhex(fields[2]).flatMap({ String(validating: $0, as: UTF8.self) })
+        var text = payload
+        let parsed = text.withUTF8 { Self.parse(Array($0)) }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: [UInt8]) -> CommitNotice? {
+        let fields = bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        let kind = fields.first.map { String(decoding: $0, as: UTF8.self) }
+        guard fields.count >= 3, kind == "dt1" || kind == "dt2",
+            let collection = unhex(fields[1]).flatMap({ String(validating: $0, as: UTF8.self) }),
+            let documentID = unhex(fields[2]).flatMap({ String(validating: $0, as: UTF8.self) })
         else { return nil }
-        if fields[0] == "dt2" {
+        if kind == "dt2" {
             var events: [DocumentEvent] = []
+            events.reserveCapacity(fields.count - 3)
             for field in fields.dropFirst(3) {
-                guard let record = Self.unhex(field), let event = try? DocumentEvent(decoding: record) else {
+                guard let record = unhex(field), let event = try? DocumentEvent(decoding: record) else {
                     return nil
                 }
                 events.append(event)
             }
             guard !events.isEmpty else { return nil }
-            self.init(collection: collection, documentID: documentID, events: events)
-            return
+            return CommitNotice(collection: collection, documentID: documentID, events: events)
         }
         var counters: [PeerID: UInt64] = [:]
         for entry in fields.dropFirst(3) {
-            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].count == 16, let peer = UInt64(parts[0], radix: 16),
-                let counter = UInt64(parts[1]), counter > 0,
+            let parts = entry.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 16,
+                let peer = UInt64(String(decoding: parts[0], as: UTF8.self), radix: 16),
+                let counter = UInt64(String(decoding: parts[1], as: UTF8.self)), counter > 0,
                 counters.updateValue(counter, forKey: PeerID(peer)) == nil
             else { return nil }
         }
-        self.init(
+        return CommitNotice(
             collection: collection, documentID: documentID,
             stored: fields.count > 3 ? VersionVector(counters) : nil)
     }
@@ -117,8 +127,7 @@ public struct CommitNotice: Equatable, Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func unhex(_ text: Substring) -> [UInt8]? {
-        let utf8 = text.utf8
+    private static func unhex(_ utf8: ArraySlice<UInt8>) -> [UInt8]? {
         guard utf8.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count / 2)

@@ -36,8 +36,10 @@ public final class RelayEventStore {
 
     /// Stores every event of `writes` and each document of their whole states (an immutable row
     /// per document, with its events stored as event rows too) in one transaction, skipping what
-    /// is already stored, and notifies once per document that got a new row; `completion` runs
-    /// after COMMIT with the number of new rows. The notice carries the document's events of the
+    /// is already stored, and then notifies once per document that got a new row, in a
+    /// transaction of its own (`RelaySchema.commitBatch`: the rows' COMMIT does not wait for
+    /// other relays' notices); `completion` runs after both with the number of new rows, so
+    /// after the rows' COMMIT. The notice carries the document's events of the
     /// batch when they fit (`CommitNotice`); a document that got a whole state is noticed
     /// without events or vector: every relay holding it reads it (it may drop events they hold).
     public func commit(_ writes: [RelayWrite], completion: @escaping (Result<Int, PostgresError>) -> Void) {
@@ -284,15 +286,21 @@ public final class RelayEventStore {
     // MARK: Listening
 
     /// Starts listening on this database id's channel; `onNotice` gets each commit's notices,
-    /// the ones of this connection's own commits included.
+    /// the ones of this connection's own commits included unless `ignoringOwn` (a relay holds
+    /// what it committed already: its own notices are dropped unread, which halves the notices
+    /// a relay decodes when two share the database).
     public func listen(
+        ignoringOwn: Bool = false,
         onNotice: @escaping (CommitNotice) -> Void, onPresence: @escaping (String) -> Void = { _ in },
         completion: @escaping (PostgresError?) -> Void
     ) {
         let channel = channel
         let presenceChannel = presenceChannel
-        connection.onNotification = { notification in
+        connection.onNotification = { [weak connection] notification in
             if notification.channel == presenceChannel { return onPresence(notification.payload) }
+            if ignoringOwn, let connection, notification.senderProcessID == connection.backendProcessID {
+                return
+            }
             guard notification.channel == channel, let notice = CommitNotice(payload: notification.payload)
             else { return }
             onNotice(notice)

@@ -50,6 +50,60 @@ enum RelaySchema {
                 PRIMARY KEY (database_id, collection, document, peer))
             """
         ],
+        [
+            // A batch committed in two transactions (see `commitBatch`): the rows, durable, and
+            // then the notices. NOTIFY serialises every committing transaction of the cluster
+            // on one lock held until its commit is flushed, so notifying in the rows'
+            // transaction made the relays' commits wait for each other's fsync, one at a time.
+            // In a procedure both run on the server whatever becomes of the relay after
+            // sending the call: the notices of committed rows are never lost to a relay killed
+            // between the two.
+            """
+            CREATE OR REPLACE PROCEDURE drawtogether_commit_batch(
+                p_database text, p_collections text[], p_documents text[], p_peers int8[],
+                p_counters int8[], p_records bytea[], p_channel text, p_notice_collections text[],
+                p_notice_documents text[], p_notice_payloads text[], p_heads text[],
+                p_whole_collections text[], p_whole_documents text[], p_whole_records bytea[],
+                INOUT stored bigint DEFAULT 0)
+            LANGUAGE plpgsql AS $procedure$
+            DECLARE
+                payloads text[];
+            BEGIN
+                WITH inserted AS (
+                    INSERT INTO drawtogether_events(database_id, collection, document, peer, counter, record, head)
+                    SELECT p_database, b.collection, b.document, b.peer, b.counter, b.record, b.head
+                    FROM unnest(p_collections, p_documents, p_peers, p_counters, p_records, p_heads)
+                        AS b(collection, document, peer, counter, record, head)
+                    ON CONFLICT (database_id, collection, document, peer, counter) DO NOTHING
+                    RETURNING drawtogether_events.collection, drawtogether_events.document),
+                whole AS (
+                    INSERT INTO drawtogether_full_states(database_id, collection, document, digest, record)
+                    SELECT p_database, f.collection, f.document, sha256(f.record), f.record
+                    FROM unnest(p_whole_collections, p_whole_documents, p_whole_records)
+                        AS f(collection, document, record)
+                    ON CONFLICT (database_id, collection, document, digest) DO NOTHING
+                    RETURNING drawtogether_full_states.collection, drawtogether_full_states.document)
+                SELECT (SELECT count(*) FROM inserted) + (SELECT count(*) FROM whole),
+                    ARRAY(
+                        SELECT n.payload
+                        FROM unnest(p_notice_collections, p_notice_documents, p_notice_payloads)
+                            WITH ORDINALITY AS n(collection, document, payload, position)
+                        WHERE EXISTS (
+                                SELECT 1 FROM inserted i WHERE i.collection = n.collection AND i.document = n.document)
+                            OR EXISTS (
+                                SELECT 1 FROM whole s WHERE s.collection = n.collection AND s.document = n.document)
+                        ORDER BY n.position)
+                INTO stored, payloads;
+                -- Durable as the session's synchronous_commit says (on by default): the ack waits for it.
+                COMMIT;
+                -- The notices alone: nothing durable in them (a listener that misses one reads
+                -- by version vector), so their commit does not wait for a flush.
+                PERFORM set_config('synchronous_commit', 'off', true);
+                PERFORM pg_notify(p_channel, p) FROM unnest(payloads) AS p;
+            END
+            $procedure$
+            """
+        ],
     ]
 
     static var version: Int64 { Int64(migrations.count) }
@@ -63,32 +117,16 @@ enum RelaySchema {
         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
         """
 
-    /// One statement, so one round trip and one implicit transaction: insert the batch's events
-    /// and whole states (a row already there is left as it is), then notify once per document
-    /// that got a new row. Parameters: database id, the events as five parallel arrays, the
-    /// channel, the notices as three parallel arrays (collection, document, payload), the
-    /// events' path heads, and the whole states as three parallel arrays (collection, document,
-    /// record). Answers the new rows and the notices sent.
+    /// One call, so one round trip: the procedure of migration 5 inserts the batch's events and
+    /// whole states (a row already there is left as it is) and commits them, then notifies once
+    /// per document that got a new row, in a transaction of its own. Parameters: database id,
+    /// the events as five parallel arrays, the channel, the notices as three parallel arrays
+    /// (collection, document, payload), the events' path heads, and the whole states as three
+    /// parallel arrays (collection, document, record). Answers the new rows.
     static let commitBatch = """
-        WITH inserted AS (
-            INSERT INTO drawtogether_events(database_id, collection, document, peer, counter, record, head)
-            SELECT $1, b.collection, b.document, b.peer, b.counter, b.record, b.head
-            FROM unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::bytea[], $11::text[])
-                AS b(collection, document, peer, counter, record, head)
-            ON CONFLICT (database_id, collection, document, peer, counter) DO NOTHING
-            RETURNING collection, document),
-        stored AS (
-            INSERT INTO drawtogether_full_states(database_id, collection, document, digest, record)
-            SELECT $1, f.collection, f.document, sha256(f.record), f.record
-            FROM unnest($12::text[], $13::text[], $14::bytea[]) AS f(collection, document, record)
-            ON CONFLICT (database_id, collection, document, digest) DO NOTHING
-            RETURNING collection, document),
-        notified AS (
-            SELECT pg_notify($7, n.payload)
-            FROM unnest($8::text[], $9::text[], $10::text[]) AS n(collection, document, payload)
-            WHERE EXISTS (SELECT 1 FROM inserted i WHERE i.collection = n.collection AND i.document = n.document)
-                OR EXISTS (SELECT 1 FROM stored s WHERE s.collection = n.collection AND s.document = n.document))
-        SELECT (SELECT count(*) FROM inserted) + (SELECT count(*) FROM stored), (SELECT count(*) FROM notified)
+        CALL drawtogether_commit_batch(
+            $1::text, $2::text[], $3::text[], $4::int8[], $5::int8[], $6::bytea[], $7::text, $8::text[],
+            $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bytea[])
         """
 
     /// The whole states of one collection (or some documents of it) not among those a relay has
