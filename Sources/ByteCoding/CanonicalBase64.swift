@@ -53,10 +53,49 @@ public enum CanonicalBase64 {
         return try result.get()
     }
 
+    /// Writes `tag`, the byte count of `text` decoded and the bytes themselves straight into
+    /// `writer` when `text` is canonical base64 of at least one group of four characters; returns
+    /// false and leaves `writer` as it was otherwise. No array of the bytes is made on the way.
+    public static func writeDecoded(_ text: String, tag: UInt8, to writer: inout ByteWriter) -> Bool {
+        var text = text
+        return text.withUTF8 { chars in
+            guard !chars.isEmpty, chars.count % 4 == 0 else { return false }
+            let padding =
+                (chars[chars.count - 1] == Self.padding ? 1 : 0)
+                + (chars[chars.count - 2] == Self.padding ? 1 : 0)
+            let mark = writer.storage.count
+            // Room grows geometrically: one block may write thousands of values into one writer.
+            let needed = mark + 11 + chars.count / 4 * 3
+            if writer.storage.capacity < needed {
+                writer.storage.reserveCapacity(max(needed, 2 * writer.storage.capacity))
+            }
+            writer.writeByte(tag)
+            writer.writeVarint(UInt64(chars.count / 4 * 3 - padding))
+            do throws(Invalid) {
+                try decode(chars, appendingTo: &writer.storage)
+                return true
+            } catch {
+                writer.storage.removeSubrange(mark...)
+                return false
+            }
+        }
+    }
+
     private static func decode(_ chars: UnsafeBufferPointer<UInt8>) throws(Invalid) -> [UInt8] {
         guard chars.count % 4 == 0 else { throw Invalid(position: chars.count) }
         var out: [UInt8] = []
         out.reserveCapacity(chars.count / 4 * 3)
+        try decode(chars, appendingTo: &out)
+        return out
+    }
+
+    /// Appends the bytes `chars` stands for to `out`; throws at the first character that is not
+    /// canonical (`out` may then hold part of the bytes). `chars.count` is a multiple of four.
+    private static func decode(_ chars: UnsafeBufferPointer<UInt8>, appendingTo out: inout [UInt8])
+        throws(Invalid)
+    {
+        // Read once: each access to the static goes through its lazy initialiser's check.
+        let table = decodeTable
         var index = 0
         while index < chars.count {
             let isLast = index + 4 == chars.count
@@ -69,7 +108,7 @@ public enum CanonicalBase64 {
                     continue
                 }
                 // Data after padding ("=A") is as invalid as an unknown character.
-                let value = decodeTable[Int(char)]
+                let value = table[Int(char)]
                 guard value != 0xFF, pad == 0 else { throw Invalid(position: index + offset) }
                 triple |= UInt32(value) << (18 - 6 * UInt32(offset))
             }
@@ -80,6 +119,5 @@ public enum CanonicalBase64 {
             guard triple & unusedBits == 0 else { throw Invalid(position: index + 3 - pad) }
             index += 4
         }
-        return out
     }
 }

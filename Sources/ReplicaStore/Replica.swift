@@ -187,14 +187,21 @@ public final class Replica {
     /// Appends every changed event, one log row per document, with the clock; the caller holds
     /// the SQLite transaction (a failure reloads what is committed, counts included). Returns,
     /// per document, the paths of the events written (see `ReplicaCommit.changedPaths`).
+    ///
+    /// The paths are gathered only when an observer or a commit handler will read them.
     func persistUnsaved() throws -> [DocumentKey: Set<[String]>] {
         guard state.hasUnsavedChanges else { return [:] }
         let changes = state.takeUnsaved()
         try database.append(changes, clock: state.clock.latest)
+        let listening = !observers.isEmpty || !commitHandlers.isEmpty
         var paths: [DocumentKey: Set<[String]>] = [:]
         for change in changes {
             let (key, events) = (change.key, change.events)
-            paths[key, default: []].formUnion(events.map(\.path))
+            if listening {
+                var changed = Set<[String]>(minimumCapacity: events.count)
+                for event in events { changed.insert(event.path) }
+                paths[key, default: []].formUnion(changed)
+            }
             storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += events.count
             if let stored = storedDocuments[key], isCheckpointDue(stored) { dueDocuments.insert(key) }
         }

@@ -21,6 +21,24 @@ enum BenchClock {
         return (result, seconds(since: start))
     }
 
+    /// Nanoseconds of CPU this thread has used (user and system), on CLOCK_THREAD_CPUTIME_ID.
+    static func threadCPU() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// `measure`, with the CPU seconds this thread used as well: on a machine shared with other
+    /// work, the wall time of a run swings with the load while its CPU time does not, so two
+    /// figures of one run (a write and the floor) are compared on both.
+    static func measureWithCPU<T>(_ body: () throws -> T) rethrows -> (
+        result: T, seconds: Double, cpuSeconds: Double
+    ) {
+        let (start, cpuStart) = (now(), threadCPU())
+        let result = try body()
+        return (result, seconds(since: start), Double(threadCPU() &- cpuStart) / 1e9)
+    }
+
     /// VmRSS from /proc/self/status in MB (10^6 bytes), or nil where there is no such file.
     static func residentMegabytes() -> Double? {
         guard let file = fopen("/proc/self/status", "r") else { return nil }

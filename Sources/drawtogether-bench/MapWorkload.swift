@@ -89,7 +89,14 @@ struct MapWorkload {
             }
         }
         let writeCount = scenario == .overwrite || scenario == .deleteHalf ? 5 * keys : writesA.count
-        let writeA = try reusedWriteSeconds ?? BenchClock.measure { try Self.write(writesA, into: a) }.seconds
+        var writeCPU: Double?
+        let writeA: Double
+        if let reusedWriteSeconds {
+            writeA = reusedWriteSeconds
+        } else {
+            let measured = try BenchClock.measureWithCPU { try Self.write(writesA, into: a) }
+            (writeA, writeCPU) = (measured.seconds, measured.cpuSeconds)
+        }
         if scenario == .overwrite, let handoff {
             try Self.keepOverwriteStore(pathA, writeSeconds: writeA, in: handoff)
         }
@@ -104,8 +111,12 @@ struct MapWorkload {
             let state = try a.changes(
                 collection: Self.collection, documentID: Self.documentID, since: DocumentVersions())
             if let event = state.documents.first?.events.first(where: { $0.path == ["strokes", last.0] }) {
-                try FloorCommit(report: report).run(
-                    record: DocumentEvent.encodedList([event]), count: writesA.count, directory: stores.root)
+                for autoVacuum in [false, true] {
+                    try FloorCommit(report: report).run(
+                        record: DocumentEvent.encodedList([event]), count: writesA.count,
+                        directory: stores.root,
+                        autoVacuum: autoVacuum)
+                }
             }
         }
         let writeB = try BenchClock.measure { try Self.write(writesB, into: b) }.seconds
@@ -126,6 +137,13 @@ struct MapWorkload {
             ])
         if scenario == .deleteHalf {
             report.add("\(prefix).delete", deleteSeconds, "s", [("deletes", .number(Double(keys / 2)))])
+        }
+        if let writeCPU, scenario != .deleteHalf {
+            // The CPU this thread spent per write, comparable with the floor's `cpu_us_per_write`
+            // under any load (the wall figures of one run drift apart when the machine is busy).
+            report.add(
+                "\(prefix).write.cpu", writeCPU * 1e6 / Double(max(1, writeCount)), "us",
+                [("note", .text("CPU (user and system) of this thread per write of peer A"))])
         }
         if !writesB.isEmpty {
             report.add("\(prefix).write.b", writeB, "s", [("writes", .number(Double(writesB.count)))])

@@ -38,8 +38,7 @@ extension DocumentEvent {
 
     /// Writes `events` (in the order given) as one event block.
     static func writeBlock(
-        _ events: some Collection<DocumentEvent>, format: EventBlockFormat = .current,
-        to writer: inout ByteWriter
+        _ events: [DocumentEvent], format: EventBlockFormat = .current, to writer: inout ByteWriter
     ) {
         // A local write's block has one or two events: short arrays searched in order are cheaper
         // there than sets and dictionaries, and nothing is allocated per event or per path; the

@@ -12,15 +12,15 @@ extension DocumentEvent {
 
     /// The stored form of several events of one document (one row of the replica's log or of a
     /// snapshot): format 3, the events as one event block. Deterministic.
-    package static func encodedList(_ events: some Collection<DocumentEvent>) -> [UInt8] {
+    package static func encodedList(_ events: [DocumentEvent]) -> [UInt8] {
         encodedList(blocks: [], then: events)
     }
 
     /// A stored list of the given event blocks (each as a format 3 delta carried it, stored
     /// without being encoded again), followed by `events` as one more block when there are any.
-    package static func encodedList(blocks: [ArraySlice<UInt8>], then events: some Collection<DocumentEvent>)
-        -> [UInt8]
-    {
+    /// Arrays, not any collection: the replica's store calls this from another module, where a
+    /// generic function runs unspecialized (witness tables and metadata lookups on every event).
+    package static func encodedList(blocks: [ArraySlice<UInt8>], then events: [DocumentEvent]) -> [UInt8] {
         var writer = ByteWriter(
             reservingCapacity: blocks.reduce(16) { $0 + $1.count } + events.count * 64)
         writer.writeByte(listFormatThree)

@@ -7,12 +7,9 @@ import ByteCoding
 enum PackedBase64 {
     /// Writes `tag`, then `text`'s bytes behind their count, when it is canonical base64 of at
     /// least one group of four characters; false (nothing written) otherwise.
+    /// The bytes are decoded straight into the writer, not into an array first.
     static func write(_ text: String, tag: UInt8, to writer: inout ByteWriter) -> Bool {
-        guard !text.isEmpty, let bytes = try? CanonicalBase64.decode(text) else { return false }
-        writer.writeByte(tag)
-        writer.writeVarint(UInt64(bytes.count))
-        writer.writeBytes(bytes)
-        return true
+        CanonicalBase64.writeDecoded(text, tag: tag, to: &writer)
     }
 
     /// The canonical base64 text of `bytes`.

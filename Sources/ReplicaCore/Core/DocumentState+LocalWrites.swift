@@ -24,6 +24,14 @@ extension DocumentState {
             if visibleNode(at: path[...]) != .map {
                 write(.map, at: path, value: nil, author: &author, touched: &touched)
             }
+            // An entry at a time in key order; a single entry (every stroke the app writes) needs
+            // no sorted copy of the keys.
+            if entries.count == 1, let (key, entry) = entries.first {
+                assignBody(
+                    entry, at: path + [key], onlyDifferences: onlyDifferences, author: &author,
+                    touched: &touched)
+                return
+            }
             for key in entries.keys.sorted() {
                 if let entry = entries[key] {
                     assignBody(

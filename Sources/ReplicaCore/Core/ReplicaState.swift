@@ -112,32 +112,34 @@ public struct ReplicaState: Sendable {
     }
 
     /// Every document changed since the last call, in key order.
+    ///
+    /// A local write changes one document by one or two events: that case sorts nothing and
+    /// builds no set, and the tables of unsaved dots keep their storage for the next commit.
     package mutating func takeUnsaved() -> [UnsavedDocument] {
-        let changed = unsaved
-        let blocks = unsavedBlocks
-        unsaved = [:]
-        unsavedBlocks = [:]
-        let keys = Set(changed.keys).union(blocks.keys).sorted {
-            ($0.collection, $0.id) < ($1.collection, $1.id)
-        }
-        return keys.map { key in
+        var keys = Array(unsaved.keys)
+        for key in unsavedBlocks.keys where unsaved[key] == nil { keys.append(key) }
+        if keys.count > 1 { keys.sort { ($0.collection, $0.id) < ($1.collection, $1.id) } }
+        let result = keys.map { key in
             let document = document(key)
             func current(_ dots: [Dot]) -> [DocumentEvent] {
                 var events: [DocumentEvent] = []
                 events.reserveCapacity(dots.count)
                 var previous: Dot?
-                for dot in dots.sorted() where dot != previous {
+                for dot in dots.count > 1 ? dots.sorted() : dots where dot != previous {
                     previous = dot
                     if let event = document?.event(at: dot) { events.append(event) }
                 }
                 return events
             }
-            let extra = changed[key] ?? []
-            let held = blocks[key] ?? []
+            let extra = unsaved[key] ?? []
+            let held = unsavedBlocks[key] ?? []
             let unencoded = current(extra)
             let events = held.isEmpty ? unencoded : current(extra + held.flatMap(\.dots))
             return UnsavedDocument(key: key, events: events, blocks: held.map(\.block), unencoded: unencoded)
         }
+        unsaved.removeAll(keepingCapacity: true)
+        unsavedBlocks.removeAll(keepingCapacity: true)
+        return result
     }
 
     package var hasUnsavedChanges: Bool { !unsaved.isEmpty || !unsavedBlocks.isEmpty }

@@ -65,10 +65,11 @@ extension Replica {
 
     /// Finds the observers whose result changed and delivers to them, after the commit.
     func didCommit(_ changedPaths: [DocumentKey: Set<[String]>], isLocal: Bool) {
-        guard !changedPaths.isEmpty else { return }
-        let collections = Set(changedPaths.keys.map(\.collection))
+        guard !changedPaths.isEmpty, !observers.isEmpty || !commitHandlers.isEmpty else { return }
         for id in observers.keys.sorted() {
-            guard let observer = observers[id], collections.contains(observer.collection) else { continue }
+            guard let observer = observers[id],
+                changedPaths.keys.contains(where: { $0.collection == observer.collection })
+            else { continue }
             switch observer {
             case .query(let select, let arguments, let lastResult, let handler):
                 // A query for one `_id` is not run again for commits to other documents (with

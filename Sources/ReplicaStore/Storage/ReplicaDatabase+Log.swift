@@ -153,9 +153,7 @@ extension ReplicaDatabase {
     /// Appends one log row per document; the caller holds the transaction. Returns the events
     /// written per document.
     func append(_ changes: [ReplicaState.UnsavedDocument], clock: HybridTimestamp) throws {
-        let insert = try connection.cached(
-            "INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
-                + "clock_counter) VALUES(?, ?, ?, ?, ?, ?, ?)")
+        let insert = try appendStatement()
         for change in changes where !change.events.isEmpty {
             let key = change.key
             let sequence = nextSequence

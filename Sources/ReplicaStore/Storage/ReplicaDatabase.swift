@@ -46,6 +46,17 @@ final class ReplicaDatabase {
     private(set) var storedVersion: Int32 = 0
     /// The sequence number the next log row gets: past every row and every snapshot's reach.
     var nextSequence: Int64 = 1
+    /// The log's `INSERT`, run by every commit: held here so it is not looked up by its text.
+    private var appendInsert: SQLiteStatement?
+
+    func appendStatement() throws -> SQLiteStatement {
+        if let appendInsert { return appendInsert }
+        let statement = try connection.cached(
+            "INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
+                + "clock_counter) VALUES(?, ?, ?, ?, ?, ?, ?)")
+        appendInsert = statement
+        return statement
+    }
 
     init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         path = directory + "/" + Self.fileName

@@ -70,9 +70,25 @@ final class SQLiteConnection {
         try prepare(sql).run(values)
     }
 
+    /// `BEGIN IMMEDIATE` and `COMMIT`, held apart from `statements` so a commit does not hash
+    /// their text to find them.
+    private var beginImmediate: SQLiteStatement?
+    private var commit: SQLiteStatement?
+
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try wrapped(begin: "BEGIN IMMEDIATE", body)
+        if beginImmediate == nil { beginImmediate = try cached("BEGIN IMMEDIATE") }
+        if commit == nil { commit = try cached("COMMIT") }
+        guard let beginImmediate, let commit else { return try wrapped(begin: "BEGIN IMMEDIATE", body) }
+        try beginImmediate.run()
+        do {
+            let result = try body()
+            try commit.run()
+            return result
+        } catch {
+            _ = try? cached("ROLLBACK").run()
+            throw error
+        }
     }
 
     /// Runs `body` inside one read transaction, so that its statements see one committed state

@@ -6,6 +6,7 @@ import ReplicaCore
 final class SQLiteStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
+    private let parameterCount: Int32
     let sql: String
     /// The database file, so that a damaged one is named in the error.
     let path: String
@@ -21,6 +22,7 @@ final class SQLiteStatement {
         }
         self.handle = statement
         self.connection = connection
+        parameterCount = sqlite3_bind_parameter_count(statement)
         self.sql = sql
         self.path = path
     }
@@ -33,8 +35,7 @@ final class SQLiteStatement {
     @discardableResult
     func run(_ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (index, value) in values.enumerated() { try bind(value, at: Int32(index + 1)) }
+        try bindAll(values)
         var rows: [[SQLiteValue]] = []
         while true {
             let code = sqlite3_step(handle)
@@ -50,9 +51,8 @@ final class SQLiteStatement {
     /// without collecting them (a reopen reads every stored row once).
     func forEachRow(_ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         defer { sqlite3_reset(handle) }
-        for (index, value) in values.enumerated() { try bind(value, at: Int32(index + 1)) }
+        try bindAll(values)
         let row = SQLiteRow(handle: handle)
         while true {
             let code = sqlite3_step(handle)
@@ -62,12 +62,31 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds `values` to the parameters in order; a parameter left over is cleared (set to NULL)
+    /// rather than keeping the value of the last run. When every parameter is bound, as on the
+    /// replica's commit path, nothing is cleared.
+    private func bindAll(_ values: [SQLiteValue]) throws {
+        if values.count < Int(parameterCount) { sqlite3_clear_bindings(handle) }
+        for index in values.indices { try bind(values[index], at: Int32(index + 1)) }
+    }
+
     private func bind(_ value: SQLiteValue, at index: Int32) throws {
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, index)
         case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-        case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .text(var text):
+            // The native string's bytes in place, where passing the String would copy it into a
+            // C string first.
+            code = text.withUTF8 { bytes in
+                // An empty buffer may have no address, and a null pointer would bind NULL.
+                guard let base = bytes.baseAddress else {
+                    return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                    sqlite3_bind_text(handle, index, chars, Int32(bytes.count), csqlite_transient())
+                }
+            }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
