@@ -9,8 +9,9 @@ import ReplicaSync
 /// their clients; a relay compacts the documents it holds in memory, one at a time, by reading
 /// the document's rows whole and storing a compacted whole state that replaces the rows it was
 /// made from (`RelayEventStore.compact`). Each step is one statement on the loop's connection,
-/// answered through a callback: the loop never waits for the database. Every relay holding the
-/// document reads the new whole state after its notice, as it reads a client's.
+/// answered through a callback: the loop never waits for the database. Every other relay holding
+/// the document reads the new whole state after its notice, as it reads a client's; this one
+/// reads it when the compaction's answer comes.
 extension RelayReplica {
     /// What a client says it holds of a subscription (its versions, each ack's, each delta's
     /// sender versions): kept as sent, decoded and written by the next step.
@@ -74,6 +75,12 @@ extension RelayReplica {
             compactor.droppedEvents += done.droppedEvents
             compactor.deletedRows += done.deletedEvents + done.deletedFullStates
             if done.raced { compactor.recheck.insert(key) }
+            // Its own notice is dropped unread (`listen(ignoringOwn:)`), so this relay reads the
+            // new whole state itself, as the others do after the notice.
+            if isWanted(key) {
+                stale.insert(key)
+                readNext()
+            }
         }
     }
 
