@@ -250,3 +250,40 @@ import Testing
         }
     }
 }
+
+/// The topmost-first walk keeps, per block of 8x4 cells, how many of the region's cells are still
+/// open to a pen and to a marker, and passes over a block with none when it asks whether a group
+/// or a segment can still change a cell. Over a viewport of many blocks whose origin is not on a
+/// block edge, dense enough that most blocks settle early, a fresh layer and redrawn regions
+/// (cut across blocks) must still be what drawing every group in key order gives.
+@Suite struct RasterLayerSettledBlockTests {
+    @Test(arguments: [GlyphMode.block, .braille], Array(UInt64(1)...6))
+    func passingOverSettledBlocksChangesNoCell(mode: GlyphMode, seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let groups = (0..<3).flatMap { _ in RasterLayerTopFirstTests.denseGroups(count: 300, using: &random) }
+            .enumerated().map { index, group in
+                // Spread over 3 x 1 copies of the dense area, under distinct keys.
+                let shift = Double(index / 300) * 25
+                let pieces = group.pieces.map { piece in
+                    Fixtures.stroke(
+                        piece.path.map { ($0.point.x + shift, $0.point.y) },
+                        key: Fixtures.key(1_774_455_700_000 + Int64(index)),
+                        width: piece.ink.width, colour: piece.ink.colour, tool: piece.ink.tool,
+                        transform: piece.transform, mask: piece.mask)
+                }
+                return Fixtures.group(pieces)
+            }
+        let drawing = Drawing(groups: groups)
+        let viewport = Viewport(x: -3, y: -2, width: 77, height: 17)
+        let expected = RasterLayerTopFirstTests.inKeyOrder(drawing.groups, viewport: viewport, mode: mode)
+        #expect(RasterLayer(drawing, viewport: viewport, mode: mode) == expected, "seed \(seed)")
+        for _ in 0..<6 {
+            let region = CellRect(
+                x: Int.random(in: -3..<70, using: &random), y: Int.random(in: -2..<14, using: &random),
+                width: Int.random(in: 1...30, using: &random), height: Int.random(in: 1...9, using: &random))
+            var layer = expected
+            layer.redraw(region, from: drawing)
+            #expect(layer == expected, "seed \(seed) region \(region)")
+        }
+    }
+}

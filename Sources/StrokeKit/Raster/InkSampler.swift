@@ -161,48 +161,50 @@ struct InkSampler {
         // The square of half a sample's diagonal, with room for rounding: no point of a sample's
         // rectangle is further than that from its centre.
         let reachSquared = (sw * sw + sh * sh) / 4 * (1 + 1e-6) + 1e-12
+        // The largest disc inside a sample's rectangle, less room for rounding: a segment that
+        // closer to the centre passes through the rectangle, so the rectangle test is not asked.
+        let inner = max(min(sw, sh) / 2 - 1e-6, 0)
+        let innerSquared = inner * inner
+        // A row's candidates come from the part of the segment within the row (the rectangle
+        // rule) or within half the width of the row's centre line (the centre rule): one band
+        // around the centre line holds both.
+        let band = max(sh / 2, halfWidth)
         for segment in 0..<shape.segmentCount {
             let (a, b) = shape.segment(segment)
-            // The rows whose band (below) can meet the segment, with room for rounding.
-            var firstRow = Self.roundedDown((min(a.y, b.y) - halfWidth - Self.slack) * perHeight) - 1
-            var lastRow = Self.roundedDown((max(a.y, b.y) + halfWidth + Self.slack) * perHeight)
+            let (minX, maxX) = (min(a.x, b.x), max(a.x, b.x))
+            let (minY, maxY) = (min(a.y, b.y), max(a.y, b.y))
+            // Room for rounding at any coordinate.
+            let margin = 4 * Self.slack + max(abs(minX), abs(maxX), abs(minY), abs(maxY)) * 0x1p-44
+            // The rows either rule can ink: those the segment's extent meets (the rectangle
+            // rule), and those whose centre line lies within half the width of it (the centre
+            // rule, whose centres lie half a sample into their row).
+            var firstRow = min(
+                Self.roundedDown((minY - margin) * perHeight),
+                Self.roundedUp((minY - margin - halfWidth) * perHeight - 0.5))
+            var lastRow = max(
+                Self.roundedDown((maxY + margin) * perHeight),
+                Self.roundedDown((maxY + margin + halfWidth) * perHeight - 0.5))
             if let rows {
                 firstRow = max(firstRow, rows.lowerBound)
                 lastRow = min(lastRow, rows.upperBound - 1)
             }
             guard firstRow <= lastRow else { continue }
             do {
-                // The samples either rule can ink lie within these: a sample's rectangle meets
-                // the segment's box only from the column (row) before its first on, and its
-                // centre lies within half the width of the box only from half a sample further
-                // out; `margin` is room for rounding at any coordinate. A segment whose box holds
-                // only settled cells is passed over.
-                let (minX, maxX) = (min(a.x, b.x), max(a.x, b.x))
-                let (minY, maxY) = (min(a.y, b.y), max(a.y, b.y))
-                let margin = 4 * Self.slack + max(abs(minX), abs(maxX), abs(minY), abs(maxY)) * 0x1p-44
+                // The columns the same way; every candidate of every row lies within them, so a
+                // segment whose box holds only settled cells is passed over.
                 var first = min(
-                    Self.roundedDown((minX - margin) * perWidth) - 1,
-                    Self.roundedDown((minX - halfWidth - margin) * perWidth - 0.5))
+                    Self.roundedDown((minX - margin) * perWidth),
+                    Self.roundedUp((minX - margin - halfWidth) * perWidth - 0.5))
                 var last = max(
                     Self.roundedDown((maxX + margin) * perWidth),
-                    Self.roundedDown((maxX + halfWidth + margin) * perWidth - 0.5))
-                var top = min(
-                    Self.roundedDown((minY - margin) * perHeight) - 1,
-                    Self.roundedDown((minY - halfWidth - margin) * perHeight - 0.5))
-                var bottom = max(
-                    Self.roundedDown((maxY + margin) * perHeight),
-                    Self.roundedDown((maxY + halfWidth + margin) * perHeight - 0.5))
+                    Self.roundedDown((maxX + margin + halfWidth) * perWidth - 0.5))
                 if let columns {
                     first = max(first, columns.lowerBound)
                     last = min(last, columns.upperBound - 1)
                 }
-                if let rows {
-                    top = max(top, rows.lowerBound)
-                    bottom = min(bottom, rows.upperBound - 1)
-                }
-                guard first <= last, top <= bottom else { continue }
-                let topLeft = lattice.cell(ofColumn: first, row: top)
-                let bottomRight = lattice.cell(ofColumn: last, row: bottom)
+                guard first <= last else { continue }
+                let topLeft = lattice.cell(ofColumn: first, row: firstRow)
+                let bottomRight = lattice.cell(ofColumn: last, row: lastRow)
                 if visitor.areSettled(
                     left: topLeft.x, top: topLeft.y, right: bottomRight.x, bottom: bottomRight.y)
                 {
@@ -212,36 +214,35 @@ struct InkSampler {
             for row in firstRow...lastRow {
                 let top = Double(row) * sh
                 let bottom = top + sh
+                let centreY = top + sh / 2
                 // Only the part of the segment near this row can ink it.
-                guard let span = xSpan(of: a, b, inBand: top - halfWidth, bottom + halfWidth) else {
-                    continue
-                }
-                // Only samples whose centre lies within half the width of the span (the first
-                // rule) or whose rectangle meets it (the second) can be inked.
+                guard let span = xSpan(of: a, b, inBand: centreY - band, centreY + band) else { continue }
+                // Only samples whose rectangle meets the span (the rectangle rule) or whose
+                // centre lies within half the width of it (the centre rule) can be inked.
+                let (low, high) = (span.lowerBound - margin, span.upperBound + margin)
                 var firstColumn = min(
-                    Self.roundedDown(span.lowerBound * perWidth) - 1,
-                    Self.roundedDown((span.lowerBound - halfWidth) * perWidth - 0.5 - Self.slack))
+                    Self.roundedDown(low * perWidth), Self.roundedUp((low - halfWidth) * perWidth - 0.5))
                 var lastColumn = max(
-                    Self.roundedDown(span.upperBound * perWidth),
-                    Self.roundedDown((span.upperBound + halfWidth) * perWidth - 0.5 + Self.slack))
+                    Self.roundedDown(high * perWidth), Self.roundedDown((high + halfWidth) * perWidth - 0.5))
                 if let columns {
                     firstColumn = max(firstColumn, columns.lowerBound)
                     lastColumn = min(lastColumn, columns.upperBound - 1)
                 }
                 guard firstColumn <= lastColumn else { continue }
-                let centreY = top + sh / 2
                 for column in firstColumn...lastColumn where !visitor.isSettled(column: column, row: row) {
                     let left = Double(column) * sw
                     let centre = Vector2(left + sw / 2, centreY)
                     let distanceSquared = PlanarGeometry.distanceSquared(from: centre, toSegment: a, b)
                     // A segment further from the centre than the rectangle's corners cannot
-                    // touch it: most candidates are settled without the rectangle test.
+                    // touch it, and one nearer than its inner disc does: most candidates are
+                    // settled without the rectangle test.
                     let inked =
                         distanceSquared < halfWidth * halfWidth
                         || (distanceSquared <= reachSquared
-                            && PlanarGeometry.segment(
-                                a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
-                                maxY: bottom - Self.edge))
+                            && (distanceSquared < innerSquared
+                                || PlanarGeometry.segment(
+                                    a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
+                                    maxY: bottom - Self.edge)))
                     if inked && !shape.hidden(centre) && !visitor.visit(column: column, row: row) {
                         return false
                     }
@@ -257,6 +258,12 @@ struct InkSampler {
     private static func roundedDown(_ value: Double) -> Int {
         let truncated = Int(value)
         return Double(truncated) > value ? truncated - 1 : truncated
+    }
+
+    /// `Int(value.rounded(.up))`, the same way.
+    @inline(__always)
+    private static func roundedUp(_ value: Double) -> Int {
+        -roundedDown(-value)
     }
 
     /// The first and last visible sample rows and columns of a stroke, or nil when none is.

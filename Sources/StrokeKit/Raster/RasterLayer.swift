@@ -201,35 +201,40 @@ public struct RasterLayer: Equatable, Sendable {
         let sampler = InkSampler(lattice: lattice)
         // The cells are written through buffers: the test of what is settled reads them while
         // the stroke is drawn into them.
+        // Per block of the viewport's cells, how many of the region's are open to a pen and to a
+        // marker: a test of what is settled passes over a block none of whose cells is.
+        var openBlocks = SettlingCells.openBlocks(of: region, in: viewport)
         penBits.withUnsafeMutableBufferPointer { bits in
             penColours.withUnsafeMutableBufferPointer { colours in
                 markerColours.withUnsafeMutableBufferPointer { markers in
-                    var cells = SettlingCells(
-                        bits: bits, colours: colours, markers: markers, origin: origin, width: width,
-                        lattice: lattice, open: region.width * region.height)
-                    for at in stride(from: count - 1, through: 0, by: -1) {
-                        if cells.openPens == 0 && cells.openMarkers == 0 { break }
-                        let (bounds, flags) = place(at)
-                        guard let reach = bounds?.intersection(region) else { continue }
-                        let pens =
-                            flags & 1 != 0 && cells.openPens > 0
-                            && cells.hasOpenCell(in: reach, forMarker: false)
-                        let marks =
-                            flags & 2 != 0 && cells.openMarkers > 0
-                            && cells.hasOpenCell(in: reach, forMarker: true)
-                        guard pens || marks, let group = group(at) else { continue }
-                        let pieces = group.pieces
-                        for stroke in pieces.reversed() {
-                            let isMarker = stroke.ink.tool == .marker
-                            guard isMarker ? marks : pens else { continue }
-                            if pieces.count > 1 {
-                                guard let part = SpatialIndex.bounds(of: stroke).intersection(region),
-                                    cells.hasOpenCell(in: part, forMarker: isMarker)
-                                else { continue }
+                    openBlocks.withUnsafeMutableBufferPointer { blocks in
+                        var cells = SettlingCells(
+                            bits: bits, colours: colours, markers: markers, blocks: blocks, origin: origin,
+                            width: width, lattice: lattice, open: region.width * region.height)
+                        for at in stride(from: count - 1, through: 0, by: -1) {
+                            if cells.openPens == 0 && cells.openMarkers == 0 { break }
+                            let (bounds, flags) = place(at)
+                            guard let reach = bounds?.intersection(region) else { continue }
+                            let pens =
+                                flags & 1 != 0 && cells.openPens > 0
+                                && cells.hasOpenCell(in: reach, forMarker: false)
+                            let marks =
+                                flags & 2 != 0 && cells.openMarkers > 0
+                                && cells.hasOpenCell(in: reach, forMarker: true)
+                            guard pens || marks, let group = group(at) else { continue }
+                            let pieces = group.pieces
+                            for stroke in pieces.reversed() {
+                                let isMarker = stroke.ink.tool == .marker
+                                guard isMarker ? marks : pens else { continue }
+                                if pieces.count > 1 {
+                                    guard let part = SpatialIndex.bounds(of: stroke).intersection(region),
+                                        cells.hasOpenCell(in: part, forMarker: isMarker)
+                                    else { continue }
+                                }
+                                cells.isMarker = isMarker
+                                cells.colour = stroke.ink.colour
+                                sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows, &cells)
                             }
-                            cells.isMarker = isMarker
-                            cells.colour = stroke.ink.colour
-                            sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows, &cells)
                         }
                     }
                 }
@@ -246,8 +251,11 @@ public struct RasterLayer: Equatable, Sendable {
         let bits: UnsafeMutableBufferPointer<UInt8>
         let colours: UnsafeMutableBufferPointer<UInt8>
         let markers: UnsafeMutableBufferPointer<UInt8?>
+        /// Per block, the region's cells open to a pen (even entries) and to a marker (odd).
+        let blocks: UnsafeMutableBufferPointer<Int32>
         let origin: (x: Int, y: Int)
         let width: Int
+        let blocksPerRow: Int
         let lattice: SampleLattice
         let full: UInt8
         var openPens: Int
@@ -256,36 +264,74 @@ public struct RasterLayer: Equatable, Sendable {
         var isMarker = false
         var colour: UInt8 = 0
 
+        /// A block is 8x4 cells (shifts of 3 and 2), of the viewport, from its top-left cell.
+        static let blockColumnShift = 3
+        static let blockRowShift = 2
+
         init(
             bits: UnsafeMutableBufferPointer<UInt8>, colours: UnsafeMutableBufferPointer<UInt8>,
-            markers: UnsafeMutableBufferPointer<UInt8?>, origin: (x: Int, y: Int), width: Int,
-            lattice: SampleLattice, open: Int
+            markers: UnsafeMutableBufferPointer<UInt8?>, blocks: UnsafeMutableBufferPointer<Int32>,
+            origin: (x: Int, y: Int), width: Int, lattice: SampleLattice, open: Int
         ) {
             self.bits = bits
             self.colours = colours
             self.markers = markers
+            self.blocks = blocks
             self.origin = origin
             self.width = width
+            blocksPerRow = Self.blocksPerRow(width)
             self.lattice = lattice
             full = UInt8(truncatingIfNeeded: (1 << (lattice.columnsPerCell * lattice.rowsPerCell)) - 1)
             openPens = open
             openMarkers = open
         }
 
+        static func blocksPerRow(_ width: Int) -> Int {
+            (width + (1 << blockColumnShift) - 1) >> blockColumnShift
+        }
+
+        /// The counts for a region whose cells are all blank (so open to both).
+        static func openBlocks(of region: CellRect, in viewport: Viewport) -> [Int32] {
+            let perRow = blocksPerRow(viewport.width)
+            let rows = (viewport.height + (1 << blockRowShift) - 1) >> blockRowShift
+            var counts = [Int32](repeating: 0, count: 2 * perRow * rows)
+            for y in (region.y - viewport.y)..<(region.maxY - viewport.y) {
+                let row = (y >> blockRowShift) * perRow
+                for x in (region.x - viewport.x)..<(region.maxX - viewport.x) {
+                    counts[2 * (row + x >> blockColumnShift)] += 1
+                }
+            }
+            for index in stride(from: 0, to: counts.count, by: 2) { counts[index + 1] = counts[index] }
+            return counts
+        }
+
         @inline(__always)
-        private func place(_ column: Int, _ row: Int) -> (index: Int, bit: UInt8) {
+        private func place(_ column: Int, _ row: Int) -> (index: Int, bit: UInt8, block: Int) {
             let place = lattice.cell(ofColumn: column, row: row)
+            let (x, y) = (place.x - origin.x, place.y - origin.y)
             return (
-                (place.y - origin.y) * width + (place.x - origin.x),
-                1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn)
+                y * width + x, 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn),
+                (y >> Self.blockRowShift) * blocksPerRow + x >> Self.blockColumnShift
             )
         }
 
         func hasOpenCell(in rect: CellRect, forMarker isMarker: Bool) -> Bool {
-            for y in rect.y..<rect.maxY {
-                let start = (y - origin.y) * width + (rect.x - origin.x)
-                for cell in start..<(start + rect.width) {
-                    if isMarker ? markers[cell] == nil : bits[cell] != full { return true }
+            let (left, top) = (rect.x - origin.x, rect.y - origin.y)
+            let (right, bottom) = (left + rect.width - 1, top + rect.height - 1)
+            let kind = isMarker ? 1 : 0
+            for blockRow in (top >> Self.blockRowShift)...(bottom >> Self.blockRowShift) {
+                let firstY = max(top, blockRow << Self.blockRowShift)
+                let lastY = min(bottom, (blockRow + 1) << Self.blockRowShift - 1)
+                for blockColumn in (left >> Self.blockColumnShift)...(right >> Self.blockColumnShift)
+                where blocks[2 * (blockRow * blocksPerRow + blockColumn) + kind] > 0 {
+                    let firstX = max(left, blockColumn << Self.blockColumnShift)
+                    let lastX = min(right, (blockColumn + 1) << Self.blockColumnShift - 1)
+                    for y in firstY...lastY {
+                        let start = y * width
+                        for cell in (start + firstX)...(start + lastX) {
+                            if isMarker ? markers[cell] == nil : bits[cell] != full { return true }
+                        }
+                    }
                 }
             }
             return false
@@ -293,7 +339,7 @@ public struct RasterLayer: Equatable, Sendable {
 
         @inline(__always)
         func isSettled(column: Int, row: Int) -> Bool {
-            let (index, bit) = place(column, row)
+            let (index, bit, _) = place(column, row)
             return isMarker ? markers[index] != nil : bits[index] & bit != 0
         }
 
@@ -306,11 +352,12 @@ public struct RasterLayer: Equatable, Sendable {
 
         @inline(__always)
         mutating func visit(column: Int, row: Int) -> Bool {
-            let (cell, bit) = place(column, row)
+            let (cell, bit, block) = place(column, row)
             if isMarker {
                 if markers[cell] == nil {
                     markers[cell] = colour
                     openMarkers -= 1
+                    blocks[2 * block + 1] -= 1
                 }
             } else {
                 let old = bits[cell]
@@ -318,7 +365,10 @@ public struct RasterLayer: Equatable, Sendable {
                 if old == 0 { colours[cell] = colour }
                 if new != old {
                     bits[cell] = new
-                    if new == full { openPens -= 1 }
+                    if new == full {
+                        openPens -= 1
+                        blocks[2 * block] -= 1
+                    }
                 }
             }
             return true
