@@ -66,6 +66,15 @@ public struct DrawingModel: Sendable {
 
     public init() {}
 
+    /// Makes room for `count` stroke keys in the synchronized state, so a drawing taken in a
+    /// slice at a time (a staged open) grows its two maps once: a map of 100,000 groups that
+    /// doubles while it fills rehashes every key it holds, in one slice, and holds the old and
+    /// the new table at once.
+    public mutating func reserveCapacity(_ count: Int) {
+        synced.reserveCapacity(count)
+        stored.reserveCapacity(count)
+    }
+
     /// Compares the groups of `keys` in the drawing (`current`) with what was synchronized.
     public mutating func changes(current: Drawing, among keys: some Sequence<StrokeKey>)
         -> Changes

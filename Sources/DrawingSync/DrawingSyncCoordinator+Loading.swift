@@ -85,34 +85,39 @@ extension DrawingSyncCoordinator {
         for (key, encoded) in model.synced {
             cache.set(DrawingBoundsCache.entry(for: encoded), for: key.rawValue)
         }
-        if let pending, let openedCache {
-            for rawKey in pending.bases.keys { cache.set(openedCache.entries[rawKey], for: rawKey) }
-        }
+        for (rawKey, entry) in pending?.boundsCacheEntries() ?? [] { cache.set(entry, for: rawKey) }
         try cache.write(inStore: replica.directory)
         boundsCacheIsCurrent = true
     }
 
     /// The first look at the document of a staged open: strokes the cache places outside
     /// `firstRegion` wait; the others (and every stroke the cache does not know) are decoded.
-    func beginStagedOpen(_ fields: [String: DocumentValue]?, firstRegion: CellRect) {
-        let strokes = fields?["strokes"]?.objectValue ?? [:]
-        let sweeps = fields?["sweeps"]?.objectValue ?? [:]
+    ///
+    /// The document's entries are read one at a time from the replica's state (a dictionary of
+    /// every stroke is never built): those that wait go straight into the pending entries, the
+    /// others into the model's first update.
+    func beginStagedOpen(_ document: ObservedDocument, firstRegion: CellRect) {
         var now = DrawingModel.StoredEntries()
         var later = PendingEntries()
-        var statistics = OpenStatistics(storedStrokes: strokes.count)
-        if openedCache != nil { later.reserveCapacity(strokes.count) }
-        for (rawKey, value) in strokes {
+        var statistics = OpenStatistics()
+        if openedCache != nil {
+            let room = document.entryCapacity(ofMap: "strokes")
+            later.reserveCapacity(room)
+            model.reserveCapacity(room)
+        }
+        document.forEachEntry(ofMap: "strokes") { rawKey, value in
+            statistics.storedStrokes += 1
             if case .string(let text) = value, let bounds = openedCache?.bounds(of: rawKey, storedText: text)
             {
                 statistics.cachedBounds += 1
                 if !bounds.intersects(firstRegion) {
                     later.add(rawKey, value: value, bounds: bounds)
-                    continue
+                    return
                 }
             }
             now.bases[rawKey] = .some(value)
         }
-        for (rawKey, map) in sweeps {
+        document.forEachEntry(ofMap: "sweeps") { rawKey, map in
             if later.holds(rawKey) {
                 later.addSweeps(rawKey, map: map)
             } else {
@@ -121,14 +126,16 @@ extension DrawingSyncCoordinator {
         }
         // Nothing to write on close when the cache knew every stroke, and nothing more.
         boundsCacheIsCurrent =
-            statistics.cachedBounds == strokes.count && openedCache?.entries.count == strokes.count
-        if later.isEmpty { openedCache = nil }
+            statistics.cachedBounds == statistics.storedStrokes
+            && openedCache?.entries.count == statistics.storedStrokes
+        // The pending entries keep the bounds they need; the cache's map of every stroke goes.
+        openedCache = nil
         pending = later.isEmpty ? nil : later
         let update = model.update(now)
         statistics.decodedFirst = update.changed.count
         openStatistics = statistics
         drawing = Drawing(groups: update.changed.values.compactMap { $0 })
-        if !later.isEmpty { drawing.reserveCapacity(strokes.count) }
+        if !later.isEmpty { drawing.reserveCapacity(statistics.storedStrokes) }
     }
 
     /// Before patches from the replica apply: a pending key whose entries they change is loaded
@@ -182,10 +189,7 @@ extension DrawingSyncCoordinator {
     /// Puts entries taken from the pending ones into the model; returns their groups, which the
     /// caller puts into the drawing before anything else can look at either.
     private func decodeTaken(_ entries: DrawingModel.StoredEntries) -> [StrokeGroup] {
-        if pending?.isEmpty == true {
-            pending = nil
-            openedCache = nil
-        }
+        if pending?.isEmpty == true { pending = nil }
         guard !entries.bases.isEmpty else { return [] }
         let update = model.update(entries)
         openStatistics.decodedLater += update.changed.count

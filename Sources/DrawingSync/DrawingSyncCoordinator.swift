@@ -46,7 +46,8 @@ public final class DrawingSyncCoordinator {
     var pending: PendingEntries?
     /// The region a staged open decodes first; nil: everything at once.
     let firstRegion: CellRect?
-    /// The bounds cache the open found (its entries serve the keys still pending).
+    /// The bounds cache the open found, until the first look at the document has sorted the
+    /// strokes by it (the pending entries then keep the bounds of theirs).
     var openedCache: DrawingBoundsCache?
     /// Whether the cache on disk says what the drawing holds now (nothing to write on close).
     var boundsCacheIsCurrent = false
@@ -142,12 +143,12 @@ public final class DrawingSyncCoordinator {
     private func receive(_ observation: DocumentObservation) {
         let update: DrawingModel.StoreUpdate
         switch observation {
-        case .initial(let fields):
+        case .initial(let document):
             if let firstRegion {
-                beginStagedOpen(fields, firstRegion: firstRegion)
+                beginStagedOpen(document, firstRegion: firstRegion)
                 return
             }
-            update = model.update(fromDocument: fields)
+            update = model.update(fromDocument: document.fields)
             // The whole drawing at once: one sort, not one insertion into the key order per stroke.
             drawing = Drawing(groups: update.changed.values.compactMap { $0 })
             return

@@ -41,6 +41,24 @@ struct PendingEntries: Sendable {
     /// Whether the stroke under `rawKey` is kept for later.
     func holds(_ rawKey: String) -> Bool { bases[rawKey] != nil }
 
+    /// The bounds cache's entries of the strokes kept here: their cached bounds, for exactly the
+    /// text stored now (every key here had an entry for its text when it was kept, and a key whose
+    /// value changes is taken first).
+    func boundsCacheEntries() -> [(key: String, entry: DrawingBoundsCache.Entry)] {
+        var entries: [(key: String, entry: DrawingBoundsCache.Entry)] = []
+        entries.reserveCapacity(bases.count)
+        // `located` lists each key kept once, and may still list keys taken some other way.
+        for (rawKey, bounds) in located {
+            guard case .string(let text)? = bases[rawKey] else { continue }
+            entries.append(
+                (
+                    rawKey,
+                    DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(ofUTF8: text), bounds: bounds)
+                ))
+        }
+        return entries
+    }
+
     /// Takes these keys (those still here).
     mutating func take(_ rawKeys: some Sequence<String>) -> DrawingModel.StoredEntries {
         var entries = DrawingModel.StoredEntries()

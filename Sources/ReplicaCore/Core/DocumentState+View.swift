@@ -31,6 +31,23 @@ extension DocumentState {
         return root[path[...]].flatMap(render)
     }
 
+    /// Calls `body` with each entry of the map `value(at: path)` shows (nothing when it shows
+    /// no map), without building the map: each entry's value is rendered and handed over alone.
+    public func forEachEntry(ofMapAt path: [String], _ body: (String, DocumentValue) throws -> Void) rethrows
+    {
+        switch visibleNode(at: path[...]) {
+        case .map?:
+            guard let node = root[path[...]] else { return }
+            for (key, child) in node.children {
+                if let value = render(child) { try body(key, value) }
+            }
+        case .value(.object(let entries))?:
+            for (key, value) in entries { try body(key, value) }
+        default:
+            return
+        }
+    }
+
     /// What the path shows: nil when it is hidden under a register value above it.
     func visibleNode(at path: ArraySlice<String>) -> VisibleNode? {
         var node: PathNode? = root

@@ -29,8 +29,9 @@ public struct DocumentPatch: Equatable, Sendable {
 
 /// What an observer of one document receives (`Replica.observeDocument`).
 public enum DocumentObservation: Equatable, Sendable {
-    /// The document when observation starts: its fields without `_id`, nil when it does not exist.
-    case initial([String: DocumentValue]?)
+    /// The document when observation starts, read on demand (`fields` is nil when it does not
+    /// exist).
+    case initial(ObservedDocument)
     /// A commit changed the document: every path it wrote, with what each shows now. Applied in
     /// order to the fields delivered so far, they give the document as it is now.
     case changed([DocumentPatch])

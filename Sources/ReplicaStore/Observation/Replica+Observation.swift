@@ -33,16 +33,17 @@ extension Replica {
         }
     }
 
-    /// Calls `handler` with the document `id` of `collection` now (its fields, nil when it does
-    /// not exist), then after every commit that wrote to it with the paths the commit changed and
+    /// Calls `handler` with the document `id` of `collection` now (read on demand, see
+    /// `ObservedDocument`), then after every commit that wrote to it with the paths the commit changed and
     /// what each shows now. Nothing is copied or compared per observer, so a commit of one stroke
     /// costs the same in a drawing of ten strokes and of ten thousand.
     public func observeDocument(
         _ id: String, in collection: String, handler: @escaping (DocumentObservation) -> Void
     ) -> ObservationToken {
         let key = DocumentKey(collection: collection, id: id)
-        let fields = state.document(key)?.fields
-        return register(.document(key, handler: handler)) { handler(.initial(fields)) }
+        // The state as it is now (shared, not copied, unless a commit comes before the delivery).
+        let document = ObservedDocument(state.document(key))
+        return register(.document(key, handler: handler)) { handler(.initial(document)) }
     }
 
     /// Calls `handler` after every commit that changed documents (local writes and applied deltas).

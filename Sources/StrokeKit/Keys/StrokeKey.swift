@@ -8,8 +8,12 @@ public struct StrokeKey: Hashable, Comparable, Sendable {
     public let rawValue: String
     /// Unix time in milliseconds of the timestamp part.
     public let creationMilliseconds: Int64
-    /// The creating peer's short id (1–16 characters of 0-9 and a-z).
-    public let peerSuffix: String
+    /// The creating peer's short id (1–16 characters of 0-9 and a-z): the raw value after `~`,
+    /// read from it rather than kept beside it, since a key is held once per group, per piece
+    /// and per map of a drawing (100,000 strokes keep millions of them).
+    public var peerSuffix: String {
+        String(decoding: rawValue.utf8.dropFirst(UTCTimestamp.length + 1), as: UTF8.self)
+    }
 
     /// The longest peer suffix a key may carry.
     public static let maximumPeerSuffixLength = 16
@@ -29,7 +33,6 @@ public struct StrokeKey: Hashable, Comparable, Sendable {
         guard Self.isValidPeerSuffix(suffix) else { return nil }
         self.rawValue = rawValue
         self.creationMilliseconds = milliseconds
-        self.peerSuffix = suffix
     }
 
     /// The key for a creation time and a peer; nil if the time is outside 1970...9999 or the
@@ -40,7 +43,6 @@ public struct StrokeKey: Hashable, Comparable, Sendable {
         else { return nil }
         self.rawValue = UTCTimestamp.format(creationMilliseconds) + "~" + peerSuffix
         self.creationMilliseconds = creationMilliseconds
-        self.peerSuffix = peerSuffix
     }
 
     /// 1–16 characters, each a digit or a lowercase ASCII letter (safe inside a DQL path).
@@ -53,11 +55,13 @@ public struct StrokeKey: Hashable, Comparable, Sendable {
     /// Byte order of the raw keys. The timestamp is fixed-width, so that is the order of the
     /// creation times, then of the peer suffixes' bytes; comparing the parsed time first skips the
     /// byte loop for all but same-millisecond keys (sorting 10,000 keys happens every frame).
+    /// Keys of one millisecond share their canonical timestamp text, so their raw bytes compare
+    /// as their suffixes do.
     public static func < (lhs: StrokeKey, rhs: StrokeKey) -> Bool {
         if lhs.creationMilliseconds != rhs.creationMilliseconds {
             return lhs.creationMilliseconds < rhs.creationMilliseconds
         }
-        return lhs.peerSuffix.utf8.lexicographicallyPrecedes(rhs.peerSuffix.utf8)
+        return lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
     }
 
     public static func == (lhs: StrokeKey, rhs: StrokeKey) -> Bool {
