@@ -314,11 +314,8 @@ import Testing
         let stranger = try test.openStore(databaseID: "someone-else")
         var notices: [CommitNotice] = []
         var strangerNotices: [CommitNotice] = []
-        var listening: PostgresError??
-        listener.listen(onNotice: { notices.append($0) }) { listening = .some($0) }
         stranger.listen(onNotice: { strangerNotices.append($0) }) { _ in }
-        test.wait(for: "LISTEN") { listening != nil }
-        #expect(listening == .some(nil))
+        test.listen(listener) { notices.append($0) }
 
         let writes = try RecordedWrites(seed: 11, operations: 40)
         let documents = writes.finalDeltas
@@ -356,16 +353,14 @@ import Testing
         let writer = try test.openStore(databaseID: "two-steps")
         let listener = try test.openStore(databaseID: "two-steps")
         var seen: [(notice: CommitNotice, stored: Int)] = []
-        var listening: PostgresError??
-        listener.listen(onNotice: { notice in
+        test.listen(listener) { notice in
             // The rows are committed when their notice arrives: a read on it finds them.
             listener.changes(
                 collection: "drawings", documentID: notice.documentID, since: DocumentVersions()
             ) { outcome in
                 seen.append((notice, (try? outcome.get())?.delta.eventCount ?? -1))
             }
-        }) { listening = .some($0) }
-        test.wait(for: "LISTEN") { listening != nil }
+        }
         let writes = try RecordedWrites(seed: 5, operations: 20)
         let documents = writes.finalDeltas
         let stored = try test.commit(writer, documents)
@@ -386,9 +381,7 @@ import Testing
         let writer = try test.openStore(databaseID: "gone")
         let listener = try test.openStore(databaseID: "gone")
         var notices: [CommitNotice] = []
-        var listening: PostgresError??
-        listener.listen(onNotice: { notices.append($0) }) { listening = .some($0) }
-        test.wait(for: "LISTEN") { listening != nil }
+        test.listen(listener) { notices.append($0) }
         let writes = try RecordedWrites(seed: 8, operations: 20)
         var answered = false
         writer.commit(writes.finalDeltas) { _ in answered = true }
@@ -406,9 +399,7 @@ import Testing
         let one = try test.openStore(databaseID: "own")
         let other = try test.openStore(databaseID: "own")
         var heard: [CommitNotice] = []
-        var listening: PostgresError??
-        one.listen(ignoringOwn: true, onNotice: { heard.append($0) }) { listening = .some($0) }
-        test.wait(for: "LISTEN") { listening != nil }
+        test.listen(one, ignoringOwn: true) { heard.append($0) }
         let writes = try RecordedWrites(seed: 13, operations: 20)
         let documents = writes.finalDeltas
         _ = try test.commit(one, Array(documents.prefix(1)))

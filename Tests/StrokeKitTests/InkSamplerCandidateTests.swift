@@ -8,6 +8,16 @@ import Testing
 /// the ones the two rules give when every sample of the stroke's bounds is tried (seeded random
 /// strokes: thin and wide, long and short segments, single points, moved; both lattices).
 @Suite struct InkSamplerCandidateTests {
+    /// The samples `sampler` inks of `stroke`, as its walk visits them.
+    static func visited(by sampler: InkSampler, _ stroke: Stroke) -> Set<[Int]> {
+        var visited: Set<[Int]> = []
+        sampler.forEachVisibleSample(of: stroke) { column, row in
+            visited.insert([column, row])
+            return true
+        }
+        return visited
+    }
+
     /// Every sample of the stroke's bounds that the rules ink, tried one by one.
     static func inkedByTryingEverySample(_ stroke: Stroke, lattice: SampleLattice) -> Set<[Int]> {
         let bounds = SpatialIndex.bounds(of: stroke)
@@ -66,13 +76,9 @@ import Testing
             let sampler = InkSampler(lattice: lattice)
             for index in 0..<40 {
                 let stroke = Self.randomStroke(using: &random)
-                var visited: Set<[Int]> = []
-                sampler.forEachVisibleSample(of: stroke) { column, row in
-                    visited.insert([column, row])
-                    return true
-                }
                 #expect(
-                    visited == Self.inkedByTryingEverySample(stroke, lattice: lattice),
+                    Self.visited(by: sampler, stroke)
+                        == Self.inkedByTryingEverySample(stroke, lattice: lattice),
                     "seed \(seed) stroke \(index) \(lattice)")
             }
         }

@@ -38,13 +38,9 @@ import Testing
             let sampler = InkSampler(lattice: lattice)
             for index in 0..<60 {
                 let stroke = Self.edgeStroke(using: &random)
-                var visited: Set<[Int]> = []
-                sampler.forEachVisibleSample(of: stroke) { column, row in
-                    visited.insert([column, row])
-                    return true
-                }
                 #expect(
-                    visited == InkSamplerCandidateTests.inkedByTryingEverySample(stroke, lattice: lattice),
+                    InkSamplerCandidateTests.visited(by: sampler, stroke)
+                        == InkSamplerCandidateTests.inkedByTryingEverySample(stroke, lattice: lattice),
                     "seed \(seed) stroke \(index) \(lattice)")
             }
         }

@@ -178,12 +178,8 @@ struct InkSampler {
             // The rows either rule can ink: those the segment's extent meets (the rectangle
             // rule), and those whose centre line lies within half the width of it (the centre
             // rule, whose centres lie half a sample into their row).
-            var firstRow = min(
-                Self.roundedDown((minY - margin) * perHeight),
-                Self.roundedUp((minY - margin - halfWidth) * perHeight - 0.5))
-            var lastRow = max(
-                Self.roundedDown((maxY + margin) * perHeight),
-                Self.roundedDown((maxY + margin + halfWidth) * perHeight - 0.5))
+            var (firstRow, lastRow) = Self.candidates(
+                from: minY - margin, to: maxY + margin, halfWidth: halfWidth, per: perHeight)
             if let rows {
                 firstRow = max(firstRow, rows.lowerBound)
                 lastRow = min(lastRow, rows.upperBound - 1)
@@ -192,12 +188,8 @@ struct InkSampler {
             do {
                 // The columns the same way; every candidate of every row lies within them, so a
                 // segment whose box holds only settled cells is passed over.
-                var first = min(
-                    Self.roundedDown((minX - margin) * perWidth),
-                    Self.roundedUp((minX - margin - halfWidth) * perWidth - 0.5))
-                var last = max(
-                    Self.roundedDown((maxX + margin) * perWidth),
-                    Self.roundedDown((maxX + margin + halfWidth) * perWidth - 0.5))
+                var (first, last) = Self.candidates(
+                    from: minX - margin, to: maxX + margin, halfWidth: halfWidth, per: perWidth)
                 if let columns {
                     first = max(first, columns.lowerBound)
                     last = min(last, columns.upperBound - 1)
@@ -219,11 +211,9 @@ struct InkSampler {
                 guard let span = xSpan(of: a, b, inBand: centreY - band, centreY + band) else { continue }
                 // Only samples whose rectangle meets the span (the rectangle rule) or whose
                 // centre lies within half the width of it (the centre rule) can be inked.
-                let (low, high) = (span.lowerBound - margin, span.upperBound + margin)
-                var firstColumn = min(
-                    Self.roundedDown(low * perWidth), Self.roundedUp((low - halfWidth) * perWidth - 0.5))
-                var lastColumn = max(
-                    Self.roundedDown(high * perWidth), Self.roundedDown((high + halfWidth) * perWidth - 0.5))
+                var (firstColumn, lastColumn) = Self.candidates(
+                    from: span.lowerBound - margin, to: span.upperBound + margin, halfWidth: halfWidth,
+                    per: perWidth)
                 if let columns {
                     firstColumn = max(firstColumn, columns.lowerBound)
                     lastColumn = min(lastColumn, columns.upperBound - 1)
@@ -250,6 +240,20 @@ struct InkSampler {
             }
         }
         return true
+    }
+
+    /// The samples along one axis that either rule can ink, for ink reaching from `low` to `high`
+    /// (margins for rounding already added): those whose extent meets it (the rectangle rule)
+    /// and those whose centre, half a sample in, lies within `halfWidth` of it (the centre
+    /// rule). `per` is samples per cell on that axis.
+    @inline(__always)
+    private static func candidates(from low: Double, to high: Double, halfWidth: Double, per: Double) -> (
+        first: Int, last: Int
+    ) {
+        (
+            min(roundedDown(low * per), roundedUp((low - halfWidth) * per - 0.5)),
+            max(roundedDown(high * per), roundedDown((high + halfWidth) * per - 0.5))
+        )
     }
 
     /// `Int(value.rounded(.down))` without a call into the C library (this build's baseline

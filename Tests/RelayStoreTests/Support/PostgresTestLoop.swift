@@ -24,6 +24,16 @@ final class PostgresTestLoop {
         }
     }
 
+    /// Listens for `store`'s notices and waits until LISTEN is in place, which must succeed.
+    func listen(
+        _ store: RelayEventStore, ignoringOwn: Bool = false, onNotice: @escaping (CommitNotice) -> Void
+    ) {
+        var listening: PostgresError??
+        store.listen(ignoringOwn: ignoringOwn, onNotice: onNotice) { listening = .some($0) }
+        wait(for: "LISTEN") { listening != nil }
+        if case .some(.some(let failure)) = listening { Issue.record("LISTEN failed: \(failure)") }
+    }
+
     /// Connects over the loop and waits for the outcome.
     func connect(url: String? = nil) throws -> (PostgresConnection?, PostgresError?) {
         var outcome: PostgresError??
