@@ -170,24 +170,24 @@ struct InkSampler {
                 lastRow = min(lastRow, rows.upperBound - 1)
             }
             guard firstRow <= lastRow else { continue }
-            do {
-                // The columns the same way; every candidate of every row lies within them, so a
-                // segment whose box holds only settled cells is passed over.
-                var (first, last) = Self.candidates(
-                    from: minX - margin, to: maxX + margin, halfWidth: halfWidth, per: perWidth)
-                if let columns {
-                    first = max(first, columns.lowerBound)
-                    last = min(last, columns.upperBound - 1)
-                }
-                guard first <= last else { continue }
-                guard visitor.hasOpenSample(left: first, top: firstRow, right: last, bottom: lastRow) else {
-                    continue
-                }
+            // The columns the same way; every candidate of every row lies within them, so a
+            // segment whose candidates are all settled is passed over, and so is a row of it
+            // whose candidates are, before its part of the segment is worked out.
+            var (first, last) = Self.candidates(
+                from: minX - margin, to: maxX + margin, halfWidth: halfWidth, per: perWidth)
+            if let columns {
+                first = max(first, columns.lowerBound)
+                last = min(last, columns.upperBound - 1)
             }
+            guard first <= last,
+                visitor.hasOpenSample(left: first, top: firstRow, right: last, bottom: lastRow)
+            else { continue }
+            let narrow = last - first < 64
             // The segment's own terms of the distance, worked out once for all its candidates.
             let ab = b - a
             let lengthSquared = ab.x * ab.x + ab.y * ab.y
             for row in firstRow...lastRow {
+                if narrow && visitor.openSamples(row: row, from: first, through: last) == 0 { continue }
                 let top = Double(row) * sh
                 let bottom = top + sh
                 let centreY = top + sh / 2

@@ -159,7 +159,7 @@ public struct RasterLayer: Equatable, Sendable {
             let pieces = ordered[index].pieces
             var flags: UInt8 = 0
             for piece in pieces { flags |= piece.ink.tool == .marker ? 2 : 1 }
-            return (SpatialIndex.bounds(of: ordered[index]), flags)
+            return (SpatialIndex.bounds(ofGroup: ordered[index])?.ink, flags)
         } group: {
             ordered[$0]
         }
@@ -177,7 +177,7 @@ public struct RasterLayer: Equatable, Sendable {
         }
         walkTopFirst(count: slots.count, in: region) { at in
             let place = places[Int(slots[at])]
-            return (place.bounds, place.flags)
+            return (place.inkBounds, place.flags)
         } group: {
             index.group(inSlot: slots[$0])
         }
@@ -227,7 +227,7 @@ public struct RasterLayer: Equatable, Sendable {
                                 let isMarker = stroke.ink.tool == .marker
                                 guard isMarker ? marks : pens else { continue }
                                 if pieces.count > 1 {
-                                    guard let part = SpatialIndex.bounds(of: stroke).intersection(region),
+                                    guard let part = SpatialIndex.inkBounds(of: stroke).intersection(region),
                                         cells.hasOpenCell(in: part, forMarker: isMarker)
                                     else { continue }
                                 }
