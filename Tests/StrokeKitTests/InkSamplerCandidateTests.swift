@@ -84,45 +84,65 @@ import Testing
         }
     }
 
-    /// With some cells settled (told to the sampler per sample and per rectangle of cells, as
-    /// the raster's topmost-first walk does), every sample the rules ink in a cell that is not
-    /// settled is still visited, and nothing else is: a segment is passed over only when every
-    /// sample it can ink lies in settled cells.
+    /// A visitor for which the samples of `settled` (and of `settledCells`) are settled, as the
+    /// raster's topmost-first walk tells the sampler through its masks.
+    struct SettledSamples: SampleVisitor {
+        let lattice: SampleLattice
+        let settled: Set<[Int]>
+        let settledCells: Set<[Int]>
+        var visited: Set<[Int]> = []
+
+        func isSettled(_ column: Int, _ row: Int) -> Bool {
+            let cell = lattice.cell(ofColumn: column, row: row)
+            return settled.contains([column, row]) || settledCells.contains([cell.x, cell.y])
+        }
+
+        func openSamples(row: Int, from first: Int, through last: Int) -> UInt64 {
+            #expect(last >= first && last - first < 64)
+            var open: UInt64 = 0
+            for column in first...last where !isSettled(column, row) { open |= 1 << UInt64(column - first) }
+            return open
+        }
+
+        func hasOpenSample(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
+            (top...bottom).contains { row in (left...right).contains { !isSettled($0, row) } }
+        }
+
+        mutating func visit(column: Int, row: Int) -> Bool {
+            #expect(!isSettled(column, row), "a settled sample was visited")
+            visited.insert([column, row])
+            return true
+        }
+    }
+
+    /// With some samples and some cells settled (as the raster's topmost-first walk tells the
+    /// sampler), every sample the rules ink that is not settled is still visited, and nothing
+    /// else is: a segment or a row is passed over only when every sample it can ink is settled.
     @Test(arguments: Array(UInt64(1)...24))
-    func settledCellsHideOnlyTheirOwnSamples(seed: UInt64) {
+    func settledSamplesHideOnlyThemselves(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         for lattice in [SampleLattice.halfBlock, .braille] {
             let sampler = InkSampler(lattice: lattice)
             for index in 0..<40 {
                 let stroke = Self.randomStroke(using: &random)
                 let inked = Self.inkedByTryingEverySample(stroke, lattice: lattice)
-                // Most of the cells the stroke inks are settled, so whole segments are passed over.
+                // Most of what the stroke inks is settled, so whole segments and rows are passed
+                // over: single samples (a braille dot) and whole cells.
                 let share = [0.5, 0.9, 1.0].randomElement(using: &random) ?? 0.9
+                var settled: Set<[Int]> = []
                 var settledCells: Set<[Int]> = []
-                for sample in inked {
-                    let cell = lattice.cell(ofColumn: sample[0], row: sample[1])
-                    if Double.random(in: 0..<1, using: &random) < share {
+                for sample in inked where Double.random(in: 0..<1, using: &random) < share {
+                    if Bool.random(using: &random) {
+                        settled.insert(sample)
+                    } else {
+                        let cell = lattice.cell(ofColumn: sample[0], row: sample[1])
                         settledCells.insert([cell.x, cell.y])
                     }
                 }
-                func isSettled(_ column: Int, _ row: Int) -> Bool {
-                    let cell = lattice.cell(ofColumn: column, row: row)
-                    return settledCells.contains([cell.x, cell.y])
-                }
-                var visited: Set<[Int]> = []
-                sampler.forEachVisibleSample(
-                    of: stroke, skipping: isSettled,
-                    skippingCells: { left, top, right, bottom in
-                        (top...bottom).allSatisfy { y in
-                            (left...right).allSatisfy { settledCells.contains([$0, y]) }
-                        }
-                    }
-                ) { column, row in
-                    visited.insert([column, row])
-                    return true
-                }
+                var visitor = SettledSamples(lattice: lattice, settled: settled, settledCells: settledCells)
+                sampler.forEachVisibleSample(of: stroke, columns: nil, rows: nil, &visitor)
                 #expect(
-                    visited == inked.filter { !isSettled($0[0], $0[1]) },
+                    visitor.visited == inked.filter { !visitor.isSettled($0[0], $0[1]) },
                     "seed \(seed) stroke \(index) \(lattice) share \(share)")
             }
         }

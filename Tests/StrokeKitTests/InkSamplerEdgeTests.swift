@@ -46,3 +46,31 @@ import Testing
         }
     }
 }
+
+/// The raster's walk asks whether a group can still change a cell only of its ink bounds (the
+/// path's box widened by half the width, without the index's extra cell): every sample the rules
+/// ink, tried one by one over the wider bounds, must lie in them, for strokes on sample edges,
+/// near the origin and far from it, and for random ones.
+@Suite struct InkBoundsTests {
+    @Test(arguments: Array(UInt64(1)...16))
+    func everyInkedSampleLiesInTheInkBounds(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        for lattice in [SampleLattice.halfBlock, .braille] {
+            for index in 0..<60 {
+                let stroke =
+                    index.isMultiple(of: 2)
+                    ? InkSamplerEdgeTests.edgeStroke(using: &random)
+                    : InkSamplerCandidateTests.randomStroke(using: &random)
+                let ink = SpatialIndex.inkBounds(of: stroke)
+                let bounds = SpatialIndex.bounds(of: stroke)
+                #expect(ink.intersection(bounds) == ink, "seed \(seed) stroke \(index)")
+                for sample in InkSamplerCandidateTests.inkedByTryingEverySample(stroke, lattice: lattice) {
+                    let cell = lattice.cell(ofColumn: sample[0], row: sample[1])
+                    #expect(
+                        ink.intersects(CellRect(x: cell.x, y: cell.y, width: 1, height: 1)),
+                        "seed \(seed) stroke \(index) \(lattice) sample \(sample) outside \(ink)")
+                }
+            }
+        }
+    }
+}

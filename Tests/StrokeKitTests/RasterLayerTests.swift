@@ -251,11 +251,11 @@ import Testing
     }
 }
 
-/// The topmost-first walk keeps, per block of 8x4 cells, how many of the region's cells are still
-/// open to a pen and to a marker, and passes over a block with none when it asks whether a group
-/// or a segment can still change a cell. Over a viewport of many blocks whose origin is not on a
-/// block edge, dense enough that most blocks settle early, a fresh layer and redrawn regions
-/// (cut across blocks) must still be what drawing every group in key order gives.
+/// The topmost-first walk keeps masks of the samples and cells still open to a pen and to a
+/// marker (`SettlingCells`), and passes over what they say is settled when it asks whether a
+/// group, a segment or a row can still change a cell. Over a wide viewport whose origin is not on
+/// any grid, dense enough that most cells settle early, a fresh layer and redrawn regions (cut
+/// anywhere) must still be what drawing every group in key order gives.
 @Suite struct RasterLayerSettledBlockTests {
     @Test(arguments: [GlyphMode.block, .braille], Array(UInt64(1)...6))
     func passingOverSettledBlocksChangesNoCell(mode: GlyphMode, seed: UInt64) {

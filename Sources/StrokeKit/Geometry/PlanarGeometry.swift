@@ -45,7 +45,16 @@ enum PlanarGeometry {
     /// Squared distance from `p` to the segment `a`–`b` (a point when `a == b`).
     static func distanceSquared(from p: Vector2, toSegment a: Vector2, _ b: Vector2) -> Double {
         let ab = b - a
-        let lengthSquared = ab.x * ab.x + ab.y * ab.y
+        return distanceSquared(from: p, toSegment: a, ab, lengthSquared: ab.x * ab.x + ab.y * ab.y)
+    }
+
+    /// `distanceSquared(from:toSegment:_:)` with the segment as `a`, its direction `ab` (b − a)
+    /// and that direction's squared length, for a caller that measures many points from one
+    /// segment: the same arithmetic, so the same result to the last bit.
+    @inline(__always)
+    static func distanceSquared(from p: Vector2, toSegment a: Vector2, _ ab: Vector2, lengthSquared: Double)
+        -> Double
+    {
         var t = 0.0
         if lengthSquared > 0 {
             t = ((p.x - a.x) * ab.x + (p.y - a.y) * ab.y) / lengthSquared

@@ -96,35 +96,22 @@ struct InkSampler {
     /// Calls `body` with (column, row) of each visible sample, possibly more than once, within
     /// the given sample ranges (unbounded when nil). `body` returns false to stop; the result is
     /// false when it did.
-    ///
-    /// `settled` says of a candidate sample that nothing `body` would do there can change what
-    /// the caller draws (a sample inked already by a stroke above): it is not tested, and `body`
-    /// may not be called for it. `settledCells` says the same of every sample in a
-    /// rectangle of cells (first x, first y, last x, last y): a segment whose candidates all lie
-    /// in settled cells is passed over whole, so a stroke under full cells costs a look at the
-    /// cells around each segment, not a test of each candidate.
     @discardableResult
     @inline(__always)
     func forEachVisibleSample(
-        of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil,
-        skipping settled: (Int, Int) -> Bool = { _, _ in false },
-        skippingCells settledCells: (Int, Int, Int, Int) -> Bool = { _, _, _, _ in false },
-        _ body: (Int, Int) -> Bool
+        of stroke: Stroke, columns: Range<Int>? = nil, rows: Range<Int>? = nil, _ body: (Int, Int) -> Bool
     ) -> Bool {
         guard stroke.kind.isPath else { return true }
-        return withoutActuallyEscaping(settled) { settled in
-            withoutActuallyEscaping(settledCells) { settledCells in
-                withoutActuallyEscaping(body) { body in
-                    var visitor = ClosureVisitor(settled: settled, settledCells: settledCells, body: body)
-                    return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, &visitor)
-                }
-            }
+        return withoutActuallyEscaping(body) { body in
+            var visitor = ClosureVisitor(body: body)
+            return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, &visitor)
         }
     }
 
-    /// `forEachVisibleSample(of:columns:rows:skipping:skippingCells:_:)` with the three
-    /// questions asked of `visitor`, whose type the compiler knows here: a caller that asks them
-    /// for every candidate of every stroke under a frame (the raster's walk) has them inlined.
+    /// `forEachVisibleSample(of:columns:rows:_:)` with the visits made to `visitor`, which also
+    /// says which candidates are still open (`SampleVisitor`): whose type the compiler knows
+    /// here, so a caller that asks for every candidate of every stroke under a frame (the
+    /// raster's walk) has its questions inlined.
     @discardableResult
     @inline(__always)
     func forEachVisibleSample<Visitor: SampleVisitor>(
@@ -134,16 +121,14 @@ struct InkSampler {
         return forEachVisibleSample(of: Shape(stroke), columns: columns, rows: rows, &visitor)
     }
 
-    /// The closures of the closure-taking form as a visitor.
+    /// The closure of the closure-taking form as a visitor: every candidate is open.
     private struct ClosureVisitor: SampleVisitor {
-        let settled: (Int, Int) -> Bool
-        let settledCells: (Int, Int, Int, Int) -> Bool
         let body: (Int, Int) -> Bool
 
-        func isSettled(column: Int, row: Int) -> Bool { settled(column, row) }
-        func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
-            settledCells(left, top, right, bottom)
+        func openSamples(row: Int, from first: Int, through last: Int) -> UInt64 {
+            SampleRun.all(from: first, through: last)
         }
+        func hasOpenSample(left: Int, top: Int, right: Int, bottom: Int) -> Bool { true }
         mutating func visit(column: Int, row: Int) -> Bool { body(column, row) }
     }
 
@@ -185,25 +170,24 @@ struct InkSampler {
                 lastRow = min(lastRow, rows.upperBound - 1)
             }
             guard firstRow <= lastRow else { continue }
-            do {
-                // The columns the same way; every candidate of every row lies within them, so a
-                // segment whose box holds only settled cells is passed over.
-                var (first, last) = Self.candidates(
-                    from: minX - margin, to: maxX + margin, halfWidth: halfWidth, per: perWidth)
-                if let columns {
-                    first = max(first, columns.lowerBound)
-                    last = min(last, columns.upperBound - 1)
-                }
-                guard first <= last else { continue }
-                let topLeft = lattice.cell(ofColumn: first, row: firstRow)
-                let bottomRight = lattice.cell(ofColumn: last, row: lastRow)
-                if visitor.areSettled(
-                    left: topLeft.x, top: topLeft.y, right: bottomRight.x, bottom: bottomRight.y)
-                {
-                    continue
-                }
+            // The columns the same way; every candidate of every row lies within them, so a
+            // segment whose candidates are all settled is passed over, and so is a row of it
+            // whose candidates are, before its part of the segment is worked out.
+            var (first, last) = Self.candidates(
+                from: minX - margin, to: maxX + margin, halfWidth: halfWidth, per: perWidth)
+            if let columns {
+                first = max(first, columns.lowerBound)
+                last = min(last, columns.upperBound - 1)
             }
+            guard first <= last,
+                visitor.hasOpenSample(left: first, top: firstRow, right: last, bottom: lastRow)
+            else { continue }
+            let narrow = last - first < 64
+            // The segment's own terms of the distance, worked out once for all its candidates.
+            let ab = b - a
+            let lengthSquared = ab.x * ab.x + ab.y * ab.y
             for row in firstRow...lastRow {
+                if narrow && visitor.openSamples(row: row, from: first, through: last) == 0 { continue }
                 let top = Double(row) * sh
                 let bottom = top + sh
                 let centreY = top + sh / 2
@@ -218,24 +202,34 @@ struct InkSampler {
                     firstColumn = max(firstColumn, columns.lowerBound)
                     lastColumn = min(lastColumn, columns.upperBound - 1)
                 }
-                guard firstColumn <= lastColumn else { continue }
-                for column in firstColumn...lastColumn where !visitor.isSettled(column: column, row: row) {
-                    let left = Double(column) * sw
-                    let centre = Vector2(left + sw / 2, centreY)
-                    let distanceSquared = PlanarGeometry.distanceSquared(from: centre, toSegment: a, b)
-                    // A segment further from the centre than the rectangle's corners cannot
-                    // touch it, and one nearer than its inner disc does: most candidates are
-                    // settled without the rectangle test.
-                    let inked =
-                        distanceSquared < halfWidth * halfWidth
-                        || (distanceSquared <= reachSquared
-                            && (distanceSquared < innerSquared
-                                || PlanarGeometry.segment(
-                                    a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
-                                    maxY: bottom - Self.edge)))
-                    if inked && !shape.hidden(centre) && !visitor.visit(column: column, row: row) {
-                        return false
+                // The open candidates only, 64 at a time: a sample a stroke above settled is
+                // not tried.
+                var start = firstColumn
+                while start <= lastColumn {
+                    let end = min(lastColumn, start + 63)
+                    var open = visitor.openSamples(row: row, from: start, through: end)
+                    while open != 0 {
+                        let column = start + open.trailingZeroBitCount
+                        open &= open - 1
+                        let left = Double(column) * sw
+                        let centre = Vector2(left + sw / 2, centreY)
+                        let distanceSquared = PlanarGeometry.distanceSquared(
+                            from: centre, toSegment: a, ab, lengthSquared: lengthSquared)
+                        // A segment further from the centre than the rectangle's corners cannot
+                        // touch it, and one nearer than its inner disc does: most candidates are
+                        // settled without the rectangle test.
+                        let inked =
+                            distanceSquared < halfWidth * halfWidth
+                            || (distanceSquared <= reachSquared
+                                && (distanceSquared < innerSquared
+                                    || PlanarGeometry.segment(
+                                        a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
+                                        maxY: bottom - Self.edge)))
+                        if inked && !shape.hidden(centre) && !visitor.visit(column: column, row: row) {
+                            return false
+                        }
                     }
+                    start = end + 1
                 }
             }
         }
@@ -333,18 +327,34 @@ struct InkSampler {
 }
 
 /// What a walk of a stroke's visible samples asks as it goes (`InkSampler.forEachVisibleSample`):
-/// whether a candidate sample, or every sample of a rectangle of cells (first x, first y, last x,
-/// last y), is settled — nothing a visit there could do changes what the caller draws, so it is
-/// not tested — and, for each visible sample, the visit itself, which returns false to stop.
+/// which candidate samples are still open — a settled one is one where nothing a visit could do
+/// changes what the caller draws, so it is not tested — and, for each visible sample, the visit
+/// itself, which returns false to stop.
 protocol SampleVisitor {
-    func isSettled(column: Int, row: Int) -> Bool
-    func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool
+    /// Of the candidates `first` through `last` (at most 64 of them) of sample row `row`, the open
+    /// ones: bit i for column `first + i`.
+    func openSamples(row: Int, from first: Int, through last: Int) -> UInt64
+    /// Whether any sample of the rectangle (columns `left` through `right`, rows `top` through
+    /// `bottom`) is open: a segment with none is passed over before its rows are worked out.
+    func hasOpenSample(left: Int, top: Int, right: Int, bottom: Int) -> Bool
     mutating func visit(column: Int, row: Int) -> Bool
+}
+
+/// Runs of candidate samples as the bits `SampleVisitor.openSamples` returns.
+enum SampleRun {
+    /// Every candidate `first` through `last` (at most 64) open.
+    @inline(__always)
+    static func all(from first: Int, through last: Int) -> UInt64 {
+        let count = last - first + 1
+        return count >= 64 ? ~0 : (1 << UInt64(count)) - 1
+    }
 }
 
 /// Stops at the first visible sample: whether there is one.
 private struct FirstSample: SampleVisitor {
-    func isSettled(column: Int, row: Int) -> Bool { false }
-    func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool { false }
+    func openSamples(row: Int, from first: Int, through last: Int) -> UInt64 {
+        SampleRun.all(from: first, through: last)
+    }
+    func hasOpenSample(left: Int, top: Int, right: Int, bottom: Int) -> Bool { true }
     mutating func visit(column: Int, row: Int) -> Bool { false }
 }

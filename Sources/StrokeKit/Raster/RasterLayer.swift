@@ -159,7 +159,7 @@ public struct RasterLayer: Equatable, Sendable {
             let pieces = ordered[index].pieces
             var flags: UInt8 = 0
             for piece in pieces { flags |= piece.ink.tool == .marker ? 2 : 1 }
-            return (SpatialIndex.bounds(of: ordered[index]), flags)
+            return (SpatialIndex.bounds(ofGroup: ordered[index])?.ink, flags)
         } group: {
             ordered[$0]
         }
@@ -177,7 +177,7 @@ public struct RasterLayer: Equatable, Sendable {
         }
         walkTopFirst(count: slots.count, in: region) { at in
             let place = places[Int(slots[at])]
-            return (place.bounds, place.flags)
+            return (place.inkBounds, place.flags)
         } group: {
             index.group(inSlot: slots[$0])
         }
@@ -195,22 +195,22 @@ public struct RasterLayer: Equatable, Sendable {
         guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, count > 0 else {
             return
         }
-        let origin = (x: viewport.x, y: viewport.y)
         let lattice = mode.lattice
         let (columns, rows) = lattice.samples(in: region)
         let sampler = InkSampler(lattice: lattice)
         // The cells are written through buffers: the test of what is settled reads them while
-        // the stroke is drawn into them.
-        // Per block of the viewport's cells, how many of the region's are open to a pen and to a
-        // marker: a test of what is settled passes over a block none of whose cells is.
-        var openBlocks = SettlingCells.openBlocks(of: region, in: viewport)
+        // the stroke is drawn into them. What is still open is kept as masks of samples and of
+        // cells (`SettlingCells`), so the tests of a group's bounds and of a segment's
+        // candidates are a few word tests, and hidden candidates are never tried.
+        let layout = SettlingCells.Layout(viewport: viewport, lattice: lattice)
+        var masks = SettlingCells.openMasks(of: region, in: layout, lattice: lattice)
         penBits.withUnsafeMutableBufferPointer { bits in
             penColours.withUnsafeMutableBufferPointer { colours in
                 markerColours.withUnsafeMutableBufferPointer { markers in
-                    openBlocks.withUnsafeMutableBufferPointer { blocks in
+                    masks.withUnsafeMutableBufferPointer { masks in
                         var cells = SettlingCells(
-                            bits: bits, colours: colours, markers: markers, blocks: blocks, origin: origin,
-                            width: width, lattice: lattice, open: region.width * region.height)
+                            bits: bits, colours: colours, markers: markers, masks: masks, layout: layout,
+                            lattice: lattice, open: region.width * region.height)
                         for at in stride(from: count - 1, through: 0, by: -1) {
                             if cells.openPens == 0 && cells.openMarkers == 0 { break }
                             let (bounds, flags) = place(at)
@@ -227,7 +227,7 @@ public struct RasterLayer: Equatable, Sendable {
                                 let isMarker = stroke.ink.tool == .marker
                                 guard isMarker ? marks : pens else { continue }
                                 if pieces.count > 1 {
-                                    guard let part = SpatialIndex.bounds(of: stroke).intersection(region),
+                                    guard let part = SpatialIndex.inkBounds(of: stroke).intersection(region),
                                         cells.hasOpenCell(in: part, forMarker: isMarker)
                                     else { continue }
                                 }
@@ -239,139 +239,6 @@ public struct RasterLayer: Equatable, Sendable {
                     }
                 }
             }
-        }
-    }
-
-    /// The cells of `walkTopFirst` as the sampler sees them while one stroke is drawn into them,
-    /// topmost first: a sample a stroke above inked already is settled (a pen there can only set
-    /// a bit that is set, a marker only a colour that is chosen), and a visit inks the sample.
-    /// It counts the cells still open to a pen (not every sample inked) and to a marker (no
-    /// colour yet), so the walk stops once none is.
-    private struct SettlingCells: SampleVisitor {
-        let bits: UnsafeMutableBufferPointer<UInt8>
-        let colours: UnsafeMutableBufferPointer<UInt8>
-        let markers: UnsafeMutableBufferPointer<UInt8?>
-        /// Per block, the region's cells open to a pen (even entries) and to a marker (odd).
-        let blocks: UnsafeMutableBufferPointer<Int32>
-        let origin: (x: Int, y: Int)
-        let width: Int
-        let blocksPerRow: Int
-        let lattice: SampleLattice
-        let full: UInt8
-        var openPens: Int
-        var openMarkers: Int
-        /// The stroke being drawn.
-        var isMarker = false
-        var colour: UInt8 = 0
-
-        /// A block is 8x4 cells (shifts of 3 and 2), of the viewport, from its top-left cell.
-        static let blockColumnShift = 3
-        static let blockRowShift = 2
-
-        init(
-            bits: UnsafeMutableBufferPointer<UInt8>, colours: UnsafeMutableBufferPointer<UInt8>,
-            markers: UnsafeMutableBufferPointer<UInt8?>, blocks: UnsafeMutableBufferPointer<Int32>,
-            origin: (x: Int, y: Int), width: Int, lattice: SampleLattice, open: Int
-        ) {
-            self.bits = bits
-            self.colours = colours
-            self.markers = markers
-            self.blocks = blocks
-            self.origin = origin
-            self.width = width
-            blocksPerRow = Self.blocksPerRow(width)
-            self.lattice = lattice
-            full = UInt8(truncatingIfNeeded: (1 << (lattice.columnsPerCell * lattice.rowsPerCell)) - 1)
-            openPens = open
-            openMarkers = open
-        }
-
-        static func blocksPerRow(_ width: Int) -> Int {
-            (width + (1 << blockColumnShift) - 1) >> blockColumnShift
-        }
-
-        /// The counts for a region whose cells are all blank (so open to both).
-        static func openBlocks(of region: CellRect, in viewport: Viewport) -> [Int32] {
-            let perRow = blocksPerRow(viewport.width)
-            let rows = (viewport.height + (1 << blockRowShift) - 1) >> blockRowShift
-            var counts = [Int32](repeating: 0, count: 2 * perRow * rows)
-            for y in (region.y - viewport.y)..<(region.maxY - viewport.y) {
-                let row = (y >> blockRowShift) * perRow
-                for x in (region.x - viewport.x)..<(region.maxX - viewport.x) {
-                    counts[2 * (row + x >> blockColumnShift)] += 1
-                }
-            }
-            for index in stride(from: 0, to: counts.count, by: 2) { counts[index + 1] = counts[index] }
-            return counts
-        }
-
-        @inline(__always)
-        private func place(_ column: Int, _ row: Int) -> (index: Int, bit: UInt8, block: Int) {
-            let place = lattice.cell(ofColumn: column, row: row)
-            let (x, y) = (place.x - origin.x, place.y - origin.y)
-            return (
-                y * width + x, 1 << UInt8(place.subRow * lattice.columnsPerCell + place.subColumn),
-                (y >> Self.blockRowShift) * blocksPerRow + x >> Self.blockColumnShift
-            )
-        }
-
-        func hasOpenCell(in rect: CellRect, forMarker isMarker: Bool) -> Bool {
-            let (left, top) = (rect.x - origin.x, rect.y - origin.y)
-            let (right, bottom) = (left + rect.width - 1, top + rect.height - 1)
-            let kind = isMarker ? 1 : 0
-            for blockRow in (top >> Self.blockRowShift)...(bottom >> Self.blockRowShift) {
-                let firstY = max(top, blockRow << Self.blockRowShift)
-                let lastY = min(bottom, (blockRow + 1) << Self.blockRowShift - 1)
-                for blockColumn in (left >> Self.blockColumnShift)...(right >> Self.blockColumnShift)
-                where blocks[2 * (blockRow * blocksPerRow + blockColumn) + kind] > 0 {
-                    let firstX = max(left, blockColumn << Self.blockColumnShift)
-                    let lastX = min(right, (blockColumn + 1) << Self.blockColumnShift - 1)
-                    for y in firstY...lastY {
-                        let start = y * width
-                        for cell in (start + firstX)...(start + lastX) {
-                            if isMarker ? markers[cell] == nil : bits[cell] != full { return true }
-                        }
-                    }
-                }
-            }
-            return false
-        }
-
-        @inline(__always)
-        func isSettled(column: Int, row: Int) -> Bool {
-            let (index, bit, _) = place(column, row)
-            return isMarker ? markers[index] != nil : bits[index] & bit != 0
-        }
-
-        @inline(__always)
-        func areSettled(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
-            !hasOpenCell(
-                in: CellRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1),
-                forMarker: isMarker)
-        }
-
-        @inline(__always)
-        mutating func visit(column: Int, row: Int) -> Bool {
-            let (cell, bit, block) = place(column, row)
-            if isMarker {
-                if markers[cell] == nil {
-                    markers[cell] = colour
-                    openMarkers -= 1
-                    blocks[2 * block + 1] -= 1
-                }
-            } else {
-                let old = bits[cell]
-                let new = old | bit
-                if old == 0 { colours[cell] = colour }
-                if new != old {
-                    bits[cell] = new
-                    if new == full {
-                        openPens -= 1
-                        blocks[2 * block] -= 1
-                    }
-                }
-            }
-            return true
         }
     }
 

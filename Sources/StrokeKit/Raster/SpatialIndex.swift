@@ -34,6 +34,10 @@ public struct SpatialIndex: Sendable {
         /// The index of the slot in `order`.
         var rank: Int32 = 0
         var flags: UInt8 = 0
+        /// How far in from `bounds` the cells the group's ink can reach lie (`inkBounds`): two
+        /// bits a side (left, top, right, bottom, from the low bits), in the bytes the place
+        /// has spare.
+        var insets: UInt8 = 0
 
         static let pen: UInt8 = 1
         static let marker: UInt8 = 2
@@ -43,6 +47,27 @@ public struct SpatialIndex: Sendable {
 
         var bounds: CellRect? {
             width > 0 ? CellRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)) : nil
+        }
+
+        /// The cells the group's samples can lie in, in either lattice: `bounds` without the
+        /// extra cell of margin they keep (for the tiles, the dirty regions and the bounds
+        /// cache), so the raster's walk asks about a third fewer cells of a stroke under others.
+        var inkBounds: CellRect? {
+            guard width > 0 else { return nil }
+            let left = Int(insets & 3)
+            let top = Int(insets >> 2 & 3)
+            let right = Int(insets >> 4 & 3)
+            let bottom = Int(insets >> 6 & 3)
+            return CellRect(
+                x: Int(x) + left, y: Int(y) + top, width: Int(width) - left - right,
+                height: Int(height) - top - bottom)
+        }
+
+        /// The insets of `ink` inside `bounds` (which holds it), each at most 3.
+        static func insets(of ink: CellRect, in bounds: CellRect) -> UInt8 {
+            func inset(_ value: Int) -> UInt8 { UInt8(min(max(value, 0), 3)) }
+            return inset(ink.x - bounds.x) | inset(ink.y - bounds.y) << 2 | inset(bounds.maxX - ink.maxX) << 4
+                | inset(bounds.maxY - ink.maxY) << 6
         }
 
         func intersects(_ rect: CellRect) -> Bool {
@@ -255,18 +280,35 @@ public struct SpatialIndex: Sendable {
     /// The conservative bounds of a group in cells: see the type's documentation. Nil only for a
     /// group without pieces (one its sweeps hide completely).
     public static func bounds(of group: StrokeGroup) -> CellRect? {
-        var bounds: CellRect?
+        bounds(ofGroup: group)?.bounds
+    }
+
+    /// `bounds(of:)` of a group, and the cells its ink can reach (`inkBounds(of:)` of each piece).
+    static func bounds(ofGroup group: StrokeGroup) -> (bounds: CellRect, ink: CellRect)? {
+        var found: (bounds: CellRect, ink: CellRect)?
         for stroke in group.pieces {
-            let piece = self.bounds(of: stroke)
-            bounds = bounds.map { $0.union(piece) } ?? piece
+            let piece = bounds(ofPiece: stroke)
+            found = found.map { ($0.bounds.union(piece.bounds), $0.ink.union(piece.ink)) } ?? piece
         }
-        return bounds
+        return found
     }
 
     /// The conservative bounds of one piece: the box of its path on the canvas widened by half
     /// its width and one cell, in whole cells; for text, exactly the cells it covers.
     public static func bounds(of stroke: Stroke) -> CellRect {
-        if let layout = TextLayout(stroke) { return layout.bounds }
+        bounds(ofPiece: stroke).bounds
+    }
+
+    /// The cells a piece's samples can lie in, in either lattice: a sample is inked when its
+    /// centre lies within half the width of the path (so in the path's box widened by that) or
+    /// when the path passes through it (so its cell holds a point of the box). The widening has
+    /// room for rounding; for text, the cells it covers.
+    static func inkBounds(of stroke: Stroke) -> CellRect {
+        bounds(ofPiece: stroke).ink
+    }
+
+    private static func bounds(ofPiece stroke: Stroke) -> (bounds: CellRect, ink: CellRect) {
+        if let layout = TextLayout(stroke) { return (layout.bounds, layout.bounds) }
         let margin = stroke.ink.width / 2 + 1
         let dx = stroke.transform.dx
         let dy = stroke.transform.dy
@@ -286,7 +328,15 @@ public struct SpatialIndex: Sendable {
         let top = Int((minY - margin).rounded(.down))
         let right = Int((maxX + margin).rounded(.down)) + 1
         let bottom = Int((maxY + margin).rounded(.down)) + 1
-        return CellRect(x: left, y: top, width: right - left, height: bottom - top)
+        let bounds = CellRect(x: left, y: top, width: right - left, height: bottom - top)
+        // Far more room than rounding needs (coordinates stay within a few million cells).
+        let reach = stroke.ink.width / 2 + 1.0 / 1024
+        let inkLeft = Int((minX - reach).rounded(.down))
+        let inkTop = Int((minY - reach).rounded(.down))
+        let inkRight = Int((maxX + reach).rounded(.down)) + 1
+        let inkBottom = Int((maxY + reach).rounded(.down)) + 1
+        let ink = CellRect(x: inkLeft, y: inkTop, width: inkRight - inkLeft, height: inkBottom - inkTop)
+        return (bounds, ink.intersection(bounds) ?? bounds)
     }
 
     /// The rank a new key takes: the first rank whose key is not below it.
@@ -352,7 +402,7 @@ public struct SpatialIndex: Sendable {
                 flags |= piece.ink.tool == .marker ? Place.marker : Place.pen
             }
         }
-        guard let bounds = Self.bounds(of: group) else {
+        guard let (bounds, ink) = Self.bounds(ofGroup: group) else {
             places[Int(slot)] = Place(rank: rank, flags: flags)
             return
         }
@@ -361,7 +411,8 @@ public struct SpatialIndex: Sendable {
         if isWide { flags |= Place.wide }
         places[Int(slot)] = Place(
             x: Int32(clamping: bounds.x), y: Int32(clamping: bounds.y), width: Int32(clamping: bounds.width),
-            height: Int32(clamping: bounds.height), rank: rank, flags: flags)
+            height: Int32(clamping: bounds.height), rank: rank, flags: flags,
+            insets: Place.insets(of: ink, in: bounds))
         if isWide {
             wideSlots.append(slot)
             return
