@@ -26,10 +26,18 @@ public struct DrawingBoundsCache: Equatable, Sendable {
     public let drawingID: String
     /// Per raw stroke key.
     public private(set) var entries: [String: Entry]
+    /// The keys of a cache read from its file, in the file's order, which is key order (z-order):
+    /// a staged open takes the strokes that wait in this order (see `PendingEntries`). Empty for
+    /// a cache made in memory; not part of what the cache says (`==` ignores it).
+    public private(set) var keysInOrder: [String] = []
 
     public init(drawingID: String, entries: [String: Entry] = [:]) {
         self.drawingID = drawingID
         self.entries = entries
+    }
+
+    public static func == (lhs: DrawingBoundsCache, rhs: DrawingBoundsCache) -> Bool {
+        lhs.drawingID == rhs.drawingID && lhs.entries == rhs.entries
     }
 
     /// The bounds of the stroke stored as `text` under `rawKey`, when the cache holds them for
@@ -111,6 +119,8 @@ extension DrawingBoundsCache {
         let count = try reader.readCount("entry count", prefix: .varint, minimumBytes: Self.minimumEntryBytes)
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(count)
+        var keys: [String] = []
+        keys.reserveCapacity(count)
         for _ in 0..<count {
             let key = try reader.readUTF8("key", prefix: .varint, limit: StrokeKey.maximumLength)
             let high = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
@@ -121,9 +131,11 @@ extension DrawingBoundsCache {
             let height = try reader.readVarint("height")
             guard let bounds = Self.rect(x: x, y: y, width: width, height: height) else { throw .damaged }
             entries[key] = Entry(fingerprint: StrokeFingerprint(high: high, low: low), bounds: bounds)
+            keys.append(key)
         }
         guard reader.remaining == 0 else { throw .damaged }
         self.init(drawingID: drawingID, entries: entries)
+        keysInOrder = keys
     }
 
     /// A rectangle within the coordinates a stroke can have (about ±2^20 cells, see

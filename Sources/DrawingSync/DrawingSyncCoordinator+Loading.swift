@@ -128,7 +128,9 @@ extension DrawingSyncCoordinator {
         boundsCacheIsCurrent =
             statistics.cachedBounds == statistics.storedStrokes
             && openedCache?.entries.count == statistics.storedStrokes
-        // The pending entries keep the bounds they need; the cache's map of every stroke goes.
+        // The pending entries keep the bounds they need and the cache's key order (its key
+        // strings, until the last stroke is taken); the cache's map of every stroke goes.
+        if !later.isEmpty, let order = openedCache?.keysInOrder { later.follow(keyOrder: order) }
         openedCache = nil
         pending = later.isEmpty ? nil : later
         let update = model.update(now)

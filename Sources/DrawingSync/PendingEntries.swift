@@ -17,6 +17,10 @@ struct PendingEntries: Sendable {
     private var loadedRegions: [CellRect] = []
     /// How far the scan of `located` for a preferred region got.
     private var scan: (region: CellRect, position: Int)?
+    /// The keys in key order (the bounds cache's file order), and how far taking went: what no
+    /// region prefers is taken lowest key first (see `follow(keyOrder:)`).
+    private var keyOrder: [String] = []
+    private var keyPosition = 0
 
     var isEmpty: Bool { bases.isEmpty }
     var count: Int { bases.count }
@@ -36,6 +40,18 @@ struct PendingEntries: Sendable {
     /// Keeps the sweeps of a stroke kept for later.
     mutating func addSweeps(_ rawKey: String, map: DocumentValue) {
         sweepMaps[rawKey] = map
+    }
+
+    /// Takes what no region prefers in this order (ascending keys, from the bounds cache's file),
+    /// rather than in the order the strokes were kept (the document's hash order). The drawing's
+    /// index renumbers every group above the lowest key of a slice it takes in (see
+    /// `SpatialIndex.insertNew`): in hash order that key is near the bottom of the drawing in
+    /// every slice, in key order it climbs, so each slice renumbers only the groups above it.
+    /// Walking the order costs one look-up a key, spread over the slices; keys not kept here
+    /// are passed over, and a key kept here but not in the order is still taken at the end.
+    mutating func follow(keyOrder keys: [String]) {
+        keyOrder = keys
+        keyPosition = 0
     }
 
     /// Whether the stroke under `rawKey` is kept for later.
@@ -67,7 +83,10 @@ struct PendingEntries: Sendable {
             entries.bases[rawKey] = .some(value)
             if let map = sweepMaps.removeValue(forKey: rawKey) { entries.sweepMaps[rawKey] = .some(map) }
         }
-        if bases.isEmpty { located = [] }
+        if bases.isEmpty {
+            located = []
+            keyOrder = []
+        }
         return entries
     }
 
@@ -92,8 +111,13 @@ struct PendingEntries: Sendable {
             scan = nil
             remember(preferred)
         }
+        while keys.count < limit, keyPosition < keyOrder.count {
+            let next = keyOrder[keyPosition]
+            keyPosition += 1
+            if bases[next] != nil, !keys.contains(next) { keys.append(next) }
+        }
         while keys.count < limit, let next = located.popLast() {
-            if bases[next.key] != nil { keys.append(next.key) }
+            if bases[next.key] != nil, !keys.contains(next.key) { keys.append(next.key) }
         }
         return take(keys)
     }
