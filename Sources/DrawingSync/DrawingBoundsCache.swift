@@ -16,37 +16,44 @@ public struct DrawingBoundsCache: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var fingerprint: StrokeFingerprint
         public var bounds: CellRect
+        /// In a cache read from its file, the entry's place in the file, which is in key order
+        /// (z-order): a staged open takes the strokes that wait in this order (see
+        /// `PendingEntries`). Zero in an entry made in memory; not part of what the entry says
+        /// (`==` ignores it).
+        public internal(set) var rank: Int32 = 0
 
         public init(fingerprint: StrokeFingerprint, bounds: CellRect) {
             self.fingerprint = fingerprint
             self.bounds = bounds
+        }
+
+        public static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.fingerprint == rhs.fingerprint && lhs.bounds == rhs.bounds
         }
     }
 
     public let drawingID: String
     /// Per raw stroke key.
     public private(set) var entries: [String: Entry]
-    /// The keys of a cache read from its file, in the file's order, which is key order (z-order):
-    /// a staged open takes the strokes that wait in this order (see `PendingEntries`). Empty for
-    /// a cache made in memory; not part of what the cache says (`==` ignores it).
-    public private(set) var keysInOrder: [String] = []
 
     public init(drawingID: String, entries: [String: Entry] = [:]) {
         self.drawingID = drawingID
         self.entries = entries
     }
 
-    public static func == (lhs: DrawingBoundsCache, rhs: DrawingBoundsCache) -> Bool {
-        lhs.drawingID == rhs.drawingID && lhs.entries == rhs.entries
-    }
-
     /// The bounds of the stroke stored as `text` under `rawKey`, when the cache holds them for
     /// exactly that text.
     public func bounds(of rawKey: String, storedText text: String) -> CellRect? {
+        entry(of: rawKey, storedText: text)?.bounds
+    }
+
+    /// The entry of the stroke stored as `text` under `rawKey`, when the cache holds one for
+    /// exactly that text.
+    public func entry(of rawKey: String, storedText text: String) -> Entry? {
         guard let entry = entries[rawKey], entry.fingerprint == StrokeFingerprint(ofUTF8: text) else {
             return nil
         }
-        return entry.bounds
+        return entry
     }
 
     /// Records (or, with nil, forgets) one stroke's entry.
@@ -119,9 +126,7 @@ extension DrawingBoundsCache {
         let count = try reader.readCount("entry count", prefix: .varint, minimumBytes: Self.minimumEntryBytes)
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(count)
-        var keys: [String] = []
-        keys.reserveCapacity(count)
-        for _ in 0..<count {
+        for rank in 0..<count {
             let key = try reader.readUTF8("key", prefix: .varint, limit: StrokeKey.maximumLength)
             let high = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
             let low = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
@@ -130,12 +135,12 @@ extension DrawingBoundsCache {
             let width = try reader.readVarint("width")
             let height = try reader.readVarint("height")
             guard let bounds = Self.rect(x: x, y: y, width: width, height: height) else { throw .damaged }
-            entries[key] = Entry(fingerprint: StrokeFingerprint(high: high, low: low), bounds: bounds)
-            keys.append(key)
+            var entry = Entry(fingerprint: StrokeFingerprint(high: high, low: low), bounds: bounds)
+            entry.rank = Int32(truncatingIfNeeded: rank)
+            entries[key] = entry
         }
         guard reader.remaining == 0 else { throw .damaged }
         self.init(drawingID: drawingID, entries: entries)
-        keysInOrder = keys
     }
 
     /// A rectangle within the coordinates a stroke can have (about ±2^20 cells, see
