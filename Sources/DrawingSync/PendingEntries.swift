@@ -19,10 +19,6 @@ struct PendingEntries: Sendable {
     private var scan: (region: CellRect, position: Int)?
     /// While strokes are being kept: each one's rank in key order (see `orderByRank`).
     private var ranks: [Int32] = []
-    /// The keys in key order (the bounds cache's file order), and how far taking went: what no
-    /// region prefers is taken lowest key first (see `follow(keyOrder:)`).
-    private var keyOrder: [String] = []
-    private var keyPosition = 0
 
     var isEmpty: Bool { bases.isEmpty }
     var count: Int { bases.count }
@@ -31,6 +27,7 @@ struct PendingEntries: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         bases.reserveCapacity(count)
         located.reserveCapacity(count)
+        ranks.reserveCapacity(count)
     }
 
     /// Keeps a stroke for later, with its bounds and its rank in key order (its place in the
@@ -71,18 +68,6 @@ struct PendingEntries: Sendable {
         sweepMaps[rawKey] = map
     }
 
-    /// Takes what no region prefers in this order (ascending keys, from the bounds cache's file),
-    /// rather than in the order the strokes were kept (the document's hash order). The drawing's
-    /// index renumbers every group above the lowest key of a slice it takes in (see
-    /// `SpatialIndex.insertNew`): in hash order that key is near the bottom of the drawing in
-    /// every slice, in key order it climbs, so each slice renumbers only the groups above it.
-    /// Walking the order costs one look-up a key, spread over the slices; keys not kept here
-    /// are passed over, and a key kept here but not in the order is still taken at the end.
-    mutating func follow(keyOrder keys: [String]) {
-        keyOrder = keys
-        keyPosition = 0
-    }
-
     /// Whether the stroke under `rawKey` is kept for later.
     func holds(_ rawKey: String) -> Bool { bases[rawKey] != nil }
 
@@ -112,10 +97,7 @@ struct PendingEntries: Sendable {
             entries.bases[rawKey] = .some(value)
             if let map = sweepMaps.removeValue(forKey: rawKey) { entries.sweepMaps[rawKey] = .some(map) }
         }
-        if bases.isEmpty {
-            located = []
-            keyOrder = []
-        }
+        if bases.isEmpty { located = [] }
         return entries
     }
 
@@ -140,13 +122,8 @@ struct PendingEntries: Sendable {
             scan = nil
             remember(preferred)
         }
-        while keys.count < limit, keyPosition < keyOrder.count {
-            let next = keyOrder[keyPosition]
-            keyPosition += 1
-            if bases[next] != nil, !keys.contains(next) { keys.append(next) }
-        }
         while keys.count < limit, let next = located.popLast() {
-            if bases[next.key] != nil, !keys.contains(next.key) { keys.append(next.key) }
+            if bases[next.key] != nil { keys.append(next.key) }
         }
         return take(keys)
     }
