@@ -16,10 +16,19 @@ public struct DrawingBoundsCache: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var fingerprint: StrokeFingerprint
         public var bounds: CellRect
+        /// In a cache read from its file, the entry's place in the file, which is in key order
+        /// (z-order): a staged open takes the strokes that wait in this order (see
+        /// `PendingEntries`). Zero in an entry made in memory; not part of what the entry says
+        /// (`==` ignores it).
+        public internal(set) var rank: Int32 = 0
 
         public init(fingerprint: StrokeFingerprint, bounds: CellRect) {
             self.fingerprint = fingerprint
             self.bounds = bounds
+        }
+
+        public static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.fingerprint == rhs.fingerprint && lhs.bounds == rhs.bounds
         }
     }
 
@@ -35,10 +44,16 @@ public struct DrawingBoundsCache: Equatable, Sendable {
     /// The bounds of the stroke stored as `text` under `rawKey`, when the cache holds them for
     /// exactly that text.
     public func bounds(of rawKey: String, storedText text: String) -> CellRect? {
+        entry(of: rawKey, storedText: text)?.bounds
+    }
+
+    /// The entry of the stroke stored as `text` under `rawKey`, when the cache holds one for
+    /// exactly that text.
+    public func entry(of rawKey: String, storedText text: String) -> Entry? {
         guard let entry = entries[rawKey], entry.fingerprint == StrokeFingerprint(ofUTF8: text) else {
             return nil
         }
-        return entry.bounds
+        return entry
     }
 
     /// Records (or, with nil, forgets) one stroke's entry.
@@ -111,7 +126,7 @@ extension DrawingBoundsCache {
         let count = try reader.readCount("entry count", prefix: .varint, minimumBytes: Self.minimumEntryBytes)
         var entries: [String: Entry] = [:]
         entries.reserveCapacity(count)
-        for _ in 0..<count {
+        for rank in 0..<count {
             let key = try reader.readUTF8("key", prefix: .varint, limit: StrokeKey.maximumLength)
             let high = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
             let low = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
@@ -120,7 +135,9 @@ extension DrawingBoundsCache {
             let width = try reader.readVarint("width")
             let height = try reader.readVarint("height")
             guard let bounds = Self.rect(x: x, y: y, width: width, height: height) else { throw .damaged }
-            entries[key] = Entry(fingerprint: StrokeFingerprint(high: high, low: low), bounds: bounds)
+            var entry = Entry(fingerprint: StrokeFingerprint(high: high, low: low), bounds: bounds)
+            entry.rank = Int32(truncatingIfNeeded: rank)
+            entries[key] = entry
         }
         guard reader.remaining == 0 else { throw .damaged }
         self.init(drawingID: drawingID, entries: entries)

@@ -107,11 +107,10 @@ extension DrawingSyncCoordinator {
         }
         document.forEachEntry(ofMap: "strokes") { rawKey, value in
             statistics.storedStrokes += 1
-            if case .string(let text) = value, let bounds = openedCache?.bounds(of: rawKey, storedText: text)
-            {
+            if case .string(let text) = value, let entry = openedCache?.entry(of: rawKey, storedText: text) {
                 statistics.cachedBounds += 1
-                if !bounds.intersects(firstRegion) {
-                    later.add(rawKey, value: value, bounds: bounds)
+                if !entry.bounds.intersects(firstRegion) {
+                    later.add(rawKey, value: value, bounds: entry.bounds, rank: entry.rank)
                     return
                 }
             }
@@ -128,7 +127,9 @@ extension DrawingSyncCoordinator {
         boundsCacheIsCurrent =
             statistics.cachedBounds == statistics.storedStrokes
             && openedCache?.entries.count == statistics.storedStrokes
-        // The pending entries keep the bounds they need; the cache's map of every stroke goes.
+        // The pending entries keep the bounds they need, in key order; the cache's map of every
+        // stroke goes.
+        later.orderByRank(below: openedCache?.entries.count ?? 0)
         openedCache = nil
         pending = later.isEmpty ? nil : later
         let update = model.update(now)

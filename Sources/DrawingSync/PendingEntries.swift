@@ -17,6 +17,8 @@ struct PendingEntries: Sendable {
     private var loadedRegions: [CellRect] = []
     /// How far the scan of `located` for a preferred region got.
     private var scan: (region: CellRect, position: Int)?
+    /// While strokes are being kept: each one's rank in key order (see `orderByRank`).
+    private var ranks: [Int32] = []
 
     var isEmpty: Bool { bases.isEmpty }
     var count: Int { bases.count }
@@ -25,12 +27,40 @@ struct PendingEntries: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         bases.reserveCapacity(count)
         located.reserveCapacity(count)
+        ranks.reserveCapacity(count)
     }
 
-    /// Keeps a stroke for later, with its bounds.
-    mutating func add(_ rawKey: String, value: DocumentValue, bounds: CellRect) {
+    /// Keeps a stroke for later, with its bounds and its rank in key order (its place in the
+    /// bounds cache's file).
+    mutating func add(_ rawKey: String, value: DocumentValue, bounds: CellRect, rank: Int32) {
         bases[rawKey] = value
         located.append((rawKey, bounds))
+        ranks.append(rank)
+    }
+
+    /// Puts the strokes kept so far in key order, so that what no region prefers is taken lowest
+    /// key first, by the ranks they were kept with (below `count`): one pass, nothing compared.
+    /// In the order they were kept (the document's hash order) the lowest key of every slice lay
+    /// near the bottom of the drawing, and the drawing's index renumbers every group above the
+    /// lowest key a slice brings (see `SpatialIndex.insertNew`); in key order the slices climb,
+    /// and each renumbers only the groups above it. A stroke whose rank is out of range or taken
+    /// by another is kept too, and taken last.
+    mutating func orderByRank(below count: Int) {
+        var placed = [(key: String, bounds: CellRect)?](repeating: nil, count: max(count, 0))
+        var rest: [(key: String, bounds: CellRect)] = []
+        for (entry, rank) in zip(located, ranks) {
+            // Taken from the end: the lowest rank goes to the end.
+            let index = count - 1 - Int(rank)
+            if placed.indices.contains(index), placed[index] == nil {
+                placed[index] = entry
+            } else {
+                rest.append(entry)
+            }
+        }
+        located = rest
+        located.reserveCapacity(rest.count + ranks.count)
+        for case let entry? in placed { located.append(entry) }
+        ranks = []
     }
 
     /// Keeps the sweeps of a stroke kept for later.
