@@ -32,6 +32,27 @@ struct EventStore: Sendable {
         return sparse.isEmpty ? nil : sparse[dot]
     }
 
+    /// The timestamp of a held event, read in place: a reader choosing among a path's live
+    /// events needs only this, and copying whole events touches their path, value and context.
+    func timestamp(at dot: Dot) -> HybridTimestamp? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let timestamp = logs[slot][Int(dot.counter - 1)]?.timestamp
+        {
+            return timestamp
+        }
+        return sparse.isEmpty ? nil : sparse[dot]?.timestamp
+    }
+
+    /// The kind and value of a held event, read in place (see `timestamp(at:)`).
+    func kindAndValue(at dot: Dot) -> (kind: DocumentEvent.Kind, value: DocumentValue?)? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let kind = logs[slot][Int(dot.counter - 1)]?.kind
+        {
+            return (kind, logs[slot][Int(dot.counter - 1)]?.value)
+        }
+        return sparse.isEmpty ? nil : sparse[dot].map { ($0.kind, $0.value) }
+    }
+
     /// Adds an event whose dot is not held yet.
     mutating func insert(_ event: DocumentEvent) {
         let dot = event.dot
