@@ -45,7 +45,14 @@ extension ByteReader {
     ) throws(Failure) -> String {
         let start = position
         let utf8 = try readBytes(field, prefix: prefix, limit: limit)
-        guard let text = String(validating: utf8, as: UTF8.self) else {
+        // Decoding from a buffer is the standard library's fast path (validating a slice runs a
+        // generic, unspecialized validator); decoding repairs what is not UTF-8, so the same bytes
+        // coming back mean there was nothing to repair.
+        let decoded = utf8.withUnsafeBufferPointer { bytes -> String? in
+            var text = String(decoding: bytes, as: UTF8.self)
+            return text.withUTF8 { $0.elementsEqual(bytes) } ? text : nil
+        }
+        guard let text = decoded else {
             throw Failure(.invalidUTF8(field: field.description, offset: start))
         }
         return text

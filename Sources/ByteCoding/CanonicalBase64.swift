@@ -24,23 +24,37 @@ public enum CanonicalBase64 {
 
     public static func encode(_ bytes: ArraySlice<UInt8>) -> String {
         let length = (bytes.count + 2) / 3 * 4
-        return String(unsafeUninitializedCapacity: length) { output in
-            var index = bytes.startIndex
-            var out = 0
-            while index < bytes.endIndex {
-                let remaining = bytes.endIndex - index
-                let a = UInt32(bytes[index])
-                let b = remaining > 1 ? UInt32(bytes[index + 1]) : 0
-                let c = remaining > 2 ? UInt32(bytes[index + 2]) : 0
-                let triple = a << 16 | b << 8 | c
-                output[out] = alphabet[Int(triple >> 18 & 63)]
-                output[out + 1] = alphabet[Int(triple >> 12 & 63)]
-                output[out + 2] = remaining > 1 ? alphabet[Int(triple >> 6 & 63)] : padding
-                output[out + 3] = remaining > 2 ? alphabet[Int(triple & 63)] : padding
-                index += 3
-                out += 4
+        // Every stroke value of a decoded delta comes through here: whole groups of three
+        // bytes read and written through pointers, then the padded tail.
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            bytes.withUnsafeBufferPointer { input in
+                String(unsafeUninitializedCapacity: length) { output in
+                    var index = 0
+                    var out = 0
+                    while input.count - index >= 3 {
+                        let triple =
+                            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                            | UInt32(input[index + 2])
+                        output[out] = alphabet[Int(triple >> 18 & 63)]
+                        output[out + 1] = alphabet[Int(triple >> 12 & 63)]
+                        output[out + 2] = alphabet[Int(triple >> 6 & 63)]
+                        output[out + 3] = alphabet[Int(triple & 63)]
+                        index += 3
+                        out += 4
+                    }
+                    let remaining = input.count - index
+                    if remaining > 0 {
+                        let a = UInt32(input[index])
+                        let b = remaining > 1 ? UInt32(input[index + 1]) : 0
+                        let triple = a << 16 | b << 8
+                        output[out] = alphabet[Int(triple >> 18 & 63)]
+                        output[out + 1] = alphabet[Int(triple >> 12 & 63)]
+                        output[out + 2] = remaining > 1 ? alphabet[Int(triple >> 6 & 63)] : padding
+                        output[out + 3] = padding
+                    }
+                    return length
+                }
             }
-            return length
         }
     }
 

@@ -153,24 +153,40 @@ extension Replica {
 
     /// Writes a document's whole snapshot in the caller's transaction (taking a peer's whole
     /// state must not leave a reopen the events it dropped), replacing a snapshot under way.
-    func writeWholeSnapshot(_ key: DocumentKey) throws {
+    ///
+    /// When `received` (the whole state taken) kept its event block and the document holds
+    /// every event of it, the snapshot is one part: that block as it came, then a block of the
+    /// document's other events and of those removed here since (loading is order-free and a
+    /// removed form wins), so the taken state is not encoded again.
+    func writeWholeSnapshot(_ key: DocumentKey, received: ReplicaDelta.DocumentDelta? = nil) throws {
         if checkpointJob?.key == key { checkpointJob = nil }
         let stored = storedDocuments[key] ?? ReplicaDatabase.StoredDocument()
         let document = state.document(key)
-        var events: [DocumentEvent] = []
-        document?.forEachEvent { events.append($0) }
         let generation = stored.generation + 1
         try database.discardUnfinishedSnapshots(key)
-        let size = max(1, configuration.checkpointPartEvents)
         var part: Int64 = 0
-        var start = 0
-        repeat {
-            let end = min(events.count, start + size)
+        let eventCount = document?.eventCount ?? 0
+        if let received, let block = received.encodedBlock,
+            let others = document?.eventsBeside(received: received.events)
+        {
             try database.writeSnapshotPart(
-                key, generation: generation, part: part, events: Array(events[start..<end]))
-            part += 1
-            start = end
-        } while start < events.count
+                key, generation: generation, part: 0,
+                record: DocumentEvent.encodedList(blocks: [block], then: others))
+            part = 1
+        } else {
+            var events: [DocumentEvent] = []
+            events.reserveCapacity(eventCount)
+            document?.forEachEvent { events.append($0) }
+            let size = max(1, configuration.checkpointPartEvents)
+            var start = 0
+            repeat {
+                let end = min(events.count, start + size)
+                try database.writeSnapshotPart(
+                    key, generation: generation, part: part, events: Array(events[start..<end]))
+                part += 1
+                start = end
+            } while start < events.count
+        }
         let through = database.nextSequence - 1
         try database.finishSnapshot(
             key, generation: generation, parts: part, through: through,
@@ -179,7 +195,7 @@ extension Replica {
         try database.setMeta("clock_milliseconds", clock.milliseconds)
         try database.setMeta("clock_counter", Int64(clock.counter))
         storedDocuments[key] = ReplicaDatabase.StoredDocument(
-            generation: generation, through: through, snapshotEvents: events.count, logEvents: 0)
+            generation: generation, through: through, snapshotEvents: eventCount, logEvents: 0)
         dueDocuments.remove(key)
         vacuumDue = true
     }

@@ -27,17 +27,22 @@ extension Replica {
         let keys = fullState.delta.documents.map { DocumentKey(collection: collection, id: $0.documentID) }
         do {
             for (key, document) in zip(keys, fullState.delta.documents) {
-                let before = state.document(key)?.events.count ?? 0
+                let before = state.document(key)?.eventCount ?? 0
                 let paths = try state.adopt(
                     fullState: document.events, compacted: fullState.compacted[document.documentID],
                     into: key,
                     wall: wall)
-                newEvents += max(0, (state.document(key)?.events.count ?? 0) - before)
+                newEvents += max(0, (state.document(key)?.eventCount ?? 0) - before)
                 if !paths.isEmpty { changed[key] = paths }
             }
             try database.connection.transaction {
+                // Each adopted document's snapshot holds its whole state: a log row of what the
+                // adopt touched would be deleted by that snapshot in this same transaction.
+                for key in keys { state.discardUnsaved(key) }
                 _ = try persistUnsaved()
-                for key in keys { try writeWholeSnapshot(key) }
+                for (key, document) in zip(keys, fullState.delta.documents) {
+                    try writeWholeSnapshot(key, received: document)
+                }
             }
         } catch {
             try restoreCommittedState(after: error)

@@ -200,7 +200,7 @@ public final class Replica {
             if listening {
                 var changed = Set<[String]>(minimumCapacity: events.count)
                 for event in events { changed.insert(event.path) }
-                paths[key, default: []].formUnion(changed)
+                if paths[key] == nil { paths[key] = changed } else { paths[key]?.formUnion(changed) }
             }
             storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += events.count
             if let stored = storedDocuments[key], isCheckpointDue(stored) { dueDocuments.insert(key) }

@@ -158,10 +158,20 @@ import Testing
         ) { try reader.readUTF8("name", prefix: .uint16(.bigEndian)) }
     }
 
-    /// A stray continuation byte, a cut sequence, an overlong form, a surrogate, a 5-byte form.
+    /// A stray continuation byte, a cut sequence, an overlong form, a surrogate, a 5-byte form,
+    /// the replacement character cut short, a stray byte after a real replacement character.
     static let invalidUTF8: [[UInt8]] = [
-        [0xFF], [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0xF8, 0x88, 0x80, 0x80],
+        [0xFF], [0xC3], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0xF8, 0x88, 0x80, 0x80], [0xEF, 0xBF],
+        [0xEF, 0xBF, 0xBD, 0x80],
     ]
+
+    /// Text that holds the replacement character itself is valid and reads back as it is.
+    @Test func theReplacementCharacterItselfReadsBack() throws {
+        var writer = ByteWriter()
+        writer.writeUTF8("a\u{FFFD}b\u{1F58C}", prefix: .varint)
+        var reader = Reader(writer.bytes)
+        #expect(try reader.readUTF8("text", prefix: .varint) == "a\u{FFFD}b\u{1F58C}")
+    }
 
     @Test(arguments: invalidUTF8)
     func invalidUTF8IsRefusedAtThePrefix(utf8: [UInt8]) {

@@ -4,6 +4,36 @@ import Testing
 /// `writeDecoded`, the packed strings' writer: a canonical text goes into the writer as its tag,
 /// count and bytes (the same bytes `decode` gives); any other text leaves the writer untouched.
 @Suite struct CanonicalBase64Tests {
+    /// The encoder against RFC 4648's examples and, for every length up to 40 and a slice that
+    /// does not start at zero, against a bit-by-bit encoding written out here.
+    @Test func encodingGivesRFC4648sTextForEveryLengthAndSlice() throws {
+        let examples = [
+            "": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=",
+        ]
+        for (plain, text) in examples { #expect(CanonicalBase64.encode(Array(plain.utf8)) == text) }
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        func reference(_ bytes: ArraySlice<UInt8>) -> String {
+            let bits = bytes.flatMap { byte in (0..<8).map { (byte >> (7 - $0)) & 1 } }
+            var text = ""
+            for start in stride(from: 0, to: bits.count, by: 6) {
+                var index = 0
+                for offset in 0..<6 {
+                    index = index << 1 | Int(start + offset < bits.count ? bits[start + offset] : 0)
+                }
+                text.append(alphabet[index])
+            }
+            while text.count % 4 != 0 { text.append("=") }
+            return text
+        }
+        let bytes = (0..<45).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+        for length in 0...40 {
+            #expect(CanonicalBase64.encode(Array(bytes[..<length])) == reference(bytes[..<length]))
+            let slice = bytes[3..<(3 + length)]
+            #expect(CanonicalBase64.encode(slice) == reference(slice))
+            #expect(try CanonicalBase64.decode(CanonicalBase64.encode(slice)) == Array(slice))
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 4, 150, 151, 152])
     func decodedBytesGoStraightIntoTheWriter(length: Int) throws {
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }

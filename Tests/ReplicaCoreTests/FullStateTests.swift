@@ -79,3 +79,40 @@ import Testing
         #expect(throws: BinaryDecodingError.self) { _ = try ReplicaFullState(decoding: bytes) }
     }
 }
+
+/// `DocumentState.eventsBeside(received:)`: what a snapshot must hold beside a received block.
+@Suite struct EventsBesideTests {
+    func event(_ counter: UInt64, _ key: String, peer: UInt64 = 1) -> DocumentEvent {
+        DocumentEvent(
+            dot: Dot(peer: PeerID(peer), counter: counter),
+            timestamp: HybridTimestamp(milliseconds: Int64(counter), counter: 0), path: ["strokes", key],
+            kind: .value, value: .string("v\(counter)"), context: VersionVector(), isRemoved: false)
+    }
+
+    @Test func itIsWhatTheBlockLacksOrHoldsInAnotherFormAndNilWhenTheBlockHoldsMore() {
+        let received = [event(1, "a"), event(2, "b")]
+        let same = DocumentState(events: received)
+        #expect(same.eventsBeside(received: received) == [])
+
+        let own = event(1, "c", peer: 2)
+        let more = DocumentState(events: received + [own])
+        #expect(more.eventsBeside(received: received) == [own])
+
+        // Removed here since it came: its removed form goes beside the block.
+        let remover = DocumentEvent(
+            dot: Dot(peer: PeerID(2), counter: 1), timestamp: HybridTimestamp(milliseconds: 9, counter: 0),
+            path: ["strokes", "a"], kind: .value, value: .string("new"),
+            context: VersionVector([PeerID(1): 1]), isRemoved: false)
+        let removed = DocumentState(events: received + [remover])
+        var removedForm = received[0]
+        removedForm.isRemoved = true
+        removedForm.value = nil
+        #expect(removed.eventsBeside(received: received) == [removedForm, remover])
+
+        // The block holds an event the document lacks, or the same dot with other content.
+        #expect(DocumentState(events: [received[0]]).eventsBeside(received: received) == nil)
+        var other = received[1]
+        other.value = .string("other")
+        #expect(DocumentState(events: [received[0], other]).eventsBeside(received: received) == nil)
+    }
+}

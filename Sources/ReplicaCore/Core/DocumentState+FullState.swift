@@ -22,16 +22,73 @@ extension DocumentState {
     public mutating func adopt(fullState incoming: [DocumentEvent], compacted: VersionVector) -> (
         touched: [Dot], dropped: [Dot]
     ) {
-        let held = Set(incoming.map(\.dot))
-        let dropped = events.keys.filter { compacted.contains($0) && !held.contains($0) }.sorted()
-        for dot in dropped {
-            // Out of the live index first (removing it is what the other side saw), then gone.
-            if let event = events[dot], !event.isRemoved { integrate(event.removed) }
-            dropEvent(dot)
+        var droppedPaths: [[String]] = []
+        return adopt(fullState: incoming, compacted: compacted, droppedPaths: &droppedPaths)
+    }
+
+    /// `adopt(fullState:compacted:)`, also appending the path of each dropped event to
+    /// `droppedPaths` (the caller's observers hear of them), so no copy of the document from
+    /// before is needed to find them.
+    mutating func adopt(
+        fullState incoming: [DocumentEvent], compacted: VersionVector, droppedPaths: inout [[String]]
+    ) -> (touched: [Dot], dropped: [Dot]) {
+        var dropped: [Dot] = []
+        // Only events held here can be dropped: a replica that held nothing (a newcomer) skips this.
+        if eventCount > 0, !compacted.isEmpty {
+            let held = Set(incoming.map(\.dot))
+            // `dots` is in dot order, so `dropped` is too.
+            dropped = dots.filter { compacted.contains($0) && !held.contains($0) }
+            for dot in dropped {
+                guard let event = event(at: dot) else { continue }
+                droppedPaths.append(event.path)
+                // Out of the live index first (removing it is what the other side saw), then gone.
+                if !event.isRemoved { integrate(event.removed) }
+                dropEvent(dot)
+            }
         }
         var touched: [Dot] = []
-        for event in incoming.sorted(by: { $0.dot < $1.dot }) { touched += integrate(event) }
+        touched.reserveCapacity(incoming.count)
+        if zip(incoming, incoming.dropFirst()).allSatisfy({ $0.dot < $1.dot }) {
+            for event in incoming { integrate(event, touched: &touched) }
+        } else {
+            for event in incoming.sorted(by: { $0.dot < $1.dot }) { integrate(event, touched: &touched) }
+        }
         markCompacted(compacted)
         return (touched, dropped)
+    }
+
+    /// The events to store beside `received` (events in dot order, as a block holds them) so
+    /// that loading both gives this document: every held event the block lacks or holds in
+    /// another form (an event removed here since), in dot order. Nil when the block holds an
+    /// event this document does not (dropped or ignored here) or holds in another content: it
+    /// cannot be stored as it is.
+    package func eventsBeside(received: [DocumentEvent]) -> [DocumentEvent]? {
+        var others: [DocumentEvent] = []
+        var next = 0
+        var inOrder = true
+        store.forEachInDotOrder { event in
+            guard inOrder else { return }
+            while next < received.count, received[next].dot < event.dot {
+                // A received event this document lacks.
+                inOrder = false
+                return
+            }
+            if next < received.count, received[next].dot == event.dot {
+                let came = received[next]
+                next += 1
+                if came == event { return }
+                // Removed here since: its removed form goes beside, and loading both removes it.
+                // Any other difference (the same dot with other content) is not stored as is.
+                if event.isRemoved, !came.isRemoved, came.removed == event {
+                    others.append(event)
+                } else {
+                    inOrder = false
+                }
+            } else {
+                others.append(event)
+            }
+        }
+        guard inOrder, next == received.count else { return nil }
+        return others
     }
 }

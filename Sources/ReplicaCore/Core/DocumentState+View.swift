@@ -72,13 +72,25 @@ extension DocumentState {
         return node.hasLiveEvents ? .map : .absent
     }
 
-    private func winner(of node: PathNode) -> DocumentEvent? {
-        var best: DocumentEvent?
+    /// The kind and value of the live event that wins at `node` (`DocumentEvent.winsOver`),
+    /// read in place: rendering a drawing visits every stroke's node, and copying each winning
+    /// event would touch its path and context too.
+    private func winner(of node: PathNode) -> (kind: DocumentEvent.Kind, value: DocumentValue?)? {
+        guard let first = node.live.first else { return nil }
+        if node.live.count == 1 { return store.kindAndValue(at: first) }
+        var best: (timestamp: HybridTimestamp, dot: Dot)?
         for dot in node.live {
-            guard let event = store[dot] else { continue }
-            if best.map({ event.winsOver($0) }) ?? true { best = event }
+            guard let timestamp = store.timestamp(at: dot) else { continue }
+            if let current = best,
+                (timestamp, dot.peer, dot.counter) <= (
+                    current.timestamp, current.dot.peer, current.dot.counter
+                )
+            {
+                continue
+            }
+            best = (timestamp, dot)
         }
-        return best
+        return best.flatMap { store.kindAndValue(at: $0.dot) }
     }
 
     /// Whether `render(node)` is non-nil, without rendering: it stops at the first entry that
@@ -92,6 +104,7 @@ extension DocumentState {
         let winner = winner(of: node)
         if let winner, winner.kind == .value { return winner.value }
         var entries: [String: DocumentValue] = [:]
+        entries.reserveCapacity(node.children.count)
         for (key, child) in node.children {
             if let value = render(child) { entries[key] = value }
         }

@@ -87,6 +87,25 @@ public struct DocumentState: Sendable, Equatable {
         return result
     }
 
+    /// Makes room for `events` (a delta's, in dot order) in the event store: one reservation per
+    /// peer's run instead of the arrays growing while they are integrated.
+    mutating func reserve(for events: [DocumentEvent]) {
+        var index = events.startIndex
+        while index < events.endIndex {
+            let peer = events[index].dot.peer
+            var highest = events[index].dot.counter
+            index += 1
+            while index < events.endIndex, events[index].dot.peer == peer {
+                highest = max(highest, events[index].dot.counter)
+                index += 1
+            }
+            store.reserve(peer: peer, through: highest)
+        }
+    }
+
+    /// Whether a held event is removed (nil when it is not held), without copying it.
+    func isRemoved(at dot: Dot) -> Bool? { store.isRemoved(at: dot) }
+
     /// Adds one event (or the news that a known event was removed elsewhere) and returns the dots
     /// whose stored state changed: the event itself and any event it removed.
     @discardableResult

@@ -32,6 +32,57 @@ struct EventStore: Sendable {
         return sparse.isEmpty ? nil : sparse[dot]
     }
 
+    /// Whether a held event is removed, read in place (nil when it is not held).
+    func isRemoved(at dot: Dot) -> Bool? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let removed = logs[slot][Int(dot.counter - 1)]?.isRemoved
+        {
+            return removed
+        }
+        return sparse.isEmpty ? nil : sparse[dot]?.isRemoved
+    }
+
+    /// Makes room in `peer`'s array for counters up to `counter`, so that inserting a delta's
+    /// run of that peer's events does not grow (and move) the array again and again. A counter
+    /// past what `insert` keeps dense reserves nothing.
+    mutating func reserve(peer: PeerID, through counter: UInt64) {
+        let slot: Int
+        if let existing = self.slot(of: peer) {
+            slot = existing
+        } else {
+            slot = peers.count
+            peers.append(peer)
+            slots[peer] = slot
+            logs.append([])
+        }
+        let held = UInt64(logs[slot].count)
+        guard counter > held, counter <= held + Self.densePadding * 64 else { return }
+        // At least doubling, so deltas of a few events each never reallocate every time.
+        let capacity = logs[slot].capacity
+        if capacity < Int(counter) { logs[slot].reserveCapacity(max(Int(counter), 2 * capacity)) }
+    }
+
+    /// The timestamp of a held event, read in place: a reader choosing among a path's live
+    /// events needs only this, and copying whole events touches their path, value and context.
+    func timestamp(at dot: Dot) -> HybridTimestamp? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let timestamp = logs[slot][Int(dot.counter - 1)]?.timestamp
+        {
+            return timestamp
+        }
+        return sparse.isEmpty ? nil : sparse[dot]?.timestamp
+    }
+
+    /// The kind and value of a held event, read in place (see `timestamp(at:)`).
+    func kindAndValue(at dot: Dot) -> (kind: DocumentEvent.Kind, value: DocumentValue?)? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let kind = logs[slot][Int(dot.counter - 1)]?.kind
+        {
+            return (kind, logs[slot][Int(dot.counter - 1)]?.value)
+        }
+        return sparse.isEmpty ? nil : sparse[dot].map { ($0.kind, $0.value) }
+    }
+
     /// Adds an event whose dot is not held yet.
     mutating func insert(_ event: DocumentEvent) {
         let dot = event.dot

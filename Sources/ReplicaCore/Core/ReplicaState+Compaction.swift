@@ -17,11 +17,15 @@ extension ReplicaState {
         fullState events: [DocumentEvent], compacted: VersionVector, into key: DocumentKey, wall: Int64
     ) throws -> Set<[String]> {
         try Self.validate(events, documentID: key.id)
-        let before = document(key)
+        // No copy of the document from before (it would make the merge copy every event): the
+        // dropped events' paths are gathered as they go.
         let paths = modify(key) { state -> (Set<[String]>, [Dot]) in
-            let (touched, dropped) = state.adopt(fullState: events, compacted: compacted)
-            var paths = Set(touched.compactMap { state.event(at: $0)?.path })
-            for dot in dropped { if let path = before?.event(at: dot)?.path { paths.insert(path) } }
+            var droppedPaths: [[String]] = []
+            let (touched, _) = state.adopt(
+                fullState: events, compacted: compacted, droppedPaths: &droppedPaths)
+            var paths = Set<[String]>(minimumCapacity: touched.count + droppedPaths.count)
+            for dot in touched { if let path = state.event(at: dot)?.path { paths.insert(path) } }
+            for path in droppedPaths { paths.insert(path) }
             return (paths, touched)
         }
         if let latest = events.map(\.timestamp).max() { clock.observe(latest, wall: wall) }

@@ -44,6 +44,7 @@ extension ReplicaState {
             let (touchedAny, kept) = modify(key) { state -> ((Bool, [Dot]?), [Dot]) in
                 var touched: [Dot] = []
                 touched.reserveCapacity(document.events.count)
+                if document.events.count > 1 { state.reserve(for: document.events) }
                 for event in document.events { state.integrate(event, touched: &touched) }
                 guard document.encodedBlock != nil, !touched.isEmpty else {
                     return ((!touched.isEmpty, nil), touched)
@@ -72,15 +73,24 @@ extension ReplicaState {
         var kept: [Dot] = []
         kept.reserveCapacity(received.count)
         var others: [Dot] = []
+        // Touched dots mostly follow the received ones in order (each event touched itself):
+        // the next received dot is tried first, a binary search finds any other.
+        var next = 0
         for dot in touched {
-            var low = 0
-            var high = received.count
-            while low < high {
-                let middle = (low + high) / 2
-                if received[middle].dot < dot { low = middle + 1 } else { high = middle }
+            var low: Int
+            if next < received.count, received[next].dot == dot {
+                low = next
+            } else {
+                low = 0
+                var high = received.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if received[middle].dot < dot { low = middle + 1 } else { high = middle }
+                }
             }
+            if low < received.count, received[low].dot == dot { next = low + 1 }
             if low < received.count, received[low].dot == dot,
-                state.event(at: dot)?.isRemoved == received[low].isRemoved
+                state.isRemoved(at: dot) == received[low].isRemoved
             {
                 kept.append(dot)
             } else {
@@ -92,6 +102,8 @@ extension ReplicaState {
 
     /// Whether some peer's writes in `events` skip a counter after what `have` holds.
     static func hasGap(_ events: [DocumentEvent], after have: VersionVector) -> Bool {
+        // A live update is one event: no table, no array of dots.
+        if events.count == 1 { return events[0].dot.counter > have[events[0].dot.peer] + 1 }
         var next: [PeerID: UInt64] = [:]
         var dots = events.map(\.dot)
         // A delta lists events in dot order; anything else is sorted first.

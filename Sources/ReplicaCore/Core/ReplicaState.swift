@@ -149,6 +149,14 @@ public struct ReplicaState: Sendable {
         unsavedBlocks[key, default: []].append((block: block, dots: dots))
     }
 
+    /// Forgets what changed in a document since the last `takeUnsaved()`: for a caller that
+    /// stores the document's whole state instead (taking a peer's whole state writes a snapshot,
+    /// which a log row of the same events would only duplicate).
+    package mutating func discardUnsaved(_ key: DocumentKey) {
+        unsaved[key] = nil
+        unsavedBlocks[key] = nil
+    }
+
     /// A local write context at one wall time; hand the clock back with `finish(_:)`.
     mutating func withAuthor<T>(wall: Int64, _ body: (inout ReplicaState, inout LocalAuthor) throws -> T)
         rethrows -> T

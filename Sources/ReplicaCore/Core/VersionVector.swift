@@ -81,6 +81,14 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
             entries = other.entries  // shares the other vector's storage
             return
         }
+        // The union is one of the two when it covers the other (a later writer saw everything
+        // an earlier one did): sharing its storage, or keeping this one, allocates nothing, where
+        // merging into a buffer shared with another vector would copy it.
+        if isCovered(by: other) {
+            entries = other.entries
+            return
+        }
+        if other.isCovered(by: self) { return }
         // The usual case: the same peers (or fewer) on the other side, merged in place.
         var index = 0
         for entry in other.entries {

@@ -172,7 +172,12 @@ extension ReplicaDatabase {
     /// One part of a document's snapshot of `generation`; the caller holds the transaction.
     func writeSnapshotPart(_ key: DocumentKey, generation: Int64, part: Int64, events: [DocumentEvent]) throws
     {
-        let record = DocumentEvent.encodedList(events)
+        try writeSnapshotPart(
+            key, generation: generation, part: part, record: DocumentEvent.encodedList(events))
+    }
+
+    /// One part of a document's snapshot, already encoded as a stored list.
+    func writeSnapshotPart(_ key: DocumentKey, generation: Int64, part: Int64, record: [UInt8]) throws {
         let checksum = EventChecksum.of(
             collection: key.collection, document: key.id, peer: generation, counter: part, record: record)
         try connection.cached(

@@ -34,8 +34,38 @@ final class SQLiteStatement {
     /// Runs the statement with these values and returns every row.
     @discardableResult
     func run(_ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        if let large = values.firstIndex(where: {
+            if case .blob(let bytes) = $0 { bytes.count >= Self.inPlaceBlobBytes } else { false }
+        }),
+            case .blob(let bytes) = values[large]
+        {
+            // A large blob (an applied delta's row, a whole state's snapshot) is bound in place
+            // for this run only, where binding it transient would copy megabytes first; the
+            // binding is cleared before its buffer goes.
+            return try bytes.withUnsafeBytes { buffer in
+                defer {
+                    sqlite3_reset(handle)
+                    sqlite3_clear_bindings(handle)
+                }
+                return try run(values, inPlace: (Int32(large + 1), buffer))
+            }
+        }
+        return try run(values, inPlace: nil)
+    }
+
+    /// Blobs this large are bound without a copy (see `run`).
+    private static let inPlaceBlobBytes = 64 * 1024
+
+    private func run(_ values: [SQLiteValue], inPlace: (index: Int32, buffer: UnsafeRawBufferPointer)?) throws
+        -> [[SQLiteValue]]
+    {
         sqlite3_reset(handle)
-        try bindAll(values)
+        try bindAll(values, except: inPlace?.index)
+        if let inPlace {
+            let code = sqlite3_bind_blob64(
+                handle, inPlace.index, inPlace.buffer.baseAddress, sqlite3_uint64(inPlace.buffer.count), nil)
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
         var rows: [[SQLiteValue]] = []
         while true {
             let code = sqlite3_step(handle)
@@ -65,9 +95,11 @@ final class SQLiteStatement {
     /// Binds `values` to the parameters in order; a parameter left over is cleared (set to NULL)
     /// rather than keeping the value of the last run. When every parameter is bound, as on the
     /// replica's commit path, nothing is cleared.
-    private func bindAll(_ values: [SQLiteValue]) throws {
+    private func bindAll(_ values: [SQLiteValue], except skipped: Int32? = nil) throws {
         if values.count < Int(parameterCount) { sqlite3_clear_bindings(handle) }
-        for index in values.indices { try bind(values[index], at: Int32(index + 1)) }
+        for index in values.indices where Int32(index + 1) != skipped {
+            try bind(values[index], at: Int32(index + 1))
+        }
     }
 
     private func bind(_ value: SQLiteValue, at index: Int32) throws {
