@@ -7,9 +7,9 @@ import StrokeKit
 ///
 /// Local edits change `drawing` inside `edit(now:_:)`, which learns from the drawing's journal
 /// which keys they touched and restarts a 100 ms quiet period; when it is over, `tick(now:)`
-/// flushes the keys edited since the last flush as one transaction (an
-/// `INSERT ... ON ID CONFLICT DO UPDATE_LOCAL_DIFF` of the strokes as drawn and the sweeps that
-/// are new, and an `UNSET` of removed groups and undone sweeps). An observer of the drawing's document brings every change — local or from a
+/// flushes the keys edited since the last flush as one transaction (an upsert of the entries
+/// of the strokes as drawn and the sweeps that are new, as `INSERT ... ON ID CONFLICT DO
+/// UPDATE_LOCAL_DIFF` writes them, and an unset of removed groups and undone sweeps). An observer of the drawing's document brings every change — local or from a
 /// peer — back as patches and puts them straight into `drawing`, except for keys with unflushed
 /// local edits, so a remote change arriving inside the quiet period cannot undo a local erase or
 /// delete (a remote sweep is still added beside local sweeps, see `rebase`); it never writes
@@ -231,49 +231,47 @@ public final class DrawingSyncCoordinator {
         return entries
     }
 
-    /// One flush's statements: an upsert of the strokes as drawn and the sweeps that are new or
-    /// changed, then an UNSET of removed groups (their stroke and their sweeps) and removed sweeps.
+    /// One flush's writes: the entries of the strokes as drawn and of the sweeps that are new or
+    /// changed (as an `INSERT ... ON ID CONFLICT DO UPDATE_LOCAL_DIFF` of the document nesting
+    /// them would write them), then an UNSET of removed groups (their stroke and their sweeps) and
+    /// removed sweeps. The entries go to the replica as paths and values (`upsert(_:into:id:)`),
+    /// with no DQL argument dictionary built and taken apart again.
     private static func write(
         _ changes: DrawingModel.Changes, of drawingID: String, in transaction: ReplicaTransaction
     ) throws {
-        var strokes: [String: DocumentValue] = [:]
+        var entries: [DocumentEntry] = []
+        entries.reserveCapacity(changes.baseWrites.count)
         for key in changes.baseWrites {
-            if let encoded = changes.upserts[key] { strokes[key.rawValue] = .string(encoded.value) }
+            if let encoded = changes.upserts[key] {
+                entries.append(DocumentEntry(path: ["strokes", key.rawValue], value: .string(encoded.value)))
+            }
         }
-        var sweeps: [String: DocumentValue] = [:]
         for (key, sweepKeys) in changes.sweepWrites {
             guard let values = changes.upserts[key]?.sweepValues else { continue }
-            var entries: [String: DocumentValue] = [:]
+            var written = false
             for sweepKey in sweepKeys {
-                if let value = values[sweepKey] { entries[sweepKey.rawValue] = .string(value) }
+                guard let value = values[sweepKey] else { continue }
+                entries.append(
+                    DocumentEntry(path: ["sweeps", key.rawValue, sweepKey.rawValue], value: .string(value)))
+                written = true
             }
-            sweeps[key.rawValue] = .object(entries)
+            // The nested document said `sweeps.key = {}` for a group none of whose sweeps has a
+            // value: that still makes the group's sweep map.
+            if !written {
+                entries.append(DocumentEntry(path: ["sweeps", key.rawValue], value: .object([:])))
+            }
         }
-        if !strokes.isEmpty || !sweeps.isEmpty {
-            var document: [String: DocumentValue] = ["_id": .string(drawingID)]
-            if !strokes.isEmpty { document["strokes"] = .object(strokes) }
-            if !sweeps.isEmpty { document["sweeps"] = .object(sweeps) }
-            try transaction.execute(upsert, arguments: ["doc": .object(document)])
-        }
-        var unset: [DQLPath] = []
+        if !entries.isEmpty { try transaction.upsert(entries, into: collection, id: drawingID) }
+        var unset: [[String]] = []
         for key in changes.removals.sorted() {
-            unset += [DQLPath(["strokes", key.rawValue]), DQLPath(["sweeps", key.rawValue])]
+            unset += [["strokes", key.rawValue], ["sweeps", key.rawValue]]
         }
         for key in changes.sweepRemovals.keys.sorted() {
             for sweepKey in (changes.sweepRemovals[key] ?? []).sorted() {
-                unset.append(DQLPath(["sweeps", key.rawValue, sweepKey.rawValue]))
+                unset.append(["sweeps", key.rawValue, sweepKey.rawValue])
             }
         }
         guard !unset.isEmpty else { return }
-        let update = DQLUpdate(collection: collection, actions: unset.map { .unset($0) }, filter: idFilter)
-        try transaction.execute(.update(update), arguments: ["id": .string(drawingID)])
+        try transaction.unset(unset, in: collection, id: drawingID)
     }
-
-    private static let idFilter = DQLFilter(
-        id: .parameter(name: "id", position: DQLPosition(line: 1, column: 1)))
-    private static let upsert = DQLStatement.insert(
-        DQLInsert(
-            collection: collection,
-            documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))],
-            onConflict: .updateLocalDiff))
 }

@@ -14,10 +14,35 @@ public final class ReplicaTransaction {
     public func execute(_ statement: DQLStatement, arguments: [String: DocumentValue] = [:]) throws
         -> QueryResult
     {
+        try checkOpen()
+        return try replica.state.execute(
+            statement, arguments: arguments, wall: replica.configuration.wallClock())
+    }
+
+    /// Sets map entries of one document without DQL: what
+    /// `INSERT INTO collection DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE_LOCAL_DIFF` does with the
+    /// document nesting them under `_id` (see `ReplicaState.upsert(_:into:wall:)`).
+    @discardableResult
+    public func upsert(_ entries: [DocumentEntry], into collection: String, id: String) throws -> QueryResult
+    {
+        try checkOpen()
+        return try replica.state.upsert(
+            entries, into: DocumentKey(collection: collection, id: id),
+            wall: replica.configuration.wallClock())
+    }
+
+    /// Removes map entries of one document without DQL: what
+    /// ``UPDATE collection UNSET `path`, ... WHERE _id = :id`` does.
+    @discardableResult
+    public func unset(_ paths: [[String]], in collection: String, id: String) throws -> QueryResult {
+        try checkOpen()
+        return try replica.state.unset(
+            paths, in: DocumentKey(collection: collection, id: id), wall: replica.configuration.wallClock())
+    }
+
+    private func checkOpen() throws {
         guard isOpen else {
             throw ReplicaError.unsupportedStatement(reason: "the transaction has already ended")
         }
-        return try replica.state.execute(
-            statement, arguments: arguments, wall: replica.configuration.wallClock())
     }
 }

@@ -69,11 +69,13 @@ struct CompactionBench {
     private func write(_ values: [String], round: Int, into replica: Replica) throws -> Double {
         var seconds = 0.0
         for batch in stride(from: 0, to: Self.strokes, by: 100) {
-            var strokes: [String: DocumentValue] = [:]
-            for index in batch..<(batch + 100) { strokes["r\(round)-\(index)"] = .string(values[index]) }
-            try replica.execute(
-                MapWorkload.upsert,
-                arguments: ["doc": .object(["_id": .string("drawing-1"), "strokes": .object(strokes)])])
+            // As the coordinator writes them: entries, one transaction a batch.
+            let entries = (batch..<(batch + 100)).map {
+                DocumentEntry(path: ["strokes", "r\(round)-\($0)"], value: .string(values[$0]))
+            }
+            try replica.write { transaction -> Void in
+                try transaction.upsert(entries, into: "drawings", id: "drawing-1")
+            }
             seconds += BenchClock.measure { replica.backgroundStep() }.seconds
         }
         return seconds
@@ -82,12 +84,10 @@ struct CompactionBench {
     private func erase(round: Int, in replica: Replica) throws -> Double {
         var seconds = 0.0
         for batch in stride(from: 0, to: Self.strokes, by: 100) {
-            let paths = (batch..<(batch + 100)).map { DQLPath(["strokes", "r\(round)-\($0)"]) }
-            try replica.execute(
-                .update(
-                    DQLUpdate(
-                        collection: "drawings", actions: paths.map { .unset($0) },
-                        filter: DQLFilter(id: .string("drawing-1")))))
+            let paths = (batch..<(batch + 100)).map { ["strokes", "r\(round)-\($0)"] }
+            try replica.write { transaction -> Void in
+                try transaction.unset(paths, in: "drawings", id: "drawing-1")
+            }
             seconds += BenchClock.measure { replica.backgroundStep() }.seconds
         }
         return seconds

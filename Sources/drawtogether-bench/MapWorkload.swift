@@ -286,25 +286,20 @@ struct MapWorkload {
         DQLSelect(projection: .allFields, collection: collection, filter: DQLFilter(id: .string(documentID))))
     static let idArgument: [String: DocumentValue] = [:]
 
-    /// The coordinator's write: an upsert that only writes what differs.
-    static let upsert = DQLStatement.insert(
-        DQLInsert(
-            collection: collection,
-            documents: [.parameter(name: "doc", position: DQLPosition(line: 1, column: 1))],
-            onConflict: .updateLocalDiff))
-
     static func write(_ entries: [(String, String)], into replica: Replica) throws {
         for (key, value) in entries {
             try write(key: key, value: value, into: replica)
         }
     }
 
+    /// The coordinator's write of one stroke (`DrawingSyncCoordinator`'s flush): one transaction
+    /// upserting the entry's path and value, which writes only what differs.
     static func write(key: String, value: String, into replica: Replica) throws {
-        try replica.execute(
-            upsert,
-            arguments: [
-                "doc": .object(["_id": .string(documentID), "strokes": .object([key: .string(value)])])
-            ])
+        try replica.write { transaction -> Void in
+            try transaction.upsert(
+                [DocumentEntry(path: ["strokes", key], value: .string(value))], into: collection,
+                id: documentID)
+        }
     }
 
     static func unset(_ key: String, in replica: Replica) throws {

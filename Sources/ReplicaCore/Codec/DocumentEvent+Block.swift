@@ -40,6 +40,31 @@ extension DocumentEvent {
     static func writeBlock(
         _ events: [DocumentEvent], format: EventBlockFormat = .current, to writer: inout ByteWriter
     ) {
+        if events.count == 1 {
+            writeBlock(of: events[0], format: format, to: &writer)
+        } else {
+            writeBlockWithTables(events, format: format, to: &writer)
+        }
+    }
+
+    /// One block alone, by the writer `writeBlock` picks or (`withTables`) by the general one:
+    /// what the one-event writer is checked against.
+    package static func encodedBlock(_ events: [DocumentEvent], format: EventBlockFormat, withTables: Bool)
+        -> [UInt8]
+    {
+        var writer = ByteWriter()
+        if withTables {
+            writeBlockWithTables(events, format: format, to: &writer)
+        } else {
+            writeBlock(events, format: format, to: &writer)
+        }
+        return writer.bytes
+    }
+
+    /// `writeBlock` of any number of events: the peer, component and path tables built first.
+    static func writeBlockWithTables(
+        _ events: [DocumentEvent], format: EventBlockFormat = .current, to writer: inout ByteWriter
+    ) {
         // A local write's block has one or two events: short arrays searched in order are cheaper
         // there than sets and dictionaries, and nothing is allocated per event or per path; the
         // tables come out the same either way.
@@ -128,6 +153,63 @@ extension DocumentEvent {
                 writer.writeZigzag(Int64(bitPattern: difference))
                 previousContext[index] = entry.counter
             }
+        }
+    }
+
+    /// The block of exactly one event (a local write that removed nothing), byte for byte what
+    /// `writeBlockWithTables` writes for it, with no table built: the peers are the context's
+    /// (sorted already) with the event's own put in its place, the components are the path's
+    /// own in first use, and every difference is from zero.
+    static func writeBlock(of event: DocumentEvent, format: EventBlockFormat, to writer: inout ByteWriter) {
+        let peer = event.dot.peer
+        let entries = event.context.entries
+        // Where the event's peer goes among the context's peers, and whether it is one of them.
+        var ownSlot = 0
+        while ownSlot < entries.count, entries[ownSlot].peer < peer { ownSlot += 1 }
+        let ownInContext = ownSlot < entries.count && entries[ownSlot].peer == peer
+        writer.writeVarint(1)
+        writer.writeVarint(UInt64(entries.count + (ownInContext ? 0 : 1)))
+        for index in 0...entries.count {
+            if index == ownSlot, !ownInContext { writer.writeFixed(peer.rawValue, .littleEndian) }
+            if index < entries.count { writer.writeFixed(entries[index].peer.rawValue, .littleEndian) }
+        }
+        // The path's components in first use: a repeated one ("a", "a") is said once.
+        let path = event.path
+        func isFirstUse(_ position: Int) -> Bool {
+            for earlier in 0..<position where path[earlier] == path[position] { return false }
+            return true
+        }
+        var distinct = 0
+        for position in path.indices where isFirstUse(position) { distinct += 1 }
+        writer.writeVarint(UInt64(distinct))
+        for position in path.indices where isFirstUse(position) {
+            writer.writeUTF8(path[position], prefix: .varint)
+        }
+        writer.writeVarint(1)
+        writer.writeVarint(UInt64(path.count))
+        for position in path.indices {
+            var slot = 0
+            for earlier in 0..<position where isFirstUse(earlier) {
+                if path[earlier] == path[position] { break }
+                slot += 1
+            }
+            writer.writeVarint(UInt64(slot))
+        }
+        let packs = format == .three
+        writer.writeVarint(UInt64(ownSlot))
+        writer.writeZigzag(Int64(bitPattern: event.dot.counter))
+        writer.writeZigzag(event.timestamp.milliseconds)
+        writer.writeVarint(UInt64(event.timestamp.counter))
+        writer.writeVarint(0)
+        writer.writeByte(
+            event.kind.rawValue | (event.isRemoved ? removedBit : 0) | (event.value == nil ? 0 : valueBit))
+        event.value?.write(to: &writer, packsBase64: packs)
+        writer.writeVarint(UInt64(entries.count))
+        for (index, entry) in entries.enumerated() {
+            writer.writeVarint(UInt64(index < ownSlot || ownInContext ? index : index + 1))
+            let difference =
+                packs && entry.peer == peer ? event.dot.counter &- 1 &- entry.counter : entry.counter
+            writer.writeZigzag(Int64(bitPattern: difference))
         }
     }
 

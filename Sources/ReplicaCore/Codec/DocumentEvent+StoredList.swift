@@ -21,8 +21,11 @@ extension DocumentEvent {
     /// Arrays, not any collection: the replica's store calls this from another module, where a
     /// generic function runs unspecialized (witness tables and metadata lookups on every event).
     package static func encodedList(blocks: [ArraySlice<UInt8>], then events: [DocumentEvent]) -> [UInt8] {
+        // A local write's one event: room for its value too, so the writer grows only once.
+        var valueBytes = 0
+        if events.count == 1, case .string(let text)? = events[0].value { valueBytes = text.utf8.count }
         var writer = ByteWriter(
-            reservingCapacity: blocks.reduce(16) { $0 + $1.count } + events.count * 64)
+            reservingCapacity: blocks.reduce(16) { $0 + $1.count } + events.count * 64 + valueBytes)
         writer.writeByte(listFormatThree)
         writer.writeVarint(UInt64(blocks.count + (events.isEmpty && !blocks.isEmpty ? 0 : 1)))
         for block in blocks { writer.writeBytes(block) }

@@ -16,6 +16,52 @@ extension DocumentState {
         return touched
     }
 
+    /// Writes `entries` (sorted by path, none a prefix of another) as `assign(_:at:onlyDifferences:
+    /// author:)` writes the object that nests them at the root with `onlyDifferences`: the same
+    /// events in the same order. That assignment enters each object level once, in key order,
+    /// making it a map first when it shows none; here each entry looks only at the levels it does
+    /// not share with the entry before it, in one walk down its path.
+    ///
+    /// Returns the dots whose stored state changed (empty when nothing was written).
+    mutating func assign(_ entries: [DocumentEntry], author: inout LocalAuthor) -> [Dot] {
+        var touched: [Dot] = []
+        guard !entries.isEmpty else {
+            // An upsert of nothing but `_id` still makes the document exist.
+            if visibleNode(at: [][...]) != .map {
+                write(.map, at: [], value: nil, author: &author, touched: &touched)
+            }
+            return touched
+        }
+        for index in entries.indices {
+            let path = entries[index].path
+            var from = 0
+            if index > 0 {
+                let previous = entries[index - 1].path
+                var shared = 0
+                while shared < previous.count, shared < path.count, previous[shared] == path[shared] {
+                    shared += 1
+                }
+                from = shared + 1
+            }
+            while true {
+                let (level, shown) = firstLevelNotShowingMap(along: path, from: from)
+                if let level {
+                    write(.map, at: Array(path.prefix(level)), value: nil, author: &author, touched: &touched)
+                    from = level + 1
+                    continue
+                }
+                let value = entries[index].value
+                if case .object = value {
+                    assignBody(value, at: path, onlyDifferences: true, author: &author, touched: &touched)
+                } else if shown != .value(value) {
+                    write(.value, at: path, value: value, author: &author, touched: &touched)
+                }
+                break
+            }
+        }
+        return touched
+    }
+
     private mutating func assignBody(
         _ value: DocumentValue, at path: [String], onlyDifferences: Bool, author: inout LocalAuthor,
         touched: inout [Dot]

@@ -64,6 +64,24 @@ extension DocumentState {
         return .absent
     }
 
+    /// One walk down `path` for a local write (see `assign(_:author:)`): the first level at or
+    /// below `from` (a count of components: 0 is the root) that does not show a map, or, when
+    /// every level from there to the one above the entry does, what the entry's own path shows.
+    /// The levels above `from` are not looked at: the write made them maps already.
+    func firstLevelNotShowingMap(along path: [String], from: Int) -> (level: Int?, shown: VisibleNode) {
+        var node: PathNode? = root
+        for depth in 0..<path.count {
+            guard let current = node else {
+                // Nothing is here or below: every level from here on shows nothing.
+                let level = max(depth, from)
+                return (level < path.count ? level : nil, .absent)
+            }
+            if depth >= from, show(current) != .map { return (depth, .absent) }
+            node = current.children[path[depth]]
+        }
+        return (nil, node.map(show) ?? .absent)
+    }
+
     private func show(_ node: PathNode) -> VisibleNode {
         if let winner = winner(of: node) {
             if winner.kind == .value, let value = winner.value { return .value(value) }

@@ -1,0 +1,147 @@
+import ReplicaCore
+import ReplicaCoreTestSupport
+import ReplicaStore
+import TestSupport
+import Testing
+
+/// The coordinator's write without DQL (`ReplicaTransaction.upsert` and `unset`) on stored
+/// replicas: against the DQL statements it stands for, the same observer deliveries, the same
+/// delta to a peer and the same document after a reopen; and a failed transaction keeps none of it.
+@Suite struct ReplicaEntryWriteTests {
+    struct Failure: Error {}
+
+    let directory: TemporaryDirectory
+    let clock = ManualClock()
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    func open(_ name: String) throws -> Replica {
+        try Replica(directory: directory.path + "/" + name, configuration: clock.configuration(peer: 0xAB))
+    }
+
+    static let entryKeys = (0..<12).map { "k\($0)" }
+
+    /// A flush as the coordinator makes one: strokes, sweeps of some of them, a few removals.
+    static func randomFlush(_ rng: inout SplitMix64) -> (entries: [DocumentEntry], removals: [[String]]) {
+        var entries: [DocumentEntry] = []
+        var removals: [[String]] = []
+        for key in entryKeys {
+            switch rng.next() % 8 {
+            case 0:
+                entries.append(DocumentEntry(path: ["strokes", key], value: .string("s\(rng.next() % 3)")))
+            case 1:
+                entries.append(
+                    DocumentEntry(
+                        path: ["sweeps", key, "w\(rng.next() % 2)"], value: .string("m\(rng.next() % 2)")))
+            case 2: removals += [["strokes", key], ["sweeps", key]]
+            case 3: removals.append(["sweeps", key, "w\(rng.next() % 2)"])
+            default: continue
+            }
+        }
+        return (entries, removals)
+    }
+
+    static func nested(_ entries: [DocumentEntry]) -> DocumentValue {
+        var strokes: [String: DocumentValue] = [:]
+        var sweeps: [String: [String: DocumentValue]] = [:]
+        for entry in entries where entry.path.first == "strokes" { strokes[entry.path[1]] = entry.value }
+        for entry in entries where entry.path.first == "sweeps" {
+            sweeps[entry.path[1], default: [:]][entry.path[2]] = entry.value
+        }
+        var document: [String: DocumentValue] = ["_id": .string("drawing-1")]
+        if !strokes.isEmpty { document["strokes"] = .object(strokes) }
+        if !sweeps.isEmpty { document["sweeps"] = .object(sweeps.mapValues { .object($0) }) }
+        return .object(document)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func entriesGiveTheObserversPeersAndReopenWhatTheDQLStatementsGive(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var viaDQL: [DocumentObservation] = []
+        var viaEntries: [DocumentObservation] = []
+        do {
+            let dql = try open("dql")
+            let entries = try open("entries")
+            let tokens = [
+                dql.observeDocument("drawing-1", in: "drawings") { viaDQL.append($0) },
+                entries.observeDocument("drawing-1", in: "drawings") { viaEntries.append($0) },
+            ]
+            defer { tokens.forEach { $0.cancel() } }
+            for _ in 0..<60 {
+                clock.now += Int64(rng.next() % 2)
+                let (written, removed) = Self.randomFlush(&rng)
+                try dql.write { transaction in
+                    if !written.isEmpty {
+                        try transaction.execute(
+                            Statements.insert(.updateLocalDiff), arguments: ["doc": Self.nested(written)])
+                    }
+                    if !removed.isEmpty {
+                        try transaction.execute(
+                            Statements.unset(removed), arguments: ["id": .string("drawing-1")])
+                    }
+                }
+                try entries.write { transaction in
+                    if !written.isEmpty { try transaction.upsert(written, into: "drawings", id: "drawing-1") }
+                    if !removed.isEmpty { try transaction.unset(removed, in: "drawings", id: "drawing-1") }
+                }
+                #expect(viaEntries == viaDQL)
+                let empty = DocumentVersions()
+                #expect(
+                    try entries.changes(collection: "drawings", documentID: "drawing-1", since: empty)
+                        .encoded()
+                        == dql.changes(collection: "drawings", documentID: "drawing-1", since: empty)
+                        .encoded())
+            }
+            #expect(viaDQL.count > 40)
+        }
+        let select = Statements.select()
+        let arguments: [String: DocumentValue] = ["id": .string("drawing-1")]
+        let reopened = try open("entries")
+        #expect(
+            try reopened.execute(select, arguments: arguments)
+                == open("dql").execute(select, arguments: arguments))
+        #expect(try reopened.execute(select, arguments: arguments).documents.count == 1)
+    }
+
+    @Test func aTransactionThatFailsAfterAnUpsertKeepsNothingOfIt() throws {
+        var deliveries: [DocumentObservation] = []
+        do {
+            let replica = try open("a")
+            try replica.write { transaction in
+                try transaction.upsert(
+                    [DocumentEntry(path: ["strokes", "k1"], value: .string("kept"))], into: "drawings",
+                    id: "drawing-1")
+            }
+            let token = replica.observeDocument("drawing-1", in: "drawings") { deliveries.append($0) }
+            defer { token.cancel() }
+            #expect(throws: Failure.self) {
+                try replica.write { transaction in
+                    try transaction.upsert(
+                        [DocumentEntry(path: ["strokes", "k2"], value: .string("lost"))], into: "drawings",
+                        id: "drawing-1")
+                    try transaction.unset([["strokes", "k1"]], in: "drawings", id: "drawing-1")
+                    throw Failure()
+                }
+            }
+            // A refused entry after a good one: the whole transaction goes.
+            #expect(throws: ReplicaError.self) {
+                try replica.write { transaction in
+                    try transaction.upsert(
+                        [DocumentEntry(path: ["strokes", "k3"], value: .string("lost"))], into: "drawings",
+                        id: "drawing-1")
+                    try transaction.upsert(
+                        [DocumentEntry(path: ["_id"], value: .string("other"))], into: "drawings",
+                        id: "drawing-1")
+                }
+            }
+            let fields = try replica.execute(Statements.select(), arguments: ["id": .string("drawing-1")])
+            #expect(fields.documents.first?["strokes"] == .object(["k1": .string("kept")]))
+            #expect(deliveries.count == 1)  // the first value only: no commit happened
+        }
+        let reopened = try open("a")
+        let fields = try reopened.execute(Statements.select(), arguments: ["id": .string("drawing-1")])
+        #expect(fields.documents.first?["strokes"] == .object(["k1": .string("kept")]))
+    }
+}
