@@ -6,11 +6,35 @@ import StrokeKit
 /// with no stroke (sweeps that raced the stroke's removal) are kept but show nothing.
 extension DrawingModel {
     /// One stroke key's entries as the replica holds them.
-    struct StoredEntry: Sendable {
+    struct StoredEntry: Equatable, Sendable {
         var base: DocumentValue?
         var sweeps: [String: DocumentValue] = [:]
 
         var isEmpty: Bool { base == nil && sweeps.isEmpty }
+
+        /// The entries of a synchronized form: its value and its sweeps' values.
+        init(_ encoded: EncodedGroup) {
+            base = .string(encoded.value)
+            for (sweepKey, value) in encoded.sweepValues { sweeps[sweepKey.rawValue] = .string(value) }
+        }
+
+        init(base: DocumentValue? = nil, sweeps: [String: DocumentValue] = [:]) {
+            self.base = base
+            self.sweeps = sweeps
+        }
+
+        /// Whether these are exactly the entries of `encoded`.
+        func isShown(by encoded: EncodedGroup?) -> Bool {
+            guard let encoded, case .string(let text)? = base, text == encoded.value,
+                sweeps.count == encoded.sweepValues.count
+            else { return false }
+            return sweeps.allSatisfy { rawSweepKey, value in
+                guard case .string(let text) = value, let sweepKey = SweepKey(rawValue: rawSweepKey) else {
+                    return false
+                }
+                return encoded.sweepValues[sweepKey] == text
+            }
+        }
     }
 
     /// Entries of the replica's maps that changed: per raw key the value now, nil when gone.
@@ -56,56 +80,88 @@ extension DrawingModel {
     /// Takes in changed entries of the replica's maps. Values equal to what is known are not
     /// decoded again. An entry that cannot be read keeps showing the last good version of its
     /// group or sweep (if any) rather than dropping a stroke nobody can read, and is reported.
+    ///
+    /// Each key is taken in turn (its entries as known, then what changed), so a delivery of the
+    /// whole drawing builds no map of every key's entries beside the model.
     public mutating func update(_ entries: StoredEntries) -> StoreUpdate {
         var update = StoreUpdate()
-        var touched: Set<String> = []
         var bases = entries.bases
         var sweepMaps = entries.sweepMaps
         if entries.replacesAllBases {
-            for (rawKey, entry) in stored where entry.base != nil && bases[rawKey] == nil {
+            for (key, _) in synced where bases[key.rawValue] == nil { bases[key.rawValue] = .some(nil) }
+            for (rawKey, entry) in unmatched where entry.base != nil && bases[rawKey] == nil {
                 bases[rawKey] = .some(nil)
             }
         }
         if entries.replacesAllSweeps {
-            for (rawKey, entry) in stored where !entry.sweeps.isEmpty && sweepMaps[rawKey] == nil {
+            for (key, encoded) in synced where !encoded.sweepValues.isEmpty && sweepMaps[key.rawValue] == nil
+            {
+                sweepMaps[key.rawValue] = .some(nil)
+            }
+            for (rawKey, entry) in unmatched where !entry.sweeps.isEmpty && sweepMaps[rawKey] == nil {
                 sweepMaps[rawKey] = .some(nil)
             }
         }
-        for (rawKey, value) in bases {
-            readCount += 1
-            stored[rawKey, default: StoredEntry()].base = value
-            touched.insert(rawKey)
+        for (rawKey, base) in bases {
+            take(
+                rawKey, base: base, sweepMap: sweepMaps[rawKey], sweeps: entries.sweeps[rawKey], into: &update
+            )
         }
-        for (rawKey, value) in sweepMaps {
-            readCount += 1
-            switch value {
-            case nil: stored[rawKey, default: StoredEntry()].sweeps = [:]
-            case .object(let sweeps)?: stored[rawKey, default: StoredEntry()].sweeps = sweeps
-            case .some:
-                update.problems.append(.sweepNotAString(key: rawKey, sweepKey: nil))
-                stored[rawKey, default: StoredEntry()].sweeps = [:]
-            }
-            touched.insert(rawKey)
+        for (rawKey, sweepMap) in sweepMaps where bases[rawKey] == nil {
+            take(rawKey, base: nil, sweepMap: sweepMap, sweeps: entries.sweeps[rawKey], into: &update)
         }
-        for (rawKey, sweeps) in entries.sweeps {
-            for (rawSweepKey, value) in sweeps {
-                readCount += 1
-                stored[rawKey, default: StoredEntry()].sweeps[rawSweepKey] = value
-            }
-            touched.insert(rawKey)
-        }
-        for rawKey in touched {
-            if stored[rawKey]?.isEmpty == true { stored[rawKey] = nil }
-            rebuild(rawKey, into: &update)
+        for (rawKey, sweeps) in entries.sweeps where bases[rawKey] == nil && sweepMaps[rawKey] == nil {
+            take(rawKey, base: nil, sweepMap: nil, sweeps: sweeps, into: &update)
         }
         update.problems.sort { $0.description < $1.description }
         return update
     }
 
+    /// Takes in what changed under one raw key: the stroke as drawn (`.some(nil)` when gone),
+    /// the whole map of its sweeps, then single sweeps, in that order; nil where nothing did.
+    private mutating func take(
+        _ rawKey: String, base: DocumentValue??, sweepMap: DocumentValue??, sweeps: [String: DocumentValue?]?,
+        into update: inout StoreUpdate
+    ) {
+        var entry = storedEntry(rawKey)
+        if let base {
+            readCount += 1
+            entry.base = base
+        }
+        if let sweepMap {
+            readCount += 1
+            switch sweepMap {
+            case nil: entry.sweeps = [:]
+            case .object(let sweeps)?: entry.sweeps = sweeps
+            case .some:
+                update.problems.append(.sweepNotAString(key: rawKey, sweepKey: nil))
+                entry.sweeps = [:]
+            }
+        }
+        for (rawSweepKey, value) in sweeps ?? [:] {
+            readCount += 1
+            entry.sweeps[rawSweepKey] = value
+        }
+        let key = StrokeKey(rawValue: rawKey)
+        rebuild(rawKey, key, from: entry, into: &update)
+        // Kept apart only when the synchronized form does not say what the replica holds.
+        unmatched[rawKey] = entry.isEmpty || entry.isShown(by: key.flatMap { synced[$0] }) ? nil : entry
+    }
+
+    /// The replica's entries under `rawKey` as last read: the synchronized form's value and sweep
+    /// values, unless they differ from what the replica holds (`unmatched`).
+    func storedEntry(_ rawKey: String) -> StoredEntry {
+        if let entry = unmatched[rawKey] { return entry }
+        guard let key = StrokeKey(rawValue: rawKey), let encoded = synced[key] else { return StoredEntry() }
+        return StoredEntry(encoded)
+    }
+
     /// Brings `synced` for one key up to date with its stored entries.
-    private mutating func rebuild(_ rawKey: String, into update: inout StoreUpdate) {
-        guard let entry = stored[rawKey], let baseValue = entry.base else {
-            if let key = StrokeKey(rawValue: rawKey), let removed = synced.removeValue(forKey: key) {
+    private mutating func rebuild(
+        _ rawKey: String, _ parsedKey: StrokeKey?, from entry: StoredEntry, into update: inout StoreUpdate
+    ) {
+        guard let baseValue = entry.base else {
+            if let key = parsedKey, let removed = synced.removeValue(forKey: key) {
                 update.changed[key] = .some(nil)
                 update.previous[key] = removed.group
             }
@@ -115,7 +171,6 @@ extension DrawingModel {
             update.problems.append(.notAString(key: rawKey))
             return
         }
-        let parsedKey = StrokeKey(rawValue: rawKey)
         let known = parsedKey.flatMap { synced[$0] }
         var masks: [SweepKey: StrokeMask] = [:]
         var values: [SweepKey: String] = [:]

@@ -2,7 +2,7 @@ import ReplicaCore
 import StrokeKit
 
 /// What the coordinator last synchronized for one drawing: per stroke key, the group and its
-/// stored form (the value of the stroke as drawn, its fingerprint, and the value of each sweep).
+/// stored form (the value of the stroke as drawn and the value of each sweep).
 ///
 /// From the canvas it computes the entries to write, the keys to remove and the keys that are
 /// new; it records a flush optimistically and rolls it back when the transaction fails, so the
@@ -52,9 +52,13 @@ public struct DrawingModel: Sendable {
     }
 
     public internal(set) var synced: [StrokeKey: EncodedGroup] = [:]
-    /// The replica's entries as last read, per raw stroke key: what `update(_:)` rebuilds a
-    /// group from when only one of its entries changes (a sweep, or the base).
-    var stored: [String: StoredEntry] = [:]
+    /// The replica's entries, per raw stroke key, where they are not exactly those of the
+    /// synchronized form (`synced`'s value and sweep values): an entry that cannot be read, a
+    /// sweep under a key with no stroke. With `synced` this is what the replica held when last
+    /// read (`storedEntry(_:)`), what `update(_:)` rebuilds a group from when only one of its
+    /// entries changes; a drawing whose entries all decode keeps nothing here, not a second map
+    /// of every stroke.
+    var unmatched: [String: StoredEntry] = [:]
     /// How many times `changes` encoded a stroke as drawn (unchanged ones are never re-encoded,
     /// and an erase encodes only its sweep).
     public internal(set) var encodeCount = 0
@@ -67,12 +71,11 @@ public struct DrawingModel: Sendable {
     public init() {}
 
     /// Makes room for `count` stroke keys in the synchronized state, so a drawing taken in a
-    /// slice at a time (a staged open) grows its two maps once: a map of 100,000 groups that
-    /// doubles while it fills rehashes every key it holds, in one slice, and holds the old and
-    /// the new table at once.
+    /// slice at a time (a staged open) grows its map once: a map of 100,000 groups that doubles
+    /// while it fills rehashes every key it holds, in one slice, and holds the old and the new
+    /// table at once.
     public mutating func reserveCapacity(_ count: Int) {
         synced.reserveCapacity(count)
-        stored.reserveCapacity(count)
     }
 
     /// Compares the groups of `keys` in the drawing (`current`) with what was synchronized.
@@ -89,7 +92,7 @@ public struct DrawingModel: Sendable {
             if let known, known.group == group { continue }
             let encoded = EncodedGroup(group, reusing: known)
             if known?.group.base != group.base { encodeCount += 1 }
-            let writesBase = known?.fingerprint != encoded.fingerprint
+            let writesBase = known?.value != encoded.value
             var sweepWrites: Set<SweepKey> = []
             for (sweepKey, value) in encoded.sweepValues where known?.sweepValues[sweepKey] != value {
                 sweepWrites.insert(sweepKey)

@@ -41,14 +41,62 @@ enum BenchClock {
 
     /// VmRSS from /proc/self/status in MB (10^6 bytes), or nil where there is no such file.
     static func residentMegabytes() -> Double? {
+        statusMegabytes("VmRSS:")
+    }
+
+    /// RssAnon (the resident part of the heap and other private memory, without the pages of
+    /// the binary and its libraries, which are RssFile) in MB.
+    static func anonymousResidentMegabytes() -> Double? {
+        statusMegabytes("RssAnon:")
+    }
+
+    /// VmHWM (the most this process has been resident) in MB.
+    static func peakResidentMegabytes() -> Double? {
+        statusMegabytes("VmHWM:")
+    }
+
+    /// What malloc holds, in MB: the bytes of the blocks in use, and the bytes of freed blocks
+    /// it keeps in its heap rather than giving back (they count in VmRSS once touched). Read
+    /// from glibc's `malloc_info` report (the totals after the last arena), since `malloc.h`,
+    /// which declares `mallinfo2`, is not part of Swift's Glibc module; nil without it.
+    static func heapMegabytes() -> (inUse: Double, freeKept: Double)? {
+        typealias MallocInfo = @convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32
+        guard let symbol = dlsym(nil, "malloc_info") else { return nil }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return nil }
+        let status = unsafeBitCast(symbol, to: MallocInfo.self)(0, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard status == 0, let buffer else { return nil }
+        let report = String(cString: buffer)
+        guard let totals = report.split(separator: "</heap>", omittingEmptySubsequences: false).last else {
+            return nil
+        }
+        var sizes: [String: Double] = [:]
+        for line in totals.split(separator: "\n") {
+            guard
+                let type = line.split(separator: "type=\"").dropFirst().first?.prefix(while: { $0 != "\"" }),
+                let digits = line.split(separator: "size=\"").dropFirst().first?.prefix(while: \.isNumber),
+                let value = Double(String(digits))
+            else { continue }
+            sizes[(line.contains("<system") ? "system." : "") + type] = value
+        }
+        guard let current = sizes["system.current"], let rest = sizes["rest"] else { return nil }
+        let free = rest + (sizes["fast"] ?? 0)
+        return ((current - free + (sizes["mmap"] ?? 0)) / 1e6, free / 1e6)
+    }
+
+    /// A size line of /proc/self/status (`VmRSS:`, `VmHWM:`) in MB.
+    private static func statusMegabytes(_ field: String) -> Double? {
         guard let file = fopen("/proc/self/status", "r") else { return nil }
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 512)
         while fgets(&buffer, Int32(buffer.count), file) != nil {
             let line = String(
                 decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard line.hasPrefix("VmRSS:") else { continue }
-            let digits = line.dropFirst(6).filter(\.isNumber)
+            guard line.hasPrefix(field) else { continue }
+            let digits = line.dropFirst(field.count).filter(\.isNumber)
             guard let kilobytes = Double(String(digits)) else { return nil }
             return kilobytes * 1024 / 1e6
         }

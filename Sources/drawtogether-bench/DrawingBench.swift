@@ -27,6 +27,7 @@ struct DrawingBench {
         let path = stores.path("replica")
         var sample = SampleDrawing(seed: 0xD0A7, peer: "bencha")
         let groups = sample.groups(strokes)
+        var open = MemoryReading()
         do {
             let replica = try Replica(directory: path, configuration: ReplicaConfiguration(peerID: PeerID(1)))
             let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
@@ -43,12 +44,25 @@ struct DrawingBench {
                 ])
             try measureFlushes(coordinator, groups: groups, sample: &sample)
             measureRenders(coordinator.drawing)
+            open = MemoryReading()
             // As the app does when it closes a drawing: the next open reads where the ink is.
             try coordinator.saveBoundsCache()
             coordinator.close()
         }
+        let closed = MemoryReading()
         add("drawing.disk", Double(TemporaryStores.bytes(under: path)) / 1e6, "MB")
-        add("drawing.rss", BenchClock.residentMegabytes() ?? 0, "MB")
+        // Resident while the drawing is open (as a user's process holds it): the heap in use is
+        // the drawing and its replica; the freed blocks malloc keeps (the whole first flush's
+        // statement and events, the renders' grids) count too, since they stay resident.
+        add(
+            "drawing.rss", open.resident, "MB",
+            [
+                ("anonymous_mb", .number(open.anonymous)), ("heap_in_use_mb", .number(open.heapInUse)),
+                ("heap_free_kept_mb", .number(open.heapFreeKept)),
+                ("peak_mb", .number(closed.peak)), ("after_close_mb", .number(closed.resident)),
+                ("after_close_heap_in_use_mb", .number(closed.heapInUse)),
+                ("note", .text("VmRSS with the drawing open after the flushes and renders; peak is VmHWM")),
+            ])
         // The cold opens run in fresh processes: nothing of this drawing is in their heaps.
         for scenario in ["cold-open:", "cold-open-whole:"] {
             try WorkerProcess.run(
@@ -355,11 +369,31 @@ struct DrawingBench {
         }
         let name = staged ? "drawing.cold_open" : "drawing.cold_open.whole"
         report.add(name + suffix, seconds(start, rendered), "s", details)
+        let memory = MemoryReading()
         report.add(
-            name + ".rss" + suffix, BenchClock.residentMegabytes() ?? 0, "MB",
+            name + ".rss" + suffix, memory.resident, "MB",
             [
                 ("after_replica_open_mb", .number(openedRSS)),
                 ("after_coordinator_mb", .number(observedRSS)),
+                ("anonymous_mb", .number(memory.anonymous)), ("heap_in_use_mb", .number(memory.heapInUse)),
+                ("heap_free_kept_mb", .number(memory.heapFreeKept)), ("peak_mb", .number(memory.peak)),
             ])
+    }
+}
+
+/// The process's memory at one moment, in MB: resident, its peak so far, and malloc's heap.
+struct MemoryReading {
+    let resident: Double
+    /// The resident private memory (the heap), without the binary's and libraries' pages.
+    let anonymous: Double
+    let peak: Double
+    let heapInUse: Double
+    let heapFreeKept: Double
+
+    init() {
+        resident = BenchClock.residentMegabytes() ?? 0
+        anonymous = BenchClock.anonymousResidentMegabytes() ?? 0
+        peak = BenchClock.peakResidentMegabytes() ?? 0
+        (heapInUse, heapFreeKept) = BenchClock.heapMegabytes() ?? (0, 0)
     }
 }

@@ -1,20 +1,50 @@
 /// A stroke group as it is stored in a drawing: the base64 value of the stroke as drawn (the entry
-/// under `strokes.<key>`) with its fingerprint, and the base64 value of each sweep (the entries
+/// under `strokes.<key>`) and the base64 value of each sweep (the entries
 /// under `sweeps.<key>.<sweep key>`). This is the one way between a group and its stored form:
 /// encoding is deterministic, so the fingerprint is the fingerprint of the encoded bytes and one
 /// encoding serves both.
+///
+/// It is one reference to a shared, immutable box: a drawing's model keeps one per stroke in a
+/// map that has room for a third more keys than it holds, so a map of 100,000 of them is 262,144
+/// buckets of a key and a reference (32 bytes) rather than of a key and the whole form (112).
+/// The fingerprint is not kept: it is the digest of the value's bytes, and the value says the
+/// same thing (two values are equal exactly when their bytes are).
 public struct EncodedGroup: Equatable, Sendable {
-    public let group: StrokeGroup
+    private final class Storage: Sendable {
+        let group: StrokeGroup
+        let value: String
+        let sweepValues: [SweepKey: String]
+
+        init(group: StrokeGroup, value: String, sweepValues: [SweepKey: String]) {
+            self.group = group
+            self.value = value
+            self.sweepValues = sweepValues
+        }
+    }
+
+    private let storage: Storage
+
+    public var group: StrokeGroup { storage.group }
     /// The stored value of the stroke as drawn.
-    public let value: String
-    /// The fingerprint of the stroke as drawn (the bytes of `value`).
-    public let fingerprint: StrokeFingerprint
+    public var value: String { storage.value }
     /// Per sweep, its stored value.
-    public let sweepValues: [SweepKey: String]
+    public var sweepValues: [SweepKey: String] { storage.sweepValues }
+    /// The fingerprint of the stroke as drawn (the bytes of `value`), worked out when asked for.
+    public var fingerprint: StrokeFingerprint {
+        // The value is always canonical base64: it was encoded here or decoded when it was read.
+        StrokeFingerprint(of: (try? Base64.decode(value)) ?? [])
+    }
 
     public var key: StrokeKey { group.key }
 
-    /// Encodes a group: its map values and its fingerprint.
+    /// Forms are equal when their groups and stored values are (the fingerprint follows from
+    /// the value); a form compared with itself or a copy of itself is equal at once.
+    public static func == (lhs: EncodedGroup, rhs: EncodedGroup) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.value == rhs.value && lhs.sweepValues == rhs.sweepValues && lhs.group == rhs.group)
+    }
+
+    /// Encodes a group: its map values.
     public init(_ group: StrokeGroup) {
         self.init(group, reusing: nil)
     }
@@ -23,14 +53,11 @@ public struct EncodedGroup: Equatable, Sendable {
     /// when the base is the same and each sweep's value when that sweep is: an erase encodes its
     /// own sweep, never the stroke again.
     public init(_ group: StrokeGroup, reusing known: EncodedGroup?) {
-        self.group = group
+        let value: String
         if let known, known.group.base == group.base {
             value = known.value
-            fingerprint = known.fingerprint
         } else {
-            let bytes = StrokeGroupCodec.encode(group)
-            value = Base64.encode(bytes)
-            fingerprint = StrokeFingerprint(of: bytes)
+            value = Base64.encode(StrokeGroupCodec.encode(group))
         }
         var sweepValues: [SweepKey: String] = [:]
         for (sweepKey, mask) in group.sweeps {
@@ -40,12 +67,12 @@ public struct EncodedGroup: Equatable, Sendable {
                 sweepValues[sweepKey] = Base64.encode(StrokeGroupCodec.encodeSweep(mask))
             }
         }
-        self.sweepValues = sweepValues
+        storage = Storage(group: group, value: value, sweepValues: sweepValues)
     }
 
     /// Decodes the value stored under `rawKey`, checking that it really belongs there, with the
-    /// sweeps already decoded for it (and their stored values). The value is kept as stored and
-    /// fingerprinted from its own bytes: no re-encoding; when it is the value of `known`, it is
+    /// sweeps already decoded for it (and their stored values). The value is kept as stored: no
+    /// re-encoding; when it is the value of `known`, it is
     /// not decoded again either.
     /// `parsedKey`, when given, is `rawKey` parsed already (so a reader of 10,000 entries parses
     /// each key once).
@@ -57,26 +84,21 @@ public struct EncodedGroup: Equatable, Sendable {
         let base: [Stroke]
         if let known, known.key == key, known.value == value {
             base = known.group.base
-            fingerprint = known.fingerprint
         } else {
-            let bytes: [UInt8]
             let drawn: StrokeGroup
             do {
-                bytes = try Base64.decode(value)
-                drawn = try StrokeGroupCodec.decode(bytes)
+                drawn = try StrokeGroupCodec.decode(Base64.decode(value))
             } catch {
                 throw .undecodable(key: rawKey, reason: error.message)
             }
             guard drawn.key == key else { throw .keyMismatch(key: rawKey, encodedKey: drawn.key.rawValue) }
             base = drawn.base
-            fingerprint = StrokeFingerprint(of: bytes)
         }
         guard let group = StrokeGroup(key: key, base: base, sweeps: sweeps) else {
             throw .undecodable(key: rawKey, reason: "it has no pieces")
         }
-        self.group = group
-        self.value = value
-        self.sweepValues = sweepValues.filter { group.sweeps[$0.key] != nil }
+        storage = Storage(
+            group: group, value: value, sweepValues: sweepValues.filter { group.sweeps[$0.key] != nil })
     }
 
     /// Decodes the value stored for one sweep of the group under `rawKey`.
