@@ -123,7 +123,8 @@ extension DrawingModel {
         _ rawKey: String, base: DocumentValue??, sweepMap: DocumentValue??, sweeps: [String: DocumentValue?]?,
         into update: inout StoreUpdate
     ) {
-        var entry = storedEntry(rawKey)
+        let key = StrokeKey(rawValue: rawKey)
+        var entry = storedEntry(rawKey, parsed: key)
         if let base {
             readCount += 1
             entry.base = base
@@ -142,7 +143,6 @@ extension DrawingModel {
             readCount += 1
             entry.sweeps[rawSweepKey] = value
         }
-        let key = StrokeKey(rawValue: rawKey)
         rebuild(rawKey, key, from: entry, into: &update)
         // Kept apart only when the synchronized form does not say what the replica holds.
         unmatched[rawKey] = entry.isEmpty || entry.isShown(by: key.flatMap { synced[$0] }) ? nil : entry
@@ -151,8 +151,13 @@ extension DrawingModel {
     /// The replica's entries under `rawKey` as last read: the synchronized form's value and sweep
     /// values, unless they differ from what the replica holds (`unmatched`).
     func storedEntry(_ rawKey: String) -> StoredEntry {
+        storedEntry(rawKey, parsed: StrokeKey(rawValue: rawKey))
+    }
+
+    /// `storedEntry(_:)` with `rawKey` parsed already (nil when it is not a stroke key).
+    private func storedEntry(_ rawKey: String, parsed key: StrokeKey?) -> StoredEntry {
         if let entry = unmatched[rawKey] { return entry }
-        guard let key = StrokeKey(rawValue: rawKey), let encoded = synced[key] else { return StoredEntry() }
+        guard let key, let encoded = synced[key] else { return StoredEntry() }
         return StoredEntry(encoded)
     }
 

@@ -71,14 +71,21 @@ import Testing
 
     @Test(arguments: Array(UInt64(1)...24))
     func theSamplesInkedAreTheOnesEverySampleTriedGives(seed: UInt64) {
+        Self.expectSamplerAgreesWithTryingEverySample(seed: seed, strokes: 40, made: Self.randomStroke)
+    }
+
+    /// For `strokes` strokes of `made` per lattice (one random stream from `seed`): the samples
+    /// the sampler visits are those that trying every sample gives.
+    static func expectSamplerAgreesWithTryingEverySample(
+        seed: UInt64, strokes: Int, made: (inout SplitMix64) -> Stroke
+    ) {
         var random = SplitMix64(seed: seed)
         for lattice in [SampleLattice.halfBlock, .braille] {
             let sampler = InkSampler(lattice: lattice)
-            for index in 0..<40 {
-                let stroke = Self.randomStroke(using: &random)
+            for index in 0..<strokes {
+                let stroke = made(&random)
                 #expect(
-                    Self.visited(by: sampler, stroke)
-                        == Self.inkedByTryingEverySample(stroke, lattice: lattice),
+                    visited(by: sampler, stroke) == inkedByTryingEverySample(stroke, lattice: lattice),
                     "seed \(seed) stroke \(index) \(lattice)")
             }
         }

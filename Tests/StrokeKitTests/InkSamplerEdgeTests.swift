@@ -33,17 +33,8 @@ import Testing
 
     @Test(arguments: Array(UInt64(1)...16))
     func samplesOnEdgesAreTheOnesEverySampleTriedGives(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
-        for lattice in [SampleLattice.halfBlock, .braille] {
-            let sampler = InkSampler(lattice: lattice)
-            for index in 0..<60 {
-                let stroke = Self.edgeStroke(using: &random)
-                #expect(
-                    InkSamplerCandidateTests.visited(by: sampler, stroke)
-                        == InkSamplerCandidateTests.inkedByTryingEverySample(stroke, lattice: lattice),
-                    "seed \(seed) stroke \(index) \(lattice)")
-            }
-        }
+        InkSamplerCandidateTests.expectSamplerAgreesWithTryingEverySample(
+            seed: seed, strokes: 60, made: Self.edgeStroke)
     }
 }
 

@@ -68,7 +68,7 @@ extension DocumentState {
         var inOrder = true
         store.forEachInDotOrder { event in
             guard inOrder else { return }
-            while next < received.count, received[next].dot < event.dot {
+            if next < received.count, received[next].dot < event.dot {
                 // A received event this document lacks.
                 inOrder = false
                 return

@@ -26,16 +26,7 @@ extension ReplicaState {
     /// ``UPDATE collection UNSET `p`, ... WHERE _id = :id`` does (nothing when the document does
     /// not exist), with the same events, result and errors.
     public mutating func unset(_ paths: [[String]], in key: DocumentKey, wall: Int64) throws -> QueryResult {
-        for path in paths {
-            if path.isEmpty || path.contains("") {
-                throw ReplicaError.invalidValue(
-                    reason: "the path '\(DQLPath(path))' has an empty component")
-            }
-            if path.first == "_id" {
-                throw ReplicaError.invalidValue(
-                    reason: "_id cannot be changed; insert a new document instead")
-            }
-        }
+        for path in paths { try Self.validateWritable(DQLPath(path)) }
         guard document(key)?.isVisible == true else { return QueryResult() }
         let wrote = withAuthor(wall: wall) { state, author in
             state.modify(key) { document -> (Bool, [Dot]) in

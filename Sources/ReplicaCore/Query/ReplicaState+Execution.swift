@@ -154,7 +154,7 @@ extension ReplicaState {
         return id
     }
 
-    private static func validateWritable(_ path: DQLPath) throws {
+    static func validateWritable(_ path: DQLPath) throws {
         if path.components.isEmpty || path.components.contains("") {
             throw ReplicaError.invalidValue(reason: "the path '\(path)' has an empty component")
         }

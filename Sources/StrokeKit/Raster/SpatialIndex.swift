@@ -324,18 +324,17 @@ public struct SpatialIndex: Sendable {
             maxX = max(maxX, x)
             maxY = max(maxY, y)
         }
-        let left = Int((minX - margin).rounded(.down))
-        let top = Int((minY - margin).rounded(.down))
-        let right = Int((maxX + margin).rounded(.down)) + 1
-        let bottom = Int((maxY + margin).rounded(.down)) + 1
-        let bounds = CellRect(x: left, y: top, width: right - left, height: bottom - top)
+        // The cells of the path's box widened by `margin` on every side.
+        func cells(widenedBy margin: Double) -> CellRect {
+            let left = Int((minX - margin).rounded(.down))
+            let top = Int((minY - margin).rounded(.down))
+            let right = Int((maxX + margin).rounded(.down)) + 1
+            let bottom = Int((maxY + margin).rounded(.down)) + 1
+            return CellRect(x: left, y: top, width: right - left, height: bottom - top)
+        }
+        let bounds = cells(widenedBy: margin)
         // Far more room than rounding needs (coordinates stay within a few million cells).
-        let reach = stroke.ink.width / 2 + 1.0 / 1024
-        let inkLeft = Int((minX - reach).rounded(.down))
-        let inkTop = Int((minY - reach).rounded(.down))
-        let inkRight = Int((maxX + reach).rounded(.down)) + 1
-        let inkBottom = Int((maxY + reach).rounded(.down)) + 1
-        let ink = CellRect(x: inkLeft, y: inkTop, width: inkRight - inkLeft, height: inkBottom - inkTop)
+        let ink = cells(widenedBy: stroke.ink.width / 2 + 1.0 / 1024)
         return (bounds, ink.intersection(bounds) ?? bounds)
     }
 
