@@ -140,6 +140,8 @@ public struct ReplicaState: Sendable {
     /// `dots` sorted, each once, keeping those `document` holds.
     private static func heldInOrder(_ dots: [Dot], in document: DocumentState?) -> [Dot] {
         guard let document else { return [] }
+        // A local write's one event: the array as it is, no new one.
+        if dots.count == 1 { return document.isRemoved(at: dots[0]) != nil ? dots : [] }
         var result: [Dot] = []
         result.reserveCapacity(dots.count)
         var previous: Dot?
