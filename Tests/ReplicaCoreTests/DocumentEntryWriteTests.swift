@@ -84,7 +84,8 @@ import Testing
             if unsavedLeft.blocks.isEmpty { #expect(paths == Set(unsavedLeft.unencoded.map(\.path))) }
             #expect(
                 dql.patches(of: unsavedLeft.key, changedPaths: paths)
-                    == entries.patches(of: unsavedRight.key, changedPaths: entries.changedPaths(of: unsavedRight)))
+                    == entries.patches(
+                        of: unsavedRight.key, changedPaths: entries.changedPaths(of: unsavedRight)))
         }
         let since = DocumentVersions()
         #expect(
