@@ -50,11 +50,34 @@ extension ByteReader {
         // coming back mean there was nothing to repair.
         let decoded = utf8.withUnsafeBufferPointer { bytes -> String? in
             var text = String(decoding: bytes, as: UTF8.self)
-            return text.withUTF8 { $0.elementsEqual(bytes) } ? text : nil
+            return text.withUTF8 { Self.sameBytes($0, bytes) } ? text : nil
         }
         guard let text = decoded else {
             throw Failure(.invalidUTF8(field: field.description, offset: start))
         }
         return text
+    }
+
+    /// Whether two buffers hold the same bytes, compared eight at a time (the generic
+    /// `elementsEqual` steps through iterators a byte at a time: every key of a delta comes here).
+    @usableFromInline
+    static func sameBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        let (lhsRaw, rhsRaw) = (UnsafeRawPointer(left), UnsafeRawPointer(right))
+        var offset = 0
+        while lhs.count - offset >= 8 {
+            if lhsRaw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != rhsRaw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        while offset < lhs.count {
+            if left[offset] != right[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 }

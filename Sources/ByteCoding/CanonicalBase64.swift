@@ -22,40 +22,55 @@ public enum CanonicalBase64 {
         encode(bytes[...])
     }
 
+    /// The two characters of every 12 bits, the first in the low byte (stored little-endian).
+    private static let pairs: [UInt16] = (0..<4096).map { bits in
+        UInt16(alphabet[bits >> 6]) | UInt16(alphabet[bits & 63]) << 8
+    }
+
     public static func encode(_ bytes: ArraySlice<UInt8>) -> String {
         let length = (bytes.count + 2) / 3 * 4
         // Every stroke value of a decoded delta comes through here: whole groups of three
-        // bytes read and written through pointers, then the padded tail.
+        // bytes read through pointers and written as two pairs of characters, then the tail.
         return alphabet.withUnsafeBufferPointer { alphabet in
-            bytes.withUnsafeBufferPointer { input in
-                String(unsafeUninitializedCapacity: length) { output in
-                    var index = 0
-                    var out = 0
-                    while input.count - index >= 3 {
-                        let triple =
-                            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-                            | UInt32(input[index + 2])
-                        output[out] = alphabet[Int(triple >> 18 & 63)]
-                        output[out + 1] = alphabet[Int(triple >> 12 & 63)]
-                        output[out + 2] = alphabet[Int(triple >> 6 & 63)]
-                        output[out + 3] = alphabet[Int(triple & 63)]
-                        index += 3
-                        out += 4
+            pairs.withUnsafeBufferPointer { pairs in
+                bytes.withUnsafeBufferPointer { input in
+                    String(unsafeUninitializedCapacity: length) { output in
+                        var index = 0
+                        var out = 0
+                        let raw = UnsafeMutableRawBufferPointer(output)
+                        while input.count - index >= 3 {
+                            let triple =
+                                Int(input[index]) << 16 | Int(input[index + 1]) << 8 | Int(input[index + 2])
+                            raw.storeBytes(
+                                of: pairs[triple >> 12].littleEndian, toByteOffset: out, as: UInt16.self)
+                            raw.storeBytes(
+                                of: pairs[triple & 4095].littleEndian, toByteOffset: out + 2, as: UInt16.self)
+                            index += 3
+                            out += 4
+                        }
+                        return tail(input, from: index, to: output, at: out, alphabet, length: length)
                     }
-                    let remaining = input.count - index
-                    if remaining > 0 {
-                        let a = UInt32(input[index])
-                        let b = remaining > 1 ? UInt32(input[index + 1]) : 0
-                        let triple = a << 16 | b << 8
-                        output[out] = alphabet[Int(triple >> 18 & 63)]
-                        output[out + 1] = alphabet[Int(triple >> 12 & 63)]
-                        output[out + 2] = remaining > 1 ? alphabet[Int(triple >> 6 & 63)] : padding
-                        output[out + 3] = padding
-                    }
-                    return length
                 }
             }
         }
+    }
+
+    /// The last one or two bytes of `input`, padded; returns `length`.
+    private static func tail(
+        _ input: UnsafeBufferPointer<UInt8>, from index: Int, to output: UnsafeMutableBufferPointer<UInt8>,
+        at out: Int, _ alphabet: UnsafeBufferPointer<UInt8>, length: Int
+    ) -> Int {
+        let remaining = input.count - index
+        if remaining > 0 {
+            let a = UInt32(input[index])
+            let b = remaining > 1 ? UInt32(input[index + 1]) : 0
+            let triple = a << 16 | b << 8
+            output[out] = alphabet[Int(triple >> 18 & 63)]
+            output[out + 1] = alphabet[Int(triple >> 12 & 63)]
+            output[out + 2] = remaining > 1 ? alphabet[Int(triple >> 6 & 63)] : padding
+            output[out + 3] = padding
+        }
+        return length
     }
 
     public static func decode(_ text: String) throws(Invalid) -> [UInt8] {

@@ -196,13 +196,12 @@ public final class Replica {
         let listening = !observers.isEmpty || !commitHandlers.isEmpty
         var paths: [DocumentKey: Set<[String]>] = [:]
         for change in changes {
-            let (key, events) = (change.key, change.events)
+            let key = change.key
             if listening {
-                var changed = Set<[String]>(minimumCapacity: events.count)
-                for event in events { changed.insert(event.path) }
+                let changed = state.changedPaths(of: change)
                 if paths[key] == nil { paths[key] = changed } else { paths[key]?.formUnion(changed) }
             }
-            storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += events.count
+            storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += change.dots.count
             if let stored = storedDocuments[key], isCheckpointDue(stored) { dueDocuments.insert(key) }
         }
         return paths

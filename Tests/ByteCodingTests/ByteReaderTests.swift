@@ -182,6 +182,24 @@ import Testing
         }
     }
 
+    /// The repaired text is compared with the bytes eight at a time: a cut 4-byte sequence (which
+    /// repairs to one replacement character of as many bytes as it had, so the lengths agree) is
+    /// refused wherever it lies in a word or in the tail, and valid text of every length reads back.
+    @Test func invalidUTF8IsFoundAtEveryOffsetOfTheWordCompare() throws {
+        for length in 0..<24 {
+            let valid = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            var reader = Reader([UInt8(length)] + valid)
+            #expect(try reader.readUTF8("key", prefix: .varint) == String(decoding: valid, as: UTF8.self))
+            for offset in 0...length {
+                let cut = Array(valid[..<offset]) + [0xF0, 0x9F, 0x98] + valid[offset...]
+                var reader = Reader([UInt8(cut.count)] + cut)
+                #expect(throws: ByteCodingError.invalidUTF8(field: "key", offset: 0)) {
+                    _ = try reader.readUTF8("key", prefix: .varint)
+                }
+            }
+        }
+    }
+
     @Test func theRestAndAStartingOffset() throws {
         var reader = Reader([9, 9, 0, 0, 0, 5, 1, 2], offset: 2)
         #expect(try reader.readFixed("length", as: UInt32.self, .bigEndian) == 5)

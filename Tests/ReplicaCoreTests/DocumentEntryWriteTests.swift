@@ -77,13 +77,15 @@ import Testing
         #expect(dql.fields("d") == entries.fields("d"))
         let (left, right) = (dql.takeUnsaved(), entries.takeUnsaved())
         #expect(left.map(\.key) == right.map(\.key))
-        #expect(left.map(\.events) == right.map(\.events))
+        #expect(left.map(\.dots) == right.map(\.dots))
+        #expect(left.map(\.unencoded) == right.map(\.unencoded))
         for (unsavedLeft, unsavedRight) in zip(left, right) {
-            let paths = Set(unsavedLeft.events.map(\.path))
+            let paths = dql.changedPaths(of: unsavedLeft)
+            if unsavedLeft.blocks.isEmpty { #expect(paths == Set(unsavedLeft.unencoded.map(\.path))) }
             #expect(
                 dql.patches(of: unsavedLeft.key, changedPaths: paths)
                     == entries.patches(
-                        of: unsavedRight.key, changedPaths: Set(unsavedRight.events.map(\.path))))
+                        of: unsavedRight.key, changedPaths: entries.changedPaths(of: unsavedRight)))
         }
         let since = DocumentVersions()
         #expect(

@@ -217,10 +217,11 @@ extension DocumentEvent {
     @discardableResult
     static func readBlock(
         from reader: inout ByteReader<BinaryDecodingError>, format: EventBlockFormat,
-        _ body: (DocumentEvent) throws -> Void
+        reserve: (Int) -> Void = { _ in }, _ body: (DocumentEvent) throws -> Void
     ) throws -> Int {
         // An event takes at least 7 bytes (peer, counter, time, time counter, path, kind, context).
         let count = try reader.readCount("events", prefix: .varint, minimumBytes: 7)
+        reserve(count)
         var peers: [PeerID] = []
         let peerCount = try reader.readCount("block peers", prefix: .varint, minimumBytes: 8)
         peers.reserveCapacity(peerCount)

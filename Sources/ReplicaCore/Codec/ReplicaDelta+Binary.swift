@@ -114,7 +114,10 @@ extension ReplicaDelta {
             var events: [DocumentEvent] = []
             if let blocks {
                 let start = reader.offset
-                try DocumentEvent.readBlock(from: &reader, format: blocks) { events.append($0) }
+                // The count is checked against the bytes left before it is reserved.
+                try DocumentEvent.readBlock(
+                    from: &reader, format: blocks, reserve: { events.reserveCapacity($0) }
+                ) { events.append($0) }
                 var document = DocumentDelta(documentID: id, events: events)
                 if blocks == EventBlockFormat.current { document.encodedBlock = bytes[start..<reader.offset] }
                 documents.append(document)

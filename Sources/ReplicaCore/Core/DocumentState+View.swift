@@ -123,8 +123,12 @@ extension DocumentState {
         if let winner, winner.kind == .value { return winner.value }
         var entries: [String: DocumentValue] = [:]
         entries.reserveCapacity(node.children.count)
-        for (key, child) in node.children {
-            if let value = render(child) { entries[key] = value }
+        // By index: each child is rendered where it lies (a `for` over the pairs copies every
+        // node, retaining its live set, vectors and children).
+        var index = node.children.startIndex
+        while index != node.children.endIndex {
+            if let value = render(node.children.values[index]) { entries[node.children.keys[index]] = value }
+            index = node.children.index(after: index)
         }
         if winner == nil && entries.isEmpty { return nil }
         return .object(entries)

@@ -106,6 +106,9 @@ public struct DocumentState: Sendable, Equatable {
     /// Whether a held event is removed (nil when it is not held), without copying it.
     func isRemoved(at dot: Dot) -> Bool? { store.isRemoved(at: dot) }
 
+    /// The path of a held event (nil when it is not held), without copying the event.
+    package func path(at dot: Dot) -> [String]? { store.path(at: dot) }
+
     /// Adds one event (or the news that a known event was removed elsewhere) and returns the dots
     /// whose stored state changed: the event itself and any event it removed.
     @discardableResult
@@ -198,7 +201,7 @@ public struct DocumentState: Sendable, Equatable {
     ) {
         guard !node.live.isEmpty else { return }
         node.live.removeAll { dot in
-            guard context.contains(dot), store[dot]?.kind == .value else { return false }
+            guard context.contains(dot), store.kind(at: dot) == .value else { return false }
             if store.markRemoved(dot) != nil { touched.append(dot) }
             return true
         }

@@ -73,6 +73,26 @@ struct EventStore: Sendable {
         return sparse.isEmpty ? nil : sparse[dot]?.timestamp
     }
 
+    /// The kind of a held event, read in place (see `timestamp(at:)`).
+    func kind(at dot: Dot) -> DocumentEvent.Kind? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let kind = logs[slot][Int(dot.counter - 1)]?.kind
+        {
+            return kind
+        }
+        return sparse.isEmpty ? nil : sparse[dot]?.kind
+    }
+
+    /// The path of a held event, read in place (see `timestamp(at:)`).
+    func path(at dot: Dot) -> [String]? {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            let path = logs[slot][Int(dot.counter - 1)]?.path
+        {
+            return path
+        }
+        return sparse.isEmpty ? nil : sparse[dot]?.path
+    }
+
     /// The kind and value of a held event, read in place (see `timestamp(at:)`).
     func kindAndValue(at dot: Dot) -> (kind: DocumentEvent.Kind, value: DocumentValue?)? {
         if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),

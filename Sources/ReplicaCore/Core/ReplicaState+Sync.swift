@@ -45,7 +45,11 @@ extension ReplicaState {
                 var touched: [Dot] = []
                 touched.reserveCapacity(document.events.count)
                 if document.events.count > 1 { state.reserve(for: document.events) }
-                for event in document.events { state.integrate(event, touched: &touched) }
+                // Through the buffer: each event is read where it lies (the store takes its one
+                // copy), not copied out of the array first.
+                document.events.withUnsafeBufferPointer { events in
+                    for index in events.indices { state.integrate(events[index], touched: &touched) }
+                }
                 guard document.encodedBlock != nil, !touched.isEmpty else {
                     return ((!touched.isEmpty, nil), touched)
                 }
@@ -56,9 +60,20 @@ extension ReplicaState {
             if let kept, let block = document.encodedBlock { keepBlock(block, holding: kept, for: key) }
             newEvents += (collections[key.collection]?[key.id]?.eventCount ?? 0) - before
             if touchedAny { changed.append(document.documentID) }
-            if let latest = document.events.map(\.timestamp).max() { clock.observe(latest, wall: wall) }
+            if let latest = Self.latestTimestamp(of: document.events) { clock.observe(latest, wall: wall) }
         }
         return .applied(newEvents: newEvents, changedDocumentIDs: changed)
+    }
+
+    /// The latest timestamp of `events`, each read in place.
+    static func latestTimestamp(of events: [DocumentEvent]) -> HybridTimestamp? {
+        events.withUnsafeBufferPointer { events in
+            var latest: HybridTimestamp?
+            for index in events.indices where latest.map({ events[index].timestamp > $0 }) ?? true {
+                latest = events[index].timestamp
+            }
+            return latest
+        }
     }
 
     /// Which of the dots a delta's document touched its received block holds in their current
@@ -67,37 +82,41 @@ extension ReplicaState {
     static func splitByBlock(
         _ touched: [Dot], _ received: [DocumentEvent], newEvents: Int, in state: DocumentState
     ) -> (kept: [Dot]?, others: [Dot]) {
-        guard newEvents == received.count,
-            zip(received, received.dropFirst()).allSatisfy({ $0.dot < $1.dot })
-        else { return (nil, touched) }
-        var kept: [Dot] = []
-        kept.reserveCapacity(received.count)
-        var others: [Dot] = []
-        // Touched dots mostly follow the received ones in order (each event touched itself):
-        // the next received dot is tried first, a binary search finds any other.
-        var next = 0
-        for dot in touched {
-            var low: Int
-            if next < received.count, received[next].dot == dot {
-                low = next
-            } else {
-                low = 0
-                var high = received.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if received[middle].dot < dot { low = middle + 1 } else { high = middle }
+        // The received events are read through the buffer: only their dots and removed flags are
+        // needed, and copying each event out would retain its path, value and context.
+        received.withUnsafeBufferPointer { received in
+            guard newEvents == received.count,
+                received.indices.dropFirst().allSatisfy({ received[$0 - 1].dot < received[$0].dot })
+            else { return (nil, touched) }
+            var kept: [Dot] = []
+            kept.reserveCapacity(received.count)
+            var others: [Dot] = []
+            // Touched dots mostly follow the received ones in order (each event touched itself):
+            // the next received dot is tried first, a binary search finds any other.
+            var next = 0
+            for dot in touched {
+                var low: Int
+                if next < received.count, received[next].dot == dot {
+                    low = next
+                } else {
+                    low = 0
+                    var high = received.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if received[middle].dot < dot { low = middle + 1 } else { high = middle }
+                    }
+                }
+                if low < received.count, received[low].dot == dot { next = low + 1 }
+                if low < received.count, received[low].dot == dot,
+                    state.isRemoved(at: dot) == received[low].isRemoved
+                {
+                    kept.append(dot)
+                } else {
+                    others.append(dot)
                 }
             }
-            if low < received.count, received[low].dot == dot { next = low + 1 }
-            if low < received.count, received[low].dot == dot,
-                state.isRemoved(at: dot) == received[low].isRemoved
-            {
-                kept.append(dot)
-            } else {
-                others.append(dot)
-            }
+            return (kept, others)
         }
-        return (kept, others)
     }
 
     /// Whether some peer's writes in `events` skip a counter after what `have` holds.

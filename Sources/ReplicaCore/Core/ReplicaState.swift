@@ -103,8 +103,9 @@ public struct ReplicaState: Sendable {
     /// What changed in one document since the last `takeUnsaved()`, to be written to disk.
     package struct UnsavedDocument {
         package var key: DocumentKey
-        /// The current form of every changed event, in dot order.
-        package var events: [DocumentEvent]
+        /// The dots of every changed event the document holds, in order, each once (the events
+        /// themselves are read where they lie: see `changedPaths(of:)`).
+        package var dots: [Dot]
         /// Event blocks received in deltas whose events are stored as they came.
         package var blocks: [ArraySlice<UInt8>]
         /// The changed events the blocks do not hold in their current form, in dot order.
@@ -114,32 +115,49 @@ public struct ReplicaState: Sendable {
     /// Every document changed since the last call, in key order.
     ///
     /// A local write changes one document by one or two events: that case sorts nothing and
-    /// builds no set, and the tables of unsaved dots keep their storage for the next commit.
+    /// builds no set, and the tables of unsaved dots keep their storage for the next commit. The
+    /// events a received block holds are not copied: only their dots are taken.
     package mutating func takeUnsaved() -> [UnsavedDocument] {
         var keys = Array(unsaved.keys)
         for key in unsavedBlocks.keys where unsaved[key] == nil { keys.append(key) }
         if keys.count > 1 { keys.sort { ($0.collection, $0.id) < ($1.collection, $1.id) } }
         let result = keys.map { key in
             let document = document(key)
-            func current(_ dots: [Dot]) -> [DocumentEvent] {
-                var events: [DocumentEvent] = []
-                events.reserveCapacity(dots.count)
-                var previous: Dot?
-                for dot in dots.count > 1 ? dots.sorted() : dots where dot != previous {
-                    previous = dot
-                    if let event = document?.event(at: dot) { events.append(event) }
-                }
-                return events
-            }
             let extra = unsaved[key] ?? []
             let held = unsavedBlocks[key] ?? []
-            let unencoded = current(extra)
-            let events = held.isEmpty ? unencoded : current(extra + held.flatMap(\.dots))
-            return UnsavedDocument(key: key, events: events, blocks: held.map(\.block), unencoded: unencoded)
+            var unencoded: [DocumentEvent] = []
+            unencoded.reserveCapacity(extra.count)
+            let extraDots = Self.heldInOrder(extra, in: document)
+            for dot in extraDots { if let event = document?.event(at: dot) { unencoded.append(event) } }
+            let dots = held.isEmpty ? extraDots : Self.heldInOrder(extra + held.flatMap(\.dots), in: document)
+            return UnsavedDocument(key: key, dots: dots, blocks: held.map(\.block), unencoded: unencoded)
         }
         unsaved.removeAll(keepingCapacity: true)
         unsavedBlocks.removeAll(keepingCapacity: true)
         return result
+    }
+
+    /// `dots` sorted, each once, keeping those `document` holds.
+    private static func heldInOrder(_ dots: [Dot], in document: DocumentState?) -> [Dot] {
+        guard let document else { return [] }
+        // A local write's one event: the array as it is, no new one.
+        if dots.count == 1 { return document.isRemoved(at: dots[0]) != nil ? dots : [] }
+        var result: [Dot] = []
+        result.reserveCapacity(dots.count)
+        var previous: Dot?
+        for dot in dots.count > 1 ? dots.sorted() : dots where dot != previous {
+            previous = dot
+            if document.isRemoved(at: dot) != nil { result.append(dot) }
+        }
+        return result
+    }
+
+    /// The paths of an unsaved document's changed events, read in place.
+    package func changedPaths(of unsaved: UnsavedDocument) -> Set<[String]> {
+        var paths = Set<[String]>(minimumCapacity: unsaved.dots.count)
+        guard let document = document(unsaved.key) else { return paths }
+        for dot in unsaved.dots { if let path = document.path(at: dot) { paths.insert(path) } }
+        return paths
     }
 
     package var hasUnsavedChanges: Bool { !unsaved.isEmpty || !unsavedBlocks.isEmpty }

@@ -154,7 +154,7 @@ extension ReplicaDatabase {
     /// written per document.
     func append(_ changes: [ReplicaState.UnsavedDocument], clock: HybridTimestamp) throws {
         let insert = try appendStatement()
-        for change in changes where !change.events.isEmpty {
+        for change in changes where !change.dots.isEmpty {
             let key = change.key
             let sequence = nextSequence
             nextSequence += 1
