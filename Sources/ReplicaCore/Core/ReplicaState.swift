@@ -100,6 +100,16 @@ public struct ReplicaState: Sendable {
         }
     }
 
+    /// Loads the events of a stored resolved state (a snapshot part) into one document, as
+    /// `loadEvents` does but trusting each event's stored form (see `DocumentState.loadResolved`).
+    package mutating func loadResolvedEvents(
+        into key: DocumentKey, _ feed: (_ take: (DocumentEvent) -> Void) throws -> Void
+    ) rethrows {
+        var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
+        defer { collections[key.collection, default: [:]][key.id] = state }
+        try feed { state.loadResolved($0) }
+    }
+
     /// What changed in one document since the last `takeUnsaved()`, to be written to disk.
     package struct UnsavedDocument {
         package var key: DocumentKey

@@ -89,7 +89,8 @@ extension ReplicaDatabase {
                             collection: collection, document: document, peer: generation, counter: part,
                             record: record)
                 else { throw ReplicaError.damaged(path: path, detail: "\(place) fails its checksum") }
-                documents[key]?.snapshotEvents += try decode(record, into: &state, key: key, place: place)
+                documents[key]?.snapshotEvents += try decode(
+                    record, into: &state, key: key, place: place, resolved: true)
             }
             for (key, parts) in expectedParts where partsSeen[key, default: 0] != parts {
                 throw ReplicaError.damaged(
@@ -133,13 +134,21 @@ extension ReplicaDatabase {
         }
     }
 
-    private func decode(_ record: [UInt8], into state: inout ReplicaState, key: DocumentKey, place: String)
-        throws
-        -> Int
-    {
+    /// Decodes one stored record into its document: a snapshot part's events (`resolved`) in
+    /// their stored form, a log row's integrated.
+    private func decode(
+        _ record: [UInt8], into state: inout ReplicaState, key: DocumentKey, place: String,
+        resolved: Bool = false
+    ) throws -> Int {
         do {
             var count = 0
-            try state.loadEvents(into: key) { take in count = try DocumentEvent.decodeList(record, take) }
+            if resolved {
+                try state.loadResolvedEvents(into: key) { take in
+                    count = try DocumentEvent.decodeList(record, take)
+                }
+            } else {
+                try state.loadEvents(into: key) { take in count = try DocumentEvent.decodeList(record, take) }
+            }
             return count
         } catch {
             throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
