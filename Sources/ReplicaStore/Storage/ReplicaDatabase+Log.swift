@@ -89,8 +89,7 @@ extension ReplicaDatabase {
                             collection: collection, document: document, peer: generation, counter: part,
                             record: record)
                 else { throw ReplicaError.damaged(path: path, detail: "\(place) fails its checksum") }
-                documents[key]?.snapshotEvents += try decode(
-                    record, into: &state, key: key, place: place, resolved: true)
+                documents[key]?.snapshotEvents += try decode(record, into: &state, key: key, place: place)
             }
             for (key, parts) in expectedParts where partsSeen[key, default: 0] != parts {
                 throw ReplicaError.damaged(
@@ -134,20 +133,15 @@ extension ReplicaDatabase {
         }
     }
 
-    /// Decodes one stored record into its document: a snapshot part's events (`resolved`) in
-    /// their stored form, a log row's integrated.
-    private func decode(
-        _ record: [UInt8], into state: inout ReplicaState, key: DocumentKey, place: String,
-        resolved: Bool = false
-    ) throws -> Int {
+    /// Decodes one stored record (a snapshot part or a log row) into its document, each event in
+    /// its stored form: the stored rows are a resolved state (see `DocumentState.loadResolved`).
+    private func decode(_ record: [UInt8], into state: inout ReplicaState, key: DocumentKey, place: String)
+        throws -> Int
+    {
         do {
             var count = 0
-            if resolved {
-                try state.loadResolvedEvents(into: key) { take in
-                    count = try DocumentEvent.decodeList(record, take)
-                }
-            } else {
-                try state.loadEvents(into: key) { take in count = try DocumentEvent.decodeList(record, take) }
+            try state.loadResolvedEvents(into: key) { take in
+                count = try DocumentEvent.decodeList(record, take)
             }
             return count
         } catch {
