@@ -133,6 +133,15 @@ public struct DocumentState: Sendable, Equatable {
         Self.place(incoming, depth: 0, removedAbove: false, node: &root, store: &store, touched: &touched)
     }
 
+    /// Stores an event not held yet whose stored form is final (see `loadResolved`): no removal
+    /// is worked out, only its place and the facts it records on its path.
+    mutating func insertResolved(_ event: DocumentEvent) {
+        let dot = event.dot
+        store.insert(event)
+        if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
+        root.recordResolved(event, depth: 0)
+    }
+
     /// One walk down the event's path: whether facts already recorded remove it (checked before
     /// its own are recorded), the removal facts it records at each level, the live events it
     /// removes there, and its place in the live set of its own node.

@@ -87,17 +87,15 @@ public struct ReplicaState: Sendable {
         collections[key.collection, default: [:]][key.id, default: DocumentState()].integrate(event)
     }
 
-    /// Loads many stored events into one document: `feed` hands each to the function it is given.
-    package mutating func loadEvents(
+    /// Loads the events of a stored resolved state (a snapshot part or a log row) into one
+    /// document, without marking them unsaved, trusting each event's stored form (see
+    /// `DocumentState.loadResolved`): `feed` hands each to the function it is given.
+    package mutating func loadResolvedEvents(
         into key: DocumentKey, _ feed: (_ take: (DocumentEvent) -> Void) throws -> Void
     ) rethrows {
         var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
         defer { collections[key.collection, default: [:]][key.id] = state }
-        var touched: [Dot] = []
-        try feed { event in
-            state.integrate(event, touched: &touched)
-            touched.removeAll(keepingCapacity: true)
-        }
+        try feed { state.loadResolved($0) }
     }
 
     /// What changed in one document since the last `takeUnsaved()`, to be written to disk.

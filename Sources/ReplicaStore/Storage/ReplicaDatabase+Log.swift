@@ -133,13 +133,16 @@ extension ReplicaDatabase {
         }
     }
 
+    /// Decodes one stored record (a snapshot part or a log row) into its document, each event in
+    /// its stored form: the stored rows are a resolved state (see `DocumentState.loadResolved`).
     private func decode(_ record: [UInt8], into state: inout ReplicaState, key: DocumentKey, place: String)
-        throws
-        -> Int
+        throws -> Int
     {
         do {
             var count = 0
-            try state.loadEvents(into: key) { take in count = try DocumentEvent.decodeList(record, take) }
+            try state.loadResolvedEvents(into: key) { take in
+                count = try DocumentEvent.decodeList(record, take)
+            }
             return count
         } catch {
             throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
