@@ -1,5 +1,6 @@
 import StrokeKit
 import StrokeKitTestSupport
+import TestSupport
 import Testing
 
 @Suite struct StrokeGroupTests {
