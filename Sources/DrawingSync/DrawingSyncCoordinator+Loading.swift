@@ -53,12 +53,14 @@ extension DrawingSyncCoordinator {
     public func loadSlice(step: Int, preferring preferred: CellRect? = nil, while shouldContinue: () -> Bool)
         -> Bool
     {
+        let wasLoading = isLoading
         var groups: [StrokeGroup] = []
         repeat {
             guard let entries = pending?.takeNext(max(step, 1), preferring: preferred) else { break }
             groups += decodeTaken(entries)
         } while pending != nil && shouldContinue()
         drawing.insert(contentsOf: groups)
+        if wasLoading, !isLoading { releaseHeap() }
         return isLoading
     }
     /// Decodes everything still pending (before an edit of the whole drawing, say a clear).
@@ -184,7 +186,11 @@ extension DrawingSyncCoordinator {
     /// An entry that cannot be read is left out, as at an open of the whole drawing.
     @discardableResult
     private func loadTaken(_ entries: DrawingModel.StoredEntries) -> Bool {
-        drawing.insert(contentsOf: decodeTaken(entries))
+        let wasLoading = isLoading
+        let inserted = drawing.insert(contentsOf: decodeTaken(entries))
+        // The last of the pending entries and their tables just went.
+        if wasLoading, !isLoading { releaseHeap() }
+        return inserted
     }
 
     /// Puts entries taken from the pending ones into the model; returns their groups, which the

@@ -53,6 +53,10 @@ public final class DrawingSyncCoordinator {
     var boundsCacheIsCurrent = false
     /// What the open did, for the bench and the tests.
     public internal(set) var openStatistics = OpenStatistics()
+    /// How many times freed heap was given back to the system (`HeapRelease`): after a staged
+    /// open's last slice, after a whole open of a large drawing and after each flush of very
+    /// many entries.
+    public internal(set) var heapReleases = 0
 
     /// Starts observing the drawing; `drawing` holds its current content when this returns.
     ///
@@ -129,6 +133,12 @@ public final class DrawingSyncCoordinator {
         model.applyRemoves(changes.removals)
         transactionCount += 1
         lastFlushError = nil
+        if HeapRelease.follows(changes.entryCount) { releaseHeap() }
+    }
+
+    /// Gives the heap malloc keeps free back to the system (see `HeapRelease`).
+    func releaseHeap() {
+        if HeapRelease.release() { heapReleases += 1 }
     }
 
     /// Stops observing; call `flush()` first to keep pending edits.
@@ -151,6 +161,7 @@ public final class DrawingSyncCoordinator {
             update = model.update(fromDocument: document.fields)
             // The whole drawing at once: one sort, not one insertion into the key order per stroke.
             drawing = Drawing(groups: update.changed.values.compactMap { $0 })
+            if HeapRelease.follows(update.changed.count) { releaseHeap() }
             return
         case .changed(let patches):
             var entries = Self.storedEntries(in: patches)

@@ -1,5 +1,6 @@
 import StrokeKit
 import StrokeKitTestSupport
+import TestSupport
 import Testing
 
 @Suite struct StrokeGroupTests {
@@ -52,5 +53,38 @@ import Testing
         #expect(ink == Ink(tool: .marker, colour: 9, width: 64))
         #expect(EraserBrush(radius: 0.7).radius == 0.6875)
         #expect(StrokePoint(x: 0, y: 0, timeOffsetMilliseconds: -5).timeOffsetMilliseconds == 0)
+    }
+}
+
+@Suite struct StrokeGroupKeyingTests {
+    /// Pieces that carry the group's key already are kept as given; pieces with another key take
+    /// it; either way every piece equals the one given but for its key, in the same order.
+    @Test(arguments: 0..<30) func piecesAreKeptEqualAndKeyed(seed: UInt64) throws {
+        var generator = SplitMix64(seed: 0x6E0_0000 + seed)
+        let drawn = Fixtures.randomGroup(using: &generator)
+        let other = Fixtures.randomGroup(using: &generator)
+        let given = drawn.base.map { piece in
+            var piece = piece
+            if Bool.random(using: &generator) { piece.key = other.key }
+            return piece
+        }
+        let keepsKeys = given.allSatisfy { $0.key == drawn.key }
+        let group = try #require(StrokeGroup(key: drawn.key, base: given, sweeps: [:]))
+        #expect(group.base.count == given.count)
+        #expect(group.base.allSatisfy { $0.key == drawn.key })
+        #expect(group.pieces.allSatisfy { $0.key == drawn.key })
+        #expect(group.base == drawn.base)
+        #expect(group.pieces == group.base)
+        #expect(group == drawn)
+        if keepsKeys { #expect(group.base == given) }
+        for (kept, piece) in zip(group.base, given) {
+            var rekeyed = piece
+            rekeyed.key = drawn.key
+            #expect(kept == rekeyed)
+        }
+        // Under the other key every piece takes that one.
+        let moved = try #require(StrokeGroup(key: other.key, base: group.base, sweeps: drawn.sweeps))
+        #expect(moved.base.allSatisfy { $0.key == other.key })
+        #expect(moved.pieces.allSatisfy { $0.key == other.key })
     }
 }

@@ -31,11 +31,16 @@ public struct StrokeGroup: Hashable, Sendable {
     public init?(key: StrokeKey, base: [Stroke], sweeps: [SweepKey: StrokeMask]) {
         guard !base.isEmpty else { return nil }
         self.key = key
-        self.base = base.map { piece in
-            var piece = piece
-            piece.key = key
-            return piece
-        }
+        // Decoded pieces carry their key already: the array given is kept then (not copied), and
+        // with no sweeps `pieces` shares it too.
+        self.base =
+            base.allSatisfy({ $0.key == key })
+            ? base
+            : base.map { piece in
+                var piece = piece
+                piece.key = key
+                return piece
+            }
         self.sweeps = sweeps.filter { !$0.value.isEmpty }
         pieces = Self.visiblePieces(of: self.base, sweeps: self.sweeps)
     }
