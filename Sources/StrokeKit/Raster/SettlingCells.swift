@@ -145,21 +145,6 @@ struct SettlingCells: SampleVisitor {
             from: rect.x - layout.origin.x, through: rect.maxX - layout.origin.x - 1)
     }
 
-    /// Whether a pen can still ink a sample of the cells of `rect` (inside the region being
-    /// drawn): sharper than `hasOpenCell` in braille, where a cell stays open until all eight
-    /// of its dots are inked but a stroke whose dots there are all inked changes nothing.
-    @inline(__always)
-    func hasOpenPenSample(in rect: CellRect) -> Bool {
-        let (left, right) = (
-            (rect.x - layout.origin.x) * lattice.columnsPerCell,
-            (rect.maxX - layout.origin.x) * lattice.columnsPerCell - 1
-        )
-        let top = (rect.y - layout.origin.y) * lattice.rowsPerCell
-        return anyBit(
-            start: layout.penSamples + top * layout.sampleWords, rows: rect.height * lattice.rowsPerCell,
-            stride: layout.sampleWords, from: left, through: right)
-    }
-
     @inline(__always)
     func hasOpenSample(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
         let mask = isMarker ? layout.markerSamples : layout.penSamples
