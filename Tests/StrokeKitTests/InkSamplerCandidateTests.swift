@@ -154,4 +154,25 @@ import Testing
             }
         }
     }
+
+    /// The sampler's floor (the sum trick for values below 2^51, the checked conversion above)
+    /// is the library's floor: integers, halves, values just beside an integer, both signs,
+    /// the edges of the trick's range and far beyond it.
+    @Test(arguments: Array(UInt64(1)...4))
+    func roundedDownIsTheFloor(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var values: [Double] = [
+            0, -0.0, 0.5, -0.5, 1, -1, 0x1p51, -0x1p51, 0x1p51 - 1, -0x1p51 + 1, 0x1p51 - 0.5,
+            -(0x1p51 - 0.5), 0x1p60, -0x1p60, 1e-300, -1e-300,
+        ]
+        for _ in 0..<4000 {
+            let whole = Double(Int.random(in: -5_000_000...5_000_000, using: &random))
+            let scale: Double = [1.0, 1.0 / 16, 1.0 / 1024, 0x1p-40].randomElement(using: &random) ?? 1
+            let near: Double = whole + Double.random(in: -1...1, using: &random) * scale
+            values += [whole, whole + 0.5, whole.nextUp, whole.nextDown, near]
+        }
+        for value in values {
+            #expect(InkSampler.roundedDown(value) == Int(value.rounded(.down)), "\(value)")
+        }
+    }
 }

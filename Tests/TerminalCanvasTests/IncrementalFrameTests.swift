@@ -4,7 +4,7 @@ import TerminalCanvas
 import TestSupport
 import Testing
 
-/// A frame the layer cache brings up to date by redrawing dirty tiles is cell-for-cell the frame
+/// A frame the layer cache brings up to date by redrawing the changed regions is cell-for-cell the frame
 /// a full render gives, whatever happened since the last one: strokes added (pens, and markers
 /// under them), mask erases and the cuts they make, stroke erases, undos and redos, pans, and
 /// peers adding, changing, moving and removing strokes old and new.
@@ -109,7 +109,7 @@ import Testing
         #expect(cache.redraws > cache.misses, "seed \(seed)")
     }
 
-    @Test func anEraseRedrawsOnlyTheTilesItTouched() {
+    @Test func anEraseRedrawsOnlyTheBoundsOfWhatItChanged() {
         var session = CanvasSession(width: 80, height: 25, mode: .block)
         for row in stride(from: 1, to: 23, by: 3) { session.mouseStroke([(1, row), (78, row)]) }
         let cache = CanvasLayerCache()
@@ -120,9 +120,10 @@ import Testing
             for: session.document, viewport: session.editor.viewport.visible, mode: .block)
         #expect(layer == Self.referenceLayer(session))
         #expect(cache.misses == 1 && cache.redraws == 1)
-        // The cut strokes run across the screen, so their tiles are the first row of tiles (of
-        // three): 80 x 8 cells.
-        #expect(cache.redrawnCells == 80 * 8)
+        // Only the stroke on row 4 is cut; it runs across the screen, and its bounds (the path's
+        // box widened by half its width and a cell) are rows 3 to 5: 80 x 3 cells, not the
+        // 80 x 8 of the index's tiles they reach into.
+        #expect(cache.redrawnCells == 80 * 3)
     }
 
     @Test func aPanMovesTheLayerAndDrawsOnlyWhatCameIntoView() {

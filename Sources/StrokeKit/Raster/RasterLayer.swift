@@ -25,7 +25,7 @@ public struct RasterLayer: Equatable, Sendable {
     /// The layer of the groups of `drawing` under the viewport (found with its spatial index).
     public init(_ drawing: Drawing, viewport: Viewport, mode: GlyphMode) {
         self.init(blank: viewport, mode: mode)
-        drawTopFirst(from: drawing.spatialIndex, in: viewport)
+        drawTopFirst(from: drawing.spatialIndex, in: [viewport], within: viewport)
     }
 
     private init(blank viewport: Viewport, mode: GlyphMode) {
@@ -54,8 +54,24 @@ public struct RasterLayer: Equatable, Sendable {
 
     /// `redraw(_:from:)` with every group of `drawing` whose ink may reach into `region`.
     public mutating func redraw(_ region: CellRect, from drawing: Drawing) {
-        guard let region = clear(region) else { return }
-        drawTopFirst(from: drawing.spatialIndex, in: region)
+        redraw([region], from: drawing)
+    }
+
+    /// `redraw(_:from:)` of several regions (overlapping or not) at once: regions near each
+    /// other are redrawn together, with one query of the index for the rectangle around them
+    /// and one walk of the groups there, in which only their own cells are open; returns how
+    /// many cells of the viewport were redrawn (each once).
+    @discardableResult
+    public mutating func redraw(_ regions: [CellRect], from drawing: Drawing) -> Int {
+        let inView = regions.compactMap { $0.intersection(viewport) }
+        guard let first = inView.first else { return 0 }
+        for cluster in Self.clusters(of: inView) {
+            // Cleared just before the walk: a walk opens only blank cells, and a cell two
+            // clusters share is drawn whole by the second.
+            for region in cluster.regions { _ = clear(region) }
+            drawTopFirst(from: drawing.spatialIndex, in: cluster.regions, within: cluster.bounds)
+        }
+        return Self.cellCount(of: inView, within: inView.dropFirst().reduce(first) { $0.union($1) })
     }
 
     /// Clears the cells of `region` in the viewport; the part of it in the viewport, if any.
@@ -155,32 +171,70 @@ public struct RasterLayer: Equatable, Sendable {
         let ordered =
             zip(groups, groups.dropFirst()).allSatisfy({ $0.key < $1.key })
             ? groups : Raster.inKeyOrder(groups)
-        walkTopFirst(count: ordered.count, in: region) { index in
+        walkTopFirst(count: ordered.count, in: [region], within: region) { index in
             let pieces = ordered[index].pieces
             var flags: UInt8 = 0
             for piece in pieces { flags |= piece.ink.tool == .marker ? 2 : 1 }
             return (SpatialIndex.bounds(ofGroup: ordered[index])?.ink, flags)
-        } group: {
-            ordered[$0]
+        } pieces: {
+            ordered[$0].pieces
         }
     }
 
-    /// `drawTopFirst(_:in:)` of the groups the index holds under `region`: their bounds and
-    /// kinds come from the index, so a group under full cells is passed over without reading it.
-    private mutating func drawTopFirst(from index: SpatialIndex, in region: CellRect) {
-        let slots = index.slots(in: region)
+    /// `drawTopFirst(_:in:)` of the groups the index holds under `regions` (blank, inside
+    /// `bounds`): their bounds and kinds come from the index, so a group under full cells is
+    /// passed over without reading it.
+    private mutating func drawTopFirst(
+        from index: SpatialIndex, in regions: [CellRect], within bounds: CellRect
+    ) {
+        let slots = index.slots(in: bounds)
         guard !slots.isEmpty else { return }
         let places = index.places
         if slots.contains(where: { places[Int($0)].flags & SpatialIndex.Place.glyphs != 0 }) {
-            draw(slots.compactMap { index.group(inSlot: $0) }, in: region)
+            let groups = slots.compactMap { index.group(inSlot: $0) }
+            for region in regions { draw(groups, in: region) }
             return
         }
-        walkTopFirst(count: slots.count, in: region) { at in
+        walkTopFirst(count: slots.count, in: regions, within: bounds) { at in
             let place = places[Int(slots[at])]
             return (place.inkBounds, place.flags)
-        } group: {
-            index.group(inSlot: slots[$0])
+        } pieces: {
+            index.pieces(inSlot: slots[$0])
         }
+    }
+
+    /// How many cells of `bounds` the regions (inside it) cover, each counted once.
+    static func cellCount(of regions: [CellRect], within bounds: CellRect) -> Int {
+        if regions.count == 1 { return bounds.width * bounds.height }
+        var covered = [Bool](repeating: false, count: bounds.width * bounds.height)
+        for region in regions {
+            for y in region.y..<region.maxY {
+                let start = (y - bounds.y) * bounds.width + region.x - bounds.x
+                for index in start..<(start + region.width) { covered[index] = true }
+            }
+        }
+        return covered.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+
+    /// Regions put together where the rectangle around them is at most twice their cells, so
+    /// that one query and one walk serve them, but two changes far apart do not ask for every
+    /// group between them.
+    static func clusters(of regions: [CellRect]) -> [(regions: [CellRect], bounds: CellRect)] {
+        var clusters: [(regions: [CellRect], bounds: CellRect, cells: Int)] = []
+        for region in regions {
+            let cells = region.width * region.height
+            if let at = clusters.firstIndex(where: { cluster in
+                let joined = cluster.bounds.union(region)
+                return joined.width * joined.height <= 2 * (cluster.cells + cells)
+            }) {
+                clusters[at].regions.append(region)
+                clusters[at].bounds = clusters[at].bounds.union(region)
+                clusters[at].cells += cells
+            } else {
+                clusters.append(([region], region, cells))
+            }
+        }
+        return clusters.map { ($0.regions, $0.bounds) }
     }
 
     /// The walk of `drawTopFirst`: `count` groups in key order, each with its bounds and which
@@ -188,8 +242,8 @@ public struct RasterLayer: Equatable, Sendable {
     /// only for groups whose bounds reach a cell that can still change.
     @inline(__always)
     private mutating func walkTopFirst(
-        count: Int, in region: CellRect, place: (Int) -> (bounds: CellRect?, flags: UInt8),
-        group: (Int) -> StrokeGroup?
+        count: Int, in regions: [CellRect], within region: CellRect,
+        place: (Int) -> (bounds: CellRect?, flags: UInt8), pieces: (Int) -> [Stroke]?
     ) {
         let width = viewport.width
         guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, count > 0 else {
@@ -203,14 +257,14 @@ public struct RasterLayer: Equatable, Sendable {
         // cells (`SettlingCells`), so the tests of a group's bounds and of a segment's
         // candidates are a few word tests, and hidden candidates are never tried.
         let layout = SettlingCells.Layout(viewport: viewport, lattice: lattice)
-        var masks = SettlingCells.openMasks(of: region, in: layout, lattice: lattice)
+        var (masks, open) = SettlingCells.openMasks(of: regions, in: layout, lattice: lattice)
         penBits.withUnsafeMutableBufferPointer { bits in
             penColours.withUnsafeMutableBufferPointer { colours in
                 markerColours.withUnsafeMutableBufferPointer { markers in
                     masks.withUnsafeMutableBufferPointer { masks in
                         var cells = SettlingCells(
                             bits: bits, colours: colours, markers: markers, masks: masks, layout: layout,
-                            lattice: lattice, open: region.width * region.height)
+                            lattice: lattice, open: open)
                         for at in stride(from: count - 1, through: 0, by: -1) {
                             if cells.openPens == 0 && cells.openMarkers == 0 { break }
                             let (bounds, flags) = place(at)
@@ -221,23 +275,43 @@ public struct RasterLayer: Equatable, Sendable {
                             let marks =
                                 flags & 2 != 0 && cells.openMarkers > 0
                                 && cells.hasOpenCell(in: reach, forMarker: true)
-                            guard pens || marks, let group = group(at) else { continue }
-                            let pieces = group.pieces
-                            for stroke in pieces.reversed() {
-                                let isMarker = stroke.ink.tool == .marker
-                                guard isMarker ? marks : pens else { continue }
-                                if pieces.count > 1 {
-                                    guard let part = SpatialIndex.inkBounds(of: stroke).intersection(region),
-                                        cells.hasOpenCell(in: part, forMarker: isMarker)
-                                    else { continue }
-                                }
-                                cells.isMarker = isMarker
-                                cells.colour = stroke.ink.colour
-                                sampler.forEachVisibleSample(of: stroke, columns: columns, rows: rows, &cells)
-                            }
+                            // Only the pieces are read (not a copy of the group, whose key and
+                            // sweeps would be touched for nothing), each in place.
+                            guard pens || marks, let pieces = pieces(at) else { continue }
+                            Self.draw(
+                                pieces, pens: pens, marks: marks, in: region, sampler: sampler,
+                                samples: (columns, rows), into: &cells)
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The pieces of one group drawn into `cells`, topmost first, for the tools still worth it;
+    /// each piece read in place through the buffer, so none is copied (a copy touches its key's
+    /// and its mask's storage, which the sampler never reads).
+    @inline(__always)
+    private static func draw(
+        _ pieces: [Stroke], pens: Bool, marks: Bool, in region: CellRect, sampler: InkSampler,
+        samples: (columns: Range<Int>, rows: Range<Int>), into cells: inout SettlingCells
+    ) {
+        pieces.withUnsafeBufferPointer { pieces in
+            for piece in pieces.indices.reversed() {
+                let isMarker = pieces[piece].ink.tool == .marker
+                guard isMarker ? marks : pens else { continue }
+                if pieces.count > 1 {
+                    guard let part = SpatialIndex.inkBounds(of: pieces[piece]).intersection(region),
+                        cells.hasOpenCell(in: part, forMarker: isMarker)
+                    else { continue }
+                }
+                cells.isMarker = isMarker
+                cells.colour = pieces[piece].ink.colour
+                // Every piece here is a path (a group with any other kind is drawn in key order).
+                sampler.forEachVisibleSample(
+                    ofPath: pieces[piece].path, transform: pieces[piece].transform,
+                    width: pieces[piece].ink.width,
+                    mask: pieces[piece].mask, columns: samples.columns, rows: samples.rows, &cells)
             }
         }
     }

@@ -6,7 +6,7 @@
 /// What is still open is kept as bit masks, one bit a sample or a cell, one run of 64-bit words
 /// per row of the viewport: per sample row, the samples no pen has inked and the samples of cells
 /// no marker has coloured; per cell row, the cells not yet full (every sample inked) and the
-/// cells without a marker colour. Only the region being drawn starts open. So the walk asks of a
+/// cells without a marker colour. Only the regions being drawn start open. So the walk asks of a
 /// group's bounds, a segment's candidates or a row's candidates "is any of these open" with a few
 /// word tests, and the sampler tries only the open candidates of a row (the set bits), never one
 /// that a stroke above settled. In braille a cell settles only when all eight dots are inked, but
@@ -57,26 +57,31 @@ struct SettlingCells: SampleVisitor {
         }
     }
 
-    /// The masks of a layer whose `region` (inside the viewport) is blank and open to both tools,
-    /// every other cell settled.
-    static func openMasks(of region: CellRect, in layout: Layout, lattice: SampleLattice) -> [UInt64] {
+    /// The masks of a layer whose `regions` (inside the viewport, overlapping or not) are blank
+    /// and open to both tools, every other cell settled; and how many cells are open.
+    static func openMasks(of regions: [CellRect], in layout: Layout, lattice: SampleLattice) -> (
+        words: [UInt64], open: Int
+    ) {
         var words = [UInt64](repeating: 0, count: layout.count)
-        let left = region.x - layout.origin.x
-        let right = region.maxX - layout.origin.x - 1
-        for y in (region.y - layout.origin.y)..<(region.maxY - layout.origin.y) {
-            for mask in [layout.penCells, layout.markerCells] {
-                setBits(&words, start: mask + y * layout.cellWords, from: left, through: right)
-            }
-            for sampleRow in (y * lattice.rowsPerCell)..<((y + 1) * lattice.rowsPerCell) {
-                for mask in [layout.penSamples, layout.markerSamples] {
-                    setBits(
-                        &words, start: mask + sampleRow * layout.sampleWords,
-                        from: left * lattice.columnsPerCell,
-                        through: (right + 1) * lattice.columnsPerCell - 1)
+        for region in regions where region.width > 0 && region.height > 0 {
+            let left = region.x - layout.origin.x
+            let right = region.maxX - layout.origin.x - 1
+            for y in (region.y - layout.origin.y)..<(region.maxY - layout.origin.y) {
+                for mask in [layout.penCells, layout.markerCells] {
+                    setBits(&words, start: mask + y * layout.cellWords, from: left, through: right)
+                }
+                for sampleRow in (y * lattice.rowsPerCell)..<((y + 1) * lattice.rowsPerCell) {
+                    for mask in [layout.penSamples, layout.markerSamples] {
+                        setBits(
+                            &words, start: mask + sampleRow * layout.sampleWords,
+                            from: left * lattice.columnsPerCell,
+                            through: (right + 1) * lattice.columnsPerCell - 1)
+                    }
                 }
             }
         }
-        return words
+        let open = words[layout.penCells..<layout.markerCells].reduce(0) { $0 + $1.nonzeroBitCount }
+        return (words, open)
     }
 
     private static func setBits(_ words: inout [UInt64], start: Int, from first: Int, through last: Int) {
@@ -99,18 +104,33 @@ struct SettlingCells: SampleVisitor {
         openMarkers = open
     }
 
-    /// Whether any bit `first` through `last` (0 ≤ first ≤ last) of the mask row at `start` is set.
+    /// Whether any bit `first` through `last` (0 ≤ first ≤ last) is set in any of `rows` rows of
+    /// a mask, the first at word `start`, each `stride` words after the one before: the words
+    /// and the edge masks are worked out once for all the rows.
     @inline(__always)
-    private func anyBit(start: Int, from first: Int, through last: Int) -> Bool {
+    private func anyBit(start: Int, rows: Int, stride: Int, from first: Int, through last: Int) -> Bool {
         let (firstWord, lastWord) = (start + first >> 6, start + last >> 6)
         let low = ~UInt64(0) << UInt64(first & 63)
         let high = ~UInt64(0) >> UInt64(63 - last & 63)
-        if firstWord == lastWord { return masks[firstWord] & low & high != 0 }
-        if masks[firstWord] & low != 0 || masks[lastWord] & high != 0 { return true }
-        var word = firstWord + 1
-        while word < lastWord {
-            if masks[word] != 0 { return true }
-            word += 1
+        let end = firstWord + rows * stride
+        if firstWord == lastWord {
+            let edges = low & high
+            var word = firstWord
+            while word < end {
+                if masks[word] & edges != 0 { return true }
+                word += stride
+            }
+            return false
+        }
+        var row = firstWord
+        while row < end {
+            if masks[row] & low != 0 || masks[row + lastWord - firstWord] & high != 0 { return true }
+            var word = row + 1
+            while word < row + lastWord - firstWord {
+                if masks[word] != 0 { return true }
+                word += 1
+            }
+            row += stride
         }
         return false
     }
@@ -119,23 +139,19 @@ struct SettlingCells: SampleVisitor {
     @inline(__always)
     func hasOpenCell(in rect: CellRect, forMarker isMarker: Bool) -> Bool {
         let mask = isMarker ? layout.markerCells : layout.penCells
-        let (left, right) = (rect.x - layout.origin.x, rect.maxX - layout.origin.x - 1)
-        for y in (rect.y - layout.origin.y)..<(rect.maxY - layout.origin.y)
-        where anyBit(start: mask + y * layout.cellWords, from: left, through: right) {
-            return true
-        }
-        return false
+        return anyBit(
+            start: mask + (rect.y - layout.origin.y) * layout.cellWords, rows: rect.height,
+            stride: layout.cellWords,
+            from: rect.x - layout.origin.x, through: rect.maxX - layout.origin.x - 1)
     }
 
     @inline(__always)
     func hasOpenSample(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
         let mask = isMarker ? layout.markerSamples : layout.penSamples
-        let (first, last) = (left - layout.firstSample.column, right - layout.firstSample.column)
-        for row in (top - layout.firstSample.row)...(bottom - layout.firstSample.row)
-        where anyBit(start: mask + row * layout.sampleWords, from: first, through: last) {
-            return true
-        }
-        return false
+        return anyBit(
+            start: mask + (top - layout.firstSample.row) * layout.sampleWords, rows: bottom - top + 1,
+            stride: layout.sampleWords, from: left - layout.firstSample.column,
+            through: right - layout.firstSample.column)
     }
 
     @inline(__always)

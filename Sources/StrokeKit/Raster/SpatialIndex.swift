@@ -137,6 +137,13 @@ public struct SpatialIndex: Sendable {
     /// The group in a slot (one `order` or a query gave).
     func group(inSlot slot: Int32) -> StrokeGroup? { groups[Int(slot)] }
 
+    /// The pieces of the group in a slot, without a copy of the group.
+    @inline(__always)
+    func pieces(inSlot slot: Int32) -> [Stroke]? {
+        // Through the buffer, so that only the pieces are copied out of the slot.
+        groups.withUnsafeBufferPointer { $0[Int(slot)]?.pieces }
+    }
+
     /// Every key, in key order.
     public var keys: [StrokeKey] { order.compactMap { groups[Int($0)]?.key } }
 

@@ -7,9 +7,9 @@ import StrokeKit
 /// a stroke, the status line changes; the layer is reused as it is and `CanvasView` adds the
 /// strokes in progress on top of a copy. A new stroke on top of everything (here or from a peer,
 /// the common change) is drawn on top of the layer. Any other change — an erase, a cut, an undo,
-/// a stroke eraser, a peer changing an old stroke — redraws only the dirty tiles: the tiles of
-/// the viewport that the old or new bounds of a changed group reach into, each cleared and drawn
-/// again from every group the drawing's spatial index lists there, in key order. A pan moves the
+/// a stroke eraser, a peer changing an old stroke — redraws only the old and new bounds of each
+/// changed group in the viewport (exactly those cells, not the index's tiles they reach into),
+/// cleared and drawn again from every group the drawing's spatial index lists there. A pan moves the
 /// cells both views show and draws only the strip that came into view (exactly, not whole tiles). Only a change of glyph
 /// mode, a jump to a place the old view does not overlap, or more changes than the drawing's
 /// journal keeps rasterise the whole viewport (and then only the groups under it).
@@ -67,20 +67,16 @@ public final class CanvasLayerCache {
         else {
             return rasterise(drawing, wanted)
         }
-        var dirty = DirtyTiles(viewport: viewport)
-        // What a pan brought into view is redrawn as the exact strips, not whole tiles.
+        // What a pan brought into view, and the old and new bounds of each changed group: exactly
+        // those cells, not the tiles they reach into, redrawn in one walk where they lie close.
         var regions: [CellRect] = []
         if cached.viewport != viewport {
             current = current.moved(to: viewport)
-            regions = DirtyTiles.uncovered(viewport, by: cached.viewport)
+            regions = DirtyRegions.uncovered(viewport, by: cached.viewport)
         }
-        for region in changed { dirty.mark(region) }
-        regions += dirty.regions.map(\.cells)
+        regions += changed
         redraws += 1
-        for region in regions {
-            redrawnCells += region.width * region.height
-            current.redraw(region, from: drawing)
-        }
+        redrawnCells += current.redraw(regions, from: drawing)
         layer = current
         return current
     }
@@ -93,40 +89,8 @@ public final class CanvasLayerCache {
     }
 }
 
-/// The tiles of a viewport that must be drawn again, on the spatial index's tile grid, and the
-/// regions to redraw them in: per row of tiles, each run of dirty tiles side by side (so a stroke
-/// across a run is prepared once, not once per tile), clipped to the viewport.
-struct DirtyTiles {
-    let viewport: Viewport
-    private let firstColumn: Int
-    private let firstRow: Int
-    private let columns: Int
-    private let rows: Int
-    private var dirty: [Bool]
-
-    init(viewport: Viewport) {
-        self.viewport = viewport
-        let width = SpatialIndex.tileWidth
-        let height = SpatialIndex.tileHeight
-        firstColumn = Self.floorDivide(viewport.x, width)
-        firstRow = Self.floorDivide(viewport.y, height)
-        columns = max(0, Self.floorDivide(viewport.maxX - 1, width) - firstColumn + 1)
-        rows = max(0, Self.floorDivide(viewport.maxY - 1, height) - firstRow + 1)
-        dirty = [Bool](repeating: false, count: columns * rows)
-    }
-
-    /// Marks every tile that `region` reaches into.
-    mutating func mark(_ region: CellRect) {
-        guard let region = region.intersection(viewport) else { return }
-        let left = Self.floorDivide(region.x, SpatialIndex.tileWidth) - firstColumn
-        let right = Self.floorDivide(region.maxX - 1, SpatialIndex.tileWidth) - firstColumn
-        let top = Self.floorDivide(region.y, SpatialIndex.tileHeight) - firstRow
-        let bottom = Self.floorDivide(region.maxY - 1, SpatialIndex.tileHeight) - firstRow
-        for row in top...bottom {
-            for column in left...right { dirty[row * columns + column] = true }
-        }
-    }
-
+/// What a frame must draw again besides the changed groups' bounds.
+enum DirtyRegions {
     /// The cells of `viewport` that `previous` did not show (what a pan brings into view), as up
     /// to four strips, none empty.
     static func uncovered(_ viewport: Viewport, by previous: Viewport) -> [CellRect] {
@@ -138,32 +102,5 @@ struct DirtyTiles {
             CellRect(x: v.x, y: shared.y, width: shared.x - v.x, height: shared.height),
             CellRect(x: shared.maxX, y: shared.y, width: v.maxX - shared.maxX, height: shared.height),
         ].filter { $0.width > 0 && $0.height > 0 }
-    }
-
-    /// The runs of dirty tiles as cells of the viewport, and how many tiles each holds.
-    var regions: [(cells: CellRect, tiles: Int)] {
-        var found: [(cells: CellRect, tiles: Int)] = []
-        for row in 0..<rows {
-            var column = 0
-            while column < columns {
-                guard dirty[row * columns + column] else {
-                    column += 1
-                    continue
-                }
-                let start = column
-                while column < columns, dirty[row * columns + column] { column += 1 }
-                let cells = CellRect(
-                    x: (firstColumn + start) * SpatialIndex.tileWidth,
-                    y: (firstRow + row) * SpatialIndex.tileHeight,
-                    width: (column - start) * SpatialIndex.tileWidth, height: SpatialIndex.tileHeight)
-                if let clipped = cells.intersection(viewport) { found.append((clipped, column - start)) }
-            }
-        }
-        return found
-    }
-
-    private static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
-        let quotient = value / divisor
-        return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient
     }
 }
