@@ -272,20 +272,14 @@ struct InkSampler {
     }
 
     /// `Int(value.rounded(.down))` without a call into the C library (this build's baseline
-    /// has no rounding instruction) and, for the values a frame meets, without the checked
-    /// conversion either (its range tests were a tenth of a frame's instructions): adding
-    /// 1.5 · 2^52 to a value below 2^51 in size leaves its nearest integer in the low bits of
-    /// the sum, one more than the floor when it lies above the value.
+    /// has no rounding instruction): a truncation, one down for a negative value with a fraction.
+    /// (A branch-free form that adds 1.5 · 2^52 to read the nearest integer from the low bits
+    /// counted fewer instructions under callgrind but made the cold frame 15–20% slower in wall
+    /// time: see DECISIONS.md, frame17d and where the parts of stop 17 met.)
     @inline(__always)
     static func roundedDown(_ value: Double) -> Int {
-        guard abs(value) < 0x1p51 else {
-            let truncated = Int(value)
-            return Double(truncated) > value ? truncated - 1 : truncated
-        }
-        let magic: Double = 0x1.8p52
-        let nearest = Int(
-            Int64(bitPattern: (value + magic).bitPattern) &- Int64(bitPattern: magic.bitPattern))
-        return Double(nearest) > value ? nearest - 1 : nearest
+        let truncated = Int(value)
+        return Double(truncated) > value ? truncated - 1 : truncated
     }
 
     /// `Int(value.rounded(.up))`, the same way.
