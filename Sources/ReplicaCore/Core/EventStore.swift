@@ -62,45 +62,31 @@ struct EventStore: Sendable {
         if capacity < Int(counter) { logs[slot].reserveCapacity(max(Int(counter), 2 * capacity)) }
     }
 
-    /// The timestamp of a held event, read in place: a reader choosing among a path's live
-    /// events needs only this, and copying whole events touches their path, value and context.
-    func timestamp(at dot: Dot) -> HybridTimestamp? {
+    /// One field of a held event, read in place (nil when the event is not held): a reader
+    /// choosing among a path's live events needs only its timestamp, a removal only its kind,
+    /// and copying whole events touches their path, value and context.
+    @inline(__always)
+    private func field<Field>(at dot: Dot, _ read: (DocumentEvent) -> Field) -> Field? {
         if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
-            let timestamp = logs[slot][Int(dot.counter - 1)]?.timestamp
+            let field = logs[slot][Int(dot.counter - 1)].map(read)
         {
-            return timestamp
+            return field
         }
-        return sparse.isEmpty ? nil : sparse[dot]?.timestamp
+        return sparse.isEmpty ? nil : sparse[dot].map(read)
     }
 
-    /// The kind of a held event, read in place (see `timestamp(at:)`).
-    func kind(at dot: Dot) -> DocumentEvent.Kind? {
-        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
-            let kind = logs[slot][Int(dot.counter - 1)]?.kind
-        {
-            return kind
-        }
-        return sparse.isEmpty ? nil : sparse[dot]?.kind
-    }
+    /// The timestamp of a held event, read in place.
+    func timestamp(at dot: Dot) -> HybridTimestamp? { field(at: dot) { $0.timestamp } }
 
-    /// The path of a held event, read in place (see `timestamp(at:)`).
-    func path(at dot: Dot) -> [String]? {
-        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
-            let path = logs[slot][Int(dot.counter - 1)]?.path
-        {
-            return path
-        }
-        return sparse.isEmpty ? nil : sparse[dot]?.path
-    }
+    /// The kind of a held event, read in place.
+    func kind(at dot: Dot) -> DocumentEvent.Kind? { field(at: dot) { $0.kind } }
 
-    /// The kind and value of a held event, read in place (see `timestamp(at:)`).
+    /// The path of a held event, read in place.
+    func path(at dot: Dot) -> [String]? { field(at: dot) { $0.path } }
+
+    /// The kind and value of a held event, read in place.
     func kindAndValue(at dot: Dot) -> (kind: DocumentEvent.Kind, value: DocumentValue?)? {
-        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
-            let kind = logs[slot][Int(dot.counter - 1)]?.kind
-        {
-            return (kind, logs[slot][Int(dot.counter - 1)]?.value)
-        }
-        return sparse.isEmpty ? nil : sparse[dot].map { ($0.kind, $0.value) }
+        field(at: dot) { ($0.kind, $0.value) }
     }
 
     /// Adds an event whose dot is not held yet.

@@ -95,11 +95,7 @@ public struct EncodedGroup: Equatable, Sendable {
             // The decoded pieces take this key, equal to theirs: the group, its pieces and the
             // model's maps then share one key's text, and the decoder's copy goes (kept, it is
             // one more block per stroke, 8 MB at 100,000).
-            base = drawn.base.map { piece in
-                var piece = piece
-                piece.key = key
-                return piece
-            }
+            base = StrokeGroup.keyed(drawn.base, key)
         }
         guard let group = StrokeGroup(key: key, base: base, sweeps: sweeps) else {
             throw .undecodable(key: rawKey, reason: "it has no pieces")

@@ -33,16 +33,18 @@ public struct StrokeGroup: Hashable, Sendable {
         self.key = key
         // Decoded pieces carry their key already: the array given is kept then (not copied), and
         // with no sweeps `pieces` shares it too.
-        self.base =
-            base.allSatisfy({ $0.key == key })
-            ? base
-            : base.map { piece in
-                var piece = piece
-                piece.key = key
-                return piece
-            }
+        self.base = base.allSatisfy({ $0.key == key }) ? base : Self.keyed(base, key)
         self.sweeps = sweeps.filter { !$0.value.isEmpty }
         pieces = Self.visiblePieces(of: self.base, sweeps: self.sweeps)
+    }
+
+    /// `pieces`, each given `key` (even one equal to its own, so that they share its storage).
+    static func keyed(_ pieces: [Stroke], _ key: StrokeKey) -> [Stroke] {
+        pieces.map { piece in
+            var piece = piece
+            piece.key = key
+            return piece
+        }
     }
 
     /// Whether the sweeps hide the whole stroke.
