@@ -18,6 +18,25 @@ extension DrawingBoundsCache {
     public static func read(inStore directory: String, drawingID: String) throws(DrawingBoundsCacheError)
         -> DrawingBoundsCache?
     {
+        try bytes(inStore: directory, drawingID: drawingID).map { bytes throws(DrawingBoundsCacheError) in
+            try DrawingBoundsCache(decoding: bytes, drawingID: drawingID)
+        }
+    }
+
+    /// The cache of `drawingID` in the store `directory` as the table a staged open reads; nil
+    /// when there is none yet.
+    static func readTable(inStore directory: String, drawingID: String) throws(DrawingBoundsCacheError)
+        -> BoundsCacheTable?
+    {
+        try bytes(inStore: directory, drawingID: drawingID).map { bytes throws(DrawingBoundsCacheError) in
+            try table(decoding: bytes, drawingID: drawingID)
+        }
+    }
+
+    /// The bytes of the cache file of `drawingID`; nil when there is none.
+    private static func bytes(inStore directory: String, drawingID: String) throws(DrawingBoundsCacheError)
+        -> [UInt8]?
+    {
         let path = path(inStore: directory, drawingID: drawingID)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
@@ -39,7 +58,7 @@ extension DrawingBoundsCache {
             }
             done += count
         }
-        return try DrawingBoundsCache(decoding: bytes, drawingID: drawingID)
+        return bytes
     }
 
     /// Writes the cache into the store `directory` (readable by this user only).

@@ -108,6 +108,18 @@ extension DrawingBoundsCache {
 
     /// Reads a cache written by `encoded()` for `drawingID`; anything else is refused.
     public init(decoding bytes: [UInt8], drawingID: String) throws(DrawingBoundsCacheError) {
+        let table = try Self.table(decoding: bytes, drawingID: drawingID)
+        var entries: [String: Entry] = [:]
+        entries.reserveCapacity(table.count)
+        for rank in 0..<table.count { entries[table.key(ofRank: rank)] = table.entry(ofRank: rank) }
+        self.init(drawingID: drawingID, entries: entries)
+    }
+
+    /// Reads a cache written by `encoded()` for `drawingID` into the table a staged open looks
+    /// strokes up in; anything else is refused.
+    static func table(decoding bytes: [UInt8], drawingID: String) throws(DrawingBoundsCacheError)
+        -> BoundsCacheTable
+    {
         guard bytes.count >= Self.magic.count + 1 + 16 else { throw .truncated }
         let body = Array(bytes[..<(bytes.count - 16)])
         let digest = StrokeFingerprint(of: body)
@@ -124,10 +136,23 @@ extension DrawingBoundsCache {
         let id = try reader.readUTF8("drawing id", prefix: .varint, limit: Self.maximumIDBytes)
         guard id == drawingID else { throw .otherDrawing(id) }
         let count = try reader.readCount("entry count", prefix: .varint, minimumBytes: Self.minimumEntryBytes)
-        var entries: [String: Entry] = [:]
-        entries.reserveCapacity(count)
-        for rank in 0..<count {
-            let key = try reader.readUTF8("key", prefix: .varint, limit: StrokeKey.maximumLength)
+        var keyBytes: [UInt8] = []
+        keyBytes.reserveCapacity(count * StrokeKey.maximumLength)
+        var keyEnds: [Int32] = []
+        keyEnds.reserveCapacity(count)
+        var fingerprints: [StrokeFingerprint] = []
+        fingerprints.reserveCapacity(count)
+        var allBounds: [CellRect] = []
+        allBounds.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = reader.offset
+            let key = try reader.readBytes("key", prefix: .varint, limit: StrokeKey.maximumLength)
+            // Keys are ASCII; anything else must at least be UTF-8, as the text it was written from.
+            if !key.allSatisfy({ $0 < 0x80 }), !Self.isUTF8(key) {
+                throw .malformed(.invalidUTF8(field: "key", offset: start))
+            }
+            keyBytes += key
+            keyEnds.append(Int32(keyBytes.count))
             let high = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
             let low = try reader.readFixed("fingerprint", as: UInt64.self, .littleEndian)
             let x = try reader.readZigzag("x")
@@ -135,12 +160,18 @@ extension DrawingBoundsCache {
             let width = try reader.readVarint("width")
             let height = try reader.readVarint("height")
             guard let bounds = Self.rect(x: x, y: y, width: width, height: height) else { throw .damaged }
-            var entry = Entry(fingerprint: StrokeFingerprint(high: high, low: low), bounds: bounds)
-            entry.rank = Int32(truncatingIfNeeded: rank)
-            entries[key] = entry
+            fingerprints.append(StrokeFingerprint(high: high, low: low))
+            allBounds.append(bounds)
         }
         guard reader.remaining == 0 else { throw .damaged }
-        self.init(drawingID: drawingID, entries: entries)
+        return BoundsCacheTable(
+            keyBytes: keyBytes, keyEnds: keyEnds, fingerprints: fingerprints, bounds: allBounds)
+    }
+
+    /// Whether the bytes are UTF-8 (decoding repairs what is not, so the same bytes come back
+    /// exactly when they are).
+    private static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
     }
 
     /// A rectangle within the coordinates a stroke can have (about ±2^20 cells, see

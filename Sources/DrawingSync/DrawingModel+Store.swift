@@ -172,11 +172,30 @@ extension DrawingModel {
             }
             return
         }
-        guard case .string(let text) = baseValue else {
-            update.problems.append(.notAString(key: rawKey))
+        let known = parsedKey.flatMap { synced[$0] }
+        guard let encoded = Self.decodedForm(rawKey, parsedKey, from: entry, known: known, problems: &update.problems)
+        else { return }
+        if known?.group == encoded.group && known?.value == encoded.value {
+            synced[encoded.key] = encoded
             return
         }
-        let known = parsedKey.flatMap { synced[$0] }
+        synced[encoded.key] = encoded
+        update.changed[encoded.key] = .some(encoded.group)
+        if let known { update.previous[encoded.key] = known.group }
+    }
+
+    /// The synchronized form of one key's stored entries, decoding only what `known` (the key's
+    /// form before, if any) does not hold already; nil, with the problem recorded, when the
+    /// stroke as drawn is not there or cannot be read. A sweep that cannot be read keeps its last
+    /// good version, if there was one.
+    static func decodedForm(
+        _ rawKey: String, _ parsedKey: StrokeKey?, from entry: StoredEntry, known: EncodedGroup?,
+        problems: inout [StoredGroupProblem]
+    ) -> EncodedGroup? {
+        guard case .string(let text)? = entry.base else {
+            problems.append(.notAString(key: rawKey))
+            return nil
+        }
         var masks: [SweepKey: StrokeMask] = [:]
         var values: [SweepKey: String] = [:]
         for (rawSweepKey, value) in entry.sweeps {
@@ -197,7 +216,7 @@ extension DrawingModel {
                 masks[sweep.key] = sweep.mask
                 values[sweep.key] = sweepText
             } catch {
-                update.problems.append(error)
+                problems.append(error)
                 // The last good version of this sweep, if there was one, stays.
                 if let sweepKey, let mask = known?.group.sweeps[sweepKey],
                     let kept = known?.sweepValues[sweepKey]
@@ -207,21 +226,13 @@ extension DrawingModel {
                 }
             }
         }
-        let encoded: EncodedGroup
         do throws(StoredGroupProblem) {
-            encoded = try EncodedGroup(
+            return try EncodedGroup(
                 storedValue: text, under: rawKey, sweeps: masks, sweepValues: values, known: known,
                 parsedKey: parsedKey)
         } catch {
-            update.problems.append(error)
-            return
+            problems.append(error)
+            return nil
         }
-        if known?.group == encoded.group && known?.value == encoded.value {
-            synced[encoded.key] = encoded
-            return
-        }
-        synced[encoded.key] = encoded
-        update.changed[encoded.key] = .some(encoded.group)
-        if let known { update.previous[encoded.key] = known.group }
     }
 }

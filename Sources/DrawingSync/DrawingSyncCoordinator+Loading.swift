@@ -99,7 +99,8 @@ extension DrawingSyncCoordinator {
     /// every stroke is never built): those that wait go straight into the pending entries, the
     /// others into the model's first update.
     func beginStagedOpen(_ document: ObservedDocument, firstRegion: CellRect) {
-        var now = DrawingModel.StoredEntries()
+        // The strokes decoded now, each with its rank in key order where the cache knew it.
+        var now: [(rank: Int32, entry: DrawingModel.NewEntry)] = []
         var later = PendingEntries()
         var statistics = OpenStatistics()
         if openedCache != nil {
@@ -109,35 +110,52 @@ extension DrawingSyncCoordinator {
         }
         document.forEachEntry(ofMap: "strokes") { rawKey, value in
             statistics.storedStrokes += 1
+            var rank = Int32.max
             if case .string(let text) = value, let entry = openedCache?.entry(of: rawKey, storedText: text) {
                 statistics.cachedBounds += 1
                 if !entry.bounds.intersects(firstRegion) {
                     later.add(rawKey, value: value, bounds: entry.bounds, rank: entry.rank)
                     return
                 }
+                rank = entry.rank
             }
-            now.bases[rawKey] = .some(value)
+            now.append((rank, DrawingModel.NewEntry(rawKey: rawKey, base: value)))
         }
+        var sweepsNow: [String: DocumentValue] = [:]
         document.forEachEntry(ofMap: "sweeps") { rawKey, map in
             if later.holds(rawKey) {
                 later.addSweeps(rawKey, map: map)
             } else {
-                now.sweepMaps[rawKey] = .some(map)
+                sweepsNow[rawKey] = map
+            }
+        }
+        if !sweepsNow.isEmpty {
+            for index in now.indices {
+                now[index].entry.sweepMap = sweepsNow.removeValue(forKey: now[index].entry.rawKey)
             }
         }
         // Nothing to write on close when the cache knew every stroke, and nothing more.
         boundsCacheIsCurrent =
             statistics.cachedBounds == statistics.storedStrokes
-            && openedCache?.entries.count == statistics.storedStrokes
+            && openedCache?.count == statistics.storedStrokes
         // The pending entries keep the bounds they need, in key order; the cache's map of every
         // stroke goes.
-        later.orderByRank(below: openedCache?.entries.count ?? 0)
+        later.orderByRank(below: openedCache?.count ?? 0)
         openedCache = nil
         pending = later.isEmpty ? nil : later
-        let update = model.update(now)
-        statistics.decodedFirst = update.changed.count
+        // In key order, so the drawing's index is built from groups already sorted (those the
+        // cache did not know come last, for it to sort).
+        now.sort { $0.rank < $1.rank }
+        let taken = model.takeNew(now.map(\.entry))
+        if !sweepsNow.isEmpty {
+            // Sweeps under a key with no stroke: kept apart by the model, shown by nothing.
+            var orphans = DrawingModel.StoredEntries()
+            for (rawKey, map) in sweepsNow { orphans.sweepMaps[rawKey] = .some(map) }
+            _ = model.update(orphans)
+        }
+        statistics.decodedFirst = taken.groups.count
         openStatistics = statistics
-        drawing = Drawing(groups: update.changed.values.compactMap { $0 })
+        drawing = Drawing(groups: taken.groups)
         if !later.isEmpty { drawing.reserveCapacity(statistics.storedStrokes) }
     }
 
@@ -185,7 +203,7 @@ extension DrawingSyncCoordinator {
     /// Puts entries taken from the pending ones into the model and, in one step, the drawing.
     /// An entry that cannot be read is left out, as at an open of the whole drawing.
     @discardableResult
-    private func loadTaken(_ entries: DrawingModel.StoredEntries) -> Bool {
+    private func loadTaken(_ entries: [DrawingModel.NewEntry]) -> Bool {
         let wasLoading = isLoading
         let inserted = drawing.insert(contentsOf: decodeTaken(entries))
         // The last of the pending entries and their tables just went.
@@ -195,11 +213,12 @@ extension DrawingSyncCoordinator {
 
     /// Puts entries taken from the pending ones into the model; returns their groups, which the
     /// caller puts into the drawing before anything else can look at either.
-    private func decodeTaken(_ entries: DrawingModel.StoredEntries) -> [StrokeGroup] {
+    private func decodeTaken(_ entries: [DrawingModel.NewEntry]) -> [StrokeGroup] {
         if pending?.isEmpty == true { pending = nil }
-        guard !entries.bases.isEmpty else { return [] }
-        let update = model.update(entries)
-        openStatistics.decodedLater += update.changed.count
-        return update.changed.values.compactMap { $0 }
+        guard !entries.isEmpty else { return [] }
+        // A pending key is in neither the model nor the drawing (see the rule above).
+        let taken = model.takeNew(entries)
+        openStatistics.decodedLater += taken.groups.count
+        return taken.groups
     }
 }

@@ -48,7 +48,7 @@ public final class DrawingSyncCoordinator {
     let firstRegion: CellRect?
     /// The bounds cache the open found, until the first look at the document has sorted the
     /// strokes by it (the pending entries then keep the bounds of theirs).
-    var openedCache: DrawingBoundsCache?
+    var openedCache: BoundsCacheTable?
     /// Whether the cache on disk says what the drawing holds now (nothing to write on close).
     var boundsCacheIsCurrent = false
     /// What the open did, for the bench and the tests.
@@ -71,7 +71,7 @@ public final class DrawingSyncCoordinator {
         self.firstRegion = firstRegion
         debouncer = FlushDebouncer(quietPeriod: quietPeriod)
         if firstRegion != nil {
-            openedCache = try? DrawingBoundsCache.read(inStore: replica.directory, drawingID: drawingID)
+            openedCache = try? DrawingBoundsCache.readTable(inStore: replica.directory, drawingID: drawingID)
         }
         observation = replica.observeDocument(drawingID, in: Self.collection) { [weak self] observation in
             self?.receive(observation)

@@ -6,7 +6,7 @@ import StrokeKit
 ///
 /// Every key here has known bounds (a key without them is decoded before the first frame), and
 /// none is in the coordinator's model or drawing: a key is taken from here and goes into both in
-/// one step. Taking returns the entries as `DrawingModel.update(_:)` reads them.
+/// one step. Taking returns the entries as `DrawingModel.takeNew(_:)` reads them.
 struct PendingEntries: Sendable {
     private(set) var bases: [String: DocumentValue] = [:]
     private(set) var sweepMaps: [String: DocumentValue] = [:]
@@ -89,21 +89,21 @@ struct PendingEntries: Sendable {
         return entries
     }
 
-    /// Takes these keys (those still here).
-    mutating func take(_ rawKeys: some Sequence<String>) -> DrawingModel.StoredEntries {
-        var entries = DrawingModel.StoredEntries()
+    /// Takes these keys (those still here), in this order.
+    mutating func take(_ rawKeys: some Sequence<String>) -> [DrawingModel.NewEntry] {
+        var entries: [DrawingModel.NewEntry] = []
+        entries.reserveCapacity(rawKeys.underestimatedCount)
         for rawKey in rawKeys {
             guard let value = bases.removeValue(forKey: rawKey) else { continue }
-            entries.bases[rawKey] = .some(value)
-            if let map = sweepMaps.removeValue(forKey: rawKey) { entries.sweepMaps[rawKey] = .some(map) }
+            let map = sweepMaps.isEmpty ? nil : sweepMaps.removeValue(forKey: rawKey)
+            entries.append(DrawingModel.NewEntry(rawKey: rawKey, base: value, sweepMap: map))
         }
         if bases.isEmpty { located = [] }
         return entries
     }
 
     /// Takes up to `limit` keys: those whose bounds meet `preferred` first, then any.
-    mutating func takeNext(_ limit: Int, preferring preferred: CellRect? = nil) -> DrawingModel.StoredEntries
-    {
+    mutating func takeNext(_ limit: Int, preferring preferred: CellRect? = nil) -> [DrawingModel.NewEntry] {
         var keys: [String] = []
         if let preferred, !loadedRegions.contains(where: { $0.contains(preferred) }) {
             // The scan of a region goes on where the last one stopped: the entries before
@@ -129,10 +129,8 @@ struct PendingEntries: Sendable {
     }
 
     /// Takes every key whose bounds meet `rect`.
-    mutating func take(meeting rect: CellRect) -> DrawingModel.StoredEntries {
-        guard !bases.isEmpty, !loadedRegions.contains(where: { $0.contains(rect) }) else {
-            return DrawingModel.StoredEntries()
-        }
+    mutating func take(meeting rect: CellRect) -> [DrawingModel.NewEntry] {
+        guard !bases.isEmpty, !loadedRegions.contains(where: { $0.contains(rect) }) else { return [] }
         let keys = located.lazy.filter { $0.bounds.intersects(rect) }.map(\.key)
         let entries = take(Array(keys))
         remember(rect)

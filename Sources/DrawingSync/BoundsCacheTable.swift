@@ -1,0 +1,122 @@
+import StrokeKit
+
+/// The bounds cache as a staged open reads it: the file's entries in key order, in flat arrays,
+/// found by the bytes of a key without making a string of it.
+///
+/// An open looks up every stored stroke once. Read into `DrawingBoundsCache.entries`, that cost
+/// a string per key, an insertion into a dictionary of 100,000 keys hashed with the standard
+/// library's string hash, and a second such hash for each lookup: about a tenth of a cold open
+/// at 100,000 strokes. Here every key is one stretch of `keyBytes`, and a table of ranks is
+/// probed by a multiplicative hash of the key's 8-byte words.
+///
+/// The hash is not keyed, so a peer that chose its stroke keys could make them collide: a key is
+/// looked for at most `probeLimit` places from its first, and one that found no free place among
+/// them when the table was built is left out of it. A key the table does not find is decoded
+/// before the first frame, as a key the cache does not know, so collisions can cost time (no
+/// more than an open without a cache) but never show a wrong bound.
+struct BoundsCacheTable: Sendable {
+    /// Every key's bytes, one after the other, in key order.
+    private let keyBytes: [UInt8]
+    /// Per rank, where its key ends in `keyBytes` (it starts where the one before ends).
+    private let keyEnds: [Int32]
+    /// Per rank, the fingerprint of the text the bounds were computed from.
+    private let fingerprints: [StrokeFingerprint]
+    /// Per rank, the stroke's bounds.
+    let bounds: [CellRect]
+    /// Open addressing, a power of two long: rank + 1, or 0 where free.
+    private var slots: [Int32]
+
+    static let probeLimit = 32
+
+    /// How many entries the file held.
+    var count: Int { keyEnds.count }
+
+    /// A table of the entries read from the file, in the file's order (key order: their ranks).
+    init(keyBytes: [UInt8], keyEnds: [Int32], fingerprints: [StrokeFingerprint], bounds: [CellRect]) {
+        self.keyBytes = keyBytes
+        self.keyEnds = keyEnds
+        self.fingerprints = fingerprints
+        self.bounds = bounds
+        var capacity = 16
+        while capacity < keyEnds.count * 2 { capacity *= 2 }
+        slots = [Int32](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        keyBytes.withUnsafeBufferPointer { all in
+            for rank in keyEnds.indices {
+                let key = UnsafeBufferPointer(rebasing: all[Self.range(rank, keyEnds)])
+                var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+                for _ in 0..<Self.probeLimit {
+                    if slots[slot] == 0 {
+                        slots[slot] = Int32(rank + 1)
+                        break
+                    }
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+    }
+
+    /// The key of `rank` as text.
+    func key(ofRank rank: Int) -> String {
+        String(decoding: keyBytes[Self.range(rank, keyEnds)], as: UTF8.self)
+    }
+
+    /// The entry of `rank`.
+    func entry(ofRank rank: Int) -> DrawingBoundsCache.Entry {
+        var entry = DrawingBoundsCache.Entry(fingerprint: fingerprints[rank], bounds: bounds[rank])
+        entry.rank = Int32(rank)
+        return entry
+    }
+
+    /// The rank of `rawKey`, if the table holds it.
+    func rank(of rawKey: String) -> Int? {
+        var rawKey = rawKey
+        return rawKey.withUTF8 { key in
+            keyBytes.withUnsafeBufferPointer { all in
+                let mask = slots.count - 1
+                var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+                for _ in 0..<Self.probeLimit {
+                    let held = Int(slots[slot])
+                    if held == 0 { return nil }
+                    let range = Self.range(held - 1, keyEnds)
+                    if range.count == key.count, UnsafeBufferPointer(rebasing: all[range]).elementsEqual(key) {
+                        return held - 1
+                    }
+                    slot = (slot + 1) & mask
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The entry of the stroke stored as `text` under `rawKey`, when the table holds one for
+    /// exactly that text.
+    func entry(of rawKey: String, storedText text: String) -> DrawingBoundsCache.Entry? {
+        guard let rank = rank(of: rawKey), fingerprints[rank] == StrokeFingerprint(ofUTF8: text) else { return nil }
+        return entry(ofRank: rank)
+    }
+
+    private static func range(_ rank: Int, _ keyEnds: [Int32]) -> Range<Int> {
+        (rank == 0 ? 0 : Int(keyEnds[rank - 1]))..<Int(keyEnds[rank])
+    }
+
+    /// A multiplicative hash of the key's 8-byte words (little-endian, the last one padded with
+    /// zeros) and its length.
+    private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash = UInt64(truncatingIfNeeded: key.count) &* 0x9E37_79B9_7F4A_7C15
+        var word: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in key {
+            word |= UInt64(byte) << shift
+            shift += 8
+            if shift == 64 {
+                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 29
+                word = 0
+                shift = 0
+            }
+        }
+        hash = (hash ^ word) &* 0xC4CE_B9FE_1A85_EC53
+        return hash ^ hash >> 32
+    }
+}
