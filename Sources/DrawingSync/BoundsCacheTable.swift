@@ -79,7 +79,8 @@ struct BoundsCacheTable: Sendable {
                     let held = Int(slots[slot])
                     if held == 0 { return nil }
                     let range = Self.range(held - 1, keyEnds)
-                    if range.count == key.count, UnsafeBufferPointer(rebasing: all[range]).elementsEqual(key) {
+                    if range.count == key.count, UnsafeBufferPointer(rebasing: all[range]).elementsEqual(key)
+                    {
                         return held - 1
                     }
                     slot = (slot + 1) & mask
@@ -92,7 +93,9 @@ struct BoundsCacheTable: Sendable {
     /// The entry of the stroke stored as `text` under `rawKey`, when the table holds one for
     /// exactly that text.
     func entry(of rawKey: String, storedText text: String) -> DrawingBoundsCache.Entry? {
-        guard let rank = rank(of: rawKey), fingerprints[rank] == StrokeFingerprint(ofUTF8: text) else { return nil }
+        guard let rank = rank(of: rawKey), fingerprints[rank] == StrokeFingerprint(ofUTF8: text) else {
+            return nil
+        }
         return entry(ofRank: rank)
     }
 

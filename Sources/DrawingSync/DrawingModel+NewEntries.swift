@@ -49,7 +49,9 @@ extension DrawingModel {
                     result.problems.append(.sweepNotAString(key: new.rawKey, sweepKey: nil))
                 }
             }
-            guard let encoded = Self.decodedForm(new.rawKey, key, from: entry, known: nil, problems: &result.problems)
+            guard
+                let encoded = Self.decodedForm(
+                    new.rawKey, key, from: entry, known: nil, problems: &result.problems)
             else {
                 unmatched[new.rawKey] = entry
                 continue

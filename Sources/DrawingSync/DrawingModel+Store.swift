@@ -173,7 +173,9 @@ extension DrawingModel {
             return
         }
         let known = parsedKey.flatMap { synced[$0] }
-        guard let encoded = Self.decodedForm(rawKey, parsedKey, from: entry, known: known, problems: &update.problems)
+        guard
+            let encoded = Self.decodedForm(
+                rawKey, parsedKey, from: entry, known: known, problems: &update.problems)
         else { return }
         if known?.group == encoded.group && known?.value == encoded.value {
             synced[encoded.key] = encoded

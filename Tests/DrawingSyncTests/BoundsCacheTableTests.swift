@@ -27,7 +27,9 @@ import Testing
             let bounds = CellRect(
                 x: Int.random(in: -99...99, using: &random), y: Int.random(in: -99...99, using: &random),
                 width: Int.random(in: 1...30, using: &random), height: Int.random(in: 1...30, using: &random))
-            cache.set(DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(ofUTF8: text), bounds: bounds), for: key)
+            cache.set(
+                DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(ofUTF8: text), bounds: bounds),
+                for: key)
         }
         let table = try DrawingBoundsCache.table(decoding: cache.encoded(), drawingID: "drawing-1")
         #expect(table.count == cache.entries.count)

@@ -26,7 +26,8 @@ import Testing
     /// of another key, sweep maps that are not maps, sweeps that do not decode, bad keys.
     static func newEntries(using random: inout SplitMix64) -> [DrawingModel.NewEntry] {
         Store.rawKeys.filter { _ in Int.random(in: 0..<4, using: &random) != 0 }.map { rawKey in
-            var entry = DrawingModel.NewEntry(rawKey: rawKey, base: Store.baseValue(for: rawKey, using: &random))
+            var entry = DrawingModel.NewEntry(
+                rawKey: rawKey, base: Store.baseValue(for: rawKey, using: &random))
             switch Int.random(in: 0..<6, using: &random) {
             case 0: entry.sweepMap = .string("not a map")
             case 1, 2:
