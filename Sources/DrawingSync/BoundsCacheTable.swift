@@ -1,3 +1,4 @@
+import Glibc
 import StrokeKit
 
 /// The bounds cache as a staged open reads it: the file's entries in key order, in flat arrays,
@@ -70,24 +71,32 @@ struct BoundsCacheTable: Sendable {
 
     /// The rank of `rawKey`, if the table holds it.
     func rank(of rawKey: String) -> Int? {
-        var rawKey = rawKey
-        return rawKey.withUTF8 { key in
-            keyBytes.withUnsafeBufferPointer { all in
-                let mask = slots.count - 1
-                var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
-                for _ in 0..<Self.probeLimit {
-                    let held = Int(slots[slot])
-                    if held == 0 { return nil }
-                    let range = Self.range(held - 1, keyEnds)
-                    if range.count == key.count, UnsafeBufferPointer(rebasing: all[range]).elementsEqual(key)
-                    {
-                        return held - 1
-                    }
-                    slot = (slot + 1) & mask
+        if let found = rawKey.utf8.withContiguousStorageIfAvailable({ rank(ofBytes: $0) }) { return found }
+        return rank(ofBytes: Array(rawKey.utf8))
+    }
+
+    private func rank(ofBytes key: UnsafeBufferPointer<UInt8>) -> Int? {
+        keyBytes.withUnsafeBufferPointer { all in
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+            for _ in 0..<Self.probeLimit {
+                let held = Int(slots[slot])
+                if held == 0 { return nil }
+                let range = Self.range(held - 1, keyEnds)
+                if range.count == key.count,
+                    key.isEmpty
+                        || memcmp(all.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0
+                {
+                    return held - 1
                 }
-                return nil
+                slot = (slot + 1) & mask
             }
+            return nil
         }
+    }
+
+    private func rank(ofBytes key: [UInt8]) -> Int? {
+        key.withUnsafeBufferPointer { rank(ofBytes: $0) }
     }
 
     /// The entry of the stroke stored as `text` under `rawKey`, when the table holds one for
@@ -107,17 +116,21 @@ struct BoundsCacheTable: Sendable {
     /// zeros) and its length.
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash = UInt64(truncatingIfNeeded: key.count) &* 0x9E37_79B9_7F4A_7C15
+        guard let base = key.baseAddress else { return hash }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= key.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+            offset += 8
+        }
         var word: UInt64 = 0
         var shift: UInt64 = 0
-        for byte in key {
-            word |= UInt64(byte) << shift
+        while offset < key.count {
+            word |= UInt64(key[offset]) << shift
             shift += 8
-            if shift == 64 {
-                hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                hash ^= hash >> 29
-                word = 0
-                shift = 0
-            }
+            offset += 1
         }
         hash = (hash ^ word) &* 0xC4CE_B9FE_1A85_EC53
         return hash ^ hash >> 32
