@@ -165,7 +165,7 @@ extension DrawingModel {
     private mutating func rebuild(
         _ rawKey: String, _ parsedKey: StrokeKey?, from entry: StoredEntry, into update: inout StoreUpdate
     ) {
-        guard let baseValue = entry.base else {
+        guard entry.base != nil else {
             if let key = parsedKey, let removed = synced.removeValue(forKey: key) {
                 update.changed[key] = .some(nil)
                 update.previous[key] = removed.group
