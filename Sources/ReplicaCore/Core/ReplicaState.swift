@@ -138,6 +138,12 @@ public struct ReplicaState: Sendable {
             }
             return [UnsavedDocument(key: key, dots: dots, blocks: [], unencoded: [event])]
         }
+        // A live update applied alone: one document, one received block, nothing else.
+        if unsaved.isEmpty, unsavedBlocks.count == 1, let (key, held) = unsavedBlocks.first, held.count == 1 {
+            unsavedBlocks.removeAll(keepingCapacity: true)
+            let dots = Self.heldInOrder(held[0].dots, in: document(key))
+            return [UnsavedDocument(key: key, dots: dots, blocks: [held[0].block], unencoded: [])]
+        }
         var keys = Array(unsaved.keys)
         for key in unsavedBlocks.keys where unsaved[key] == nil { keys.append(key) }
         if keys.count > 1 { keys.sort { ($0.collection, $0.id) < ($1.collection, $1.id) } }
