@@ -118,6 +118,42 @@ public enum CanonicalBase64 {
         return out
     }
 
+    /// Decodes every group of four characters but the last (which may hold padding) into room
+    /// made at the end of `out` at once, three bytes a group, until a group holds a character
+    /// outside the alphabet; returns the index of the first group not decoded. What is left (the
+    /// last group, or a bad one with its exact position) is the general loop's.
+    private static func decodeWholeGroups(
+        _ chars: UnsafeBufferPointer<UInt8>, appendingTo out: inout [UInt8], _ table: [UInt8]
+    ) -> Int {
+        let groups = chars.count / 4 - 1
+        guard groups > 0 else { return 0 }
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: groups * 3))
+        let decoded = table.withUnsafeBufferPointer { table in
+            out.withUnsafeMutableBufferPointer { output in
+                var group = 0
+                while group < groups {
+                    let index = group * 4
+                    let a = table[Int(chars[index])]
+                    let b = table[Int(chars[index + 1])]
+                    let c = table[Int(chars[index + 2])]
+                    let d = table[Int(chars[index + 3])]
+                    // 0xFF marks a character outside the alphabet (padding included).
+                    guard (a | b | c | d) & 0x80 == 0 else { break }
+                    let triple = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    let at = start + group * 3
+                    output[at] = UInt8(truncatingIfNeeded: triple >> 16)
+                    output[at + 1] = UInt8(truncatingIfNeeded: triple >> 8)
+                    output[at + 2] = UInt8(truncatingIfNeeded: triple)
+                    group += 1
+                }
+                return group
+            }
+        }
+        if decoded < groups { out.removeSubrange((start + decoded * 3)...) }
+        return decoded * 4
+    }
+
     /// Appends the bytes `chars` stands for to `out`; throws at the first character that is not
     /// canonical (`out` may then hold part of the bytes). `chars.count` is a multiple of four.
     private static func decode(_ chars: UnsafeBufferPointer<UInt8>, appendingTo out: inout [UInt8])
@@ -125,7 +161,7 @@ public enum CanonicalBase64 {
     {
         // Read once: each access to the static goes through its lazy initialiser's check.
         let table = decodeTable
-        var index = 0
+        var index = decodeWholeGroups(chars, appendingTo: &out, table)
         while index < chars.count {
             let isLast = index + 4 == chars.count
             var triple: UInt32 = 0

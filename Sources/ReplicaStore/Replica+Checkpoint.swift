@@ -123,7 +123,7 @@ extension Replica {
             storedDocuments[key].map { (key: key, stored: $0) }
         }.filter { $0.stored.logEvents > 0 && (!onlyDue || isCheckpointDue($0.stored)) }
         guard
-            let (key, stored) = candidates.max(by: {
+            let (key, _) = candidates.max(by: {
                 ($0.stored.logEvents, $1.key.collection, $1.key.id) < (
                     $1.stored.logEvents, $0.key.collection, $0.key.id
                 )

@@ -201,10 +201,20 @@ public final class Replica {
                 let changed = state.changedPaths(of: change)
                 if paths[key] == nil { paths[key] = changed } else { paths[key]?.formUnion(changed) }
             }
-            storedDocuments[key, default: ReplicaDatabase.StoredDocument()].logEvents += change.dots.count
-            if let stored = storedDocuments[key], isCheckpointDue(stored) { dueDocuments.insert(key) }
+            // One lookup of the document's entry, counted and judged in place.
+            if addLogEvents(
+                change.dots.count, to: &storedDocuments[key, default: ReplicaDatabase.StoredDocument()])
+            {
+                dueDocuments.insert(key)
+            }
         }
         return paths
+    }
+
+    /// Counts `events` more log events in `stored`; true when its checkpoint is due now.
+    private func addLogEvents(_ events: Int, to stored: inout ReplicaDatabase.StoredDocument) -> Bool {
+        stored.logEvents += events
+        return isCheckpointDue(stored)
     }
 
     /// Adds a query to the subscription registry (kept across restarts).

@@ -12,9 +12,14 @@ struct FloorCommit {
     /// `autoVacuum` the file is in incremental auto-vacuum mode, as the replica's is (so that a
     /// compaction's freed pages go back to the file system): `replica.floor.auto_vacuum`, the
     /// same commits paying for the pointer-map pages that mode keeps.
-    func run(record: [UInt8], count: Int, directory: String, autoVacuum: Bool = false) throws {
+    ///
+    /// `figure` names the result (`live.floor.commit` for the floor of a live apply, measured
+    /// with the bytes of the row an applied update is stored as); `autoVacuum` picks the default.
+    func run(
+        record: [UInt8], count: Int, directory: String, autoVacuum: Bool = false, figure: String? = nil
+    ) throws {
         var handle: OpaquePointer?
-        let name = autoVacuum ? "floor-auto-vacuum" : "floor"
+        let name = (autoVacuum ? "floor-auto-vacuum" : "floor") + (figure.map { "-" + $0 } ?? "")
         guard
             sqlite3_open_v2(
                 directory + "/\(name).sqlite", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
@@ -51,7 +56,7 @@ struct FloorCommit {
             }
         }
         report.add(
-            autoVacuum ? "replica.floor.auto_vacuum" : "replica.floor.commit", seconds, "s",
+            figure ?? (autoVacuum ? "replica.floor.auto_vacuum" : "replica.floor.commit"), seconds, "s",
             [
                 ("writes", .number(Double(count))),
                 ("us_per_write", .number(seconds * 1e6 / Double(max(1, count)))),
@@ -62,10 +67,34 @@ struct FloorCommit {
                     .text(
                         autoVacuum
                             ? "as replica.floor.commit, in incremental auto-vacuum mode as the replica's file is"
-                            : "bare SQLite: the bytes of one write's log row, one prepared transaction each, WAL/NORMAL"
+                            : figure != nil
+                                ? "bare SQLite: the bytes of one applied update's log row, one prepared transaction each, WAL/NORMAL"
+                                : "bare SQLite: the bytes of one write's log row, one prepared transaction each, WAL/NORMAL"
                     )
                 ),
             ])
+    }
+
+    /// The record of the last log row of the replica in `directory`, read through a connection
+    /// of its own (the replica may stay open: it is in WAL mode).
+    static func lastLogRecord(ofStoreIn directory: String) throws -> [UInt8] {
+        var handle: OpaquePointer?
+        guard
+            sqlite3_open_v2(directory + "/replica.sqlite", &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
+            let database = handle
+        else { throw BenchError.setup("cannot open the replica to read its log") }
+        defer { sqlite3_close_v2(database) }
+        var statement: OpaquePointer?
+        guard
+            sqlite3_prepare_v2(
+                database, "SELECT record FROM batches ORDER BY sequence DESC LIMIT 1", -1, &statement, nil)
+                == SQLITE_OK, let statement
+        else { throw BenchError.setup("floor: \(String(cString: sqlite3_errmsg(database)))") }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let base = sqlite3_column_blob(statement, 0) else {
+            throw BenchError.setup("the replica has no log row")
+        }
+        return Array(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(statement, 0))))
     }
 
     private func prepare(_ sql: String, _ database: OpaquePointer) throws -> OpaquePointer {

@@ -68,6 +68,12 @@ struct LiveSyncBench {
             throw BenchError.wrongResult(
                 "live: B's observer fired \(deliveries) times for \(updates) updates")
         }
+        if observed {
+            // The floor of a live apply in the same run: bare commits of the row B stored last.
+            try FloorCommit(report: report).run(
+                record: FloorCommit.lastLogRecord(ofStoreIn: stores.path("b")), count: updates,
+                directory: stores.root, figure: "live.floor.commit")
+        }
         let n = Double(updates)
         report.add(
             "live\(suffix).update_bytes", Double(bytes) / n, "bytes",

@@ -57,4 +57,24 @@ import Testing
         // The empty text is canonical (no bytes), but a packed string holds at least one group.
         if !text.isEmpty { #expect((try? CanonicalBase64.decode(text)) == nil) }
     }
+
+    /// Every group but the last is decoded in one pass that stops at a bad group; the error
+    /// still names the first bad character, wherever it is, and a good text decodes whole.
+    @Test func aCharacterOutsideTheAlphabetIsReportedWhereItIs() throws {
+        let bytes = (0..<30).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 5) }
+        let text = Array(CanonicalBase64.encode(bytes).utf8)
+        #expect(try CanonicalBase64.decode(String(decoding: text, as: UTF8.self)) == bytes)
+        for position in 0..<(text.count - 4) {
+            for bad in ["!", "=", "\n"].map({ UInt8(ascii: Unicode.Scalar($0)!) }) {
+                var damaged = text
+                damaged[position] = bad
+                // A second bad character later on: the first is the one reported.
+                damaged[text.count - 5] = UInt8(ascii: "!")
+                let error = #expect(throws: CanonicalBase64.Invalid.self) {
+                    try CanonicalBase64.decode(String(decoding: damaged, as: UTF8.self))
+                }
+                #expect(error?.position == position)
+            }
+        }
+    }
 }

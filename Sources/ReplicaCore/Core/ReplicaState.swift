@@ -50,17 +50,30 @@ public struct ReplicaState: Sendable {
     mutating func modify<T>(_ key: DocumentKey, _ body: (inout DocumentState) throws -> (T, [Dot])) rethrows
         -> T
     {
-        // Taken out of the dictionary so the mutation happens in place, not on a copy.
-        var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
+        // Mutated where it lies, through the dictionaries' modify accessors: in place, not on a
+        // copy, and each key hashed once (taking it out and putting it back hashed both twice).
+        var isEmpty = false
         defer {
             // A document compacted down to nothing is kept: its vectors stop dropped events returning.
-            if state.eventCount > 0 || !state.compacted.isEmpty {
-                collections[key.collection, default: [:]][key.id] = state
+            if isEmpty {
+                collections[key.collection]?[key.id] = nil
+                if collections[key.collection]?.isEmpty == true { collections[key.collection] = nil }
             }
         }
-        let (result, touched) = try body(&state)
+        let (result, touched) = try Self.mutate(
+            &collections[key.collection, default: [:]][key.id, default: DocumentState()], isEmpty: &isEmpty,
+            body)
         if !touched.isEmpty { unsaved[key, default: []].append(contentsOf: touched) }
         return result
+    }
+
+    /// Runs `body` on `state` and says afterwards (whether it returns or throws) whether the
+    /// document holds nothing to keep.
+    private static func mutate<T>(
+        _ state: inout DocumentState, isEmpty: inout Bool, _ body: (inout DocumentState) throws -> T
+    ) rethrows -> T {
+        defer { isEmpty = state.eventCount == 0 && state.compacted.isEmpty }
+        return try body(&state)
     }
 
     /// Drops the causally stable removed events of a document (see `DocumentState.compact`);
@@ -116,6 +129,21 @@ public struct ReplicaState: Sendable {
     /// builds no set, and the tables of unsaved dots keep their storage for the next commit. The
     /// events a received block holds are not copied: only their dots are taken.
     package mutating func takeUnsaved() -> [UnsavedDocument] {
+        // A local write: one document, one event, no received block. The same result as below
+        // without the arrays of keys and dots on the way.
+        if unsavedBlocks.isEmpty, unsaved.count == 1, let (key, dots) = unsaved.first, dots.count == 1 {
+            unsaved.removeAll(keepingCapacity: true)
+            guard let event = collections[key.collection]?[key.id]?.event(at: dots[0]) else {
+                return [UnsavedDocument(key: key, dots: [], blocks: [], unencoded: [])]
+            }
+            return [UnsavedDocument(key: key, dots: dots, blocks: [], unencoded: [event])]
+        }
+        // A live update applied alone: one document, one received block, nothing else.
+        if unsaved.isEmpty, unsavedBlocks.count == 1, let (key, held) = unsavedBlocks.first, held.count == 1 {
+            unsavedBlocks.removeAll(keepingCapacity: true)
+            let dots = Self.heldInOrder(held[0].dots, in: document(key))
+            return [UnsavedDocument(key: key, dots: dots, blocks: [held[0].block], unencoded: [])]
+        }
         var keys = Array(unsaved.keys)
         for key in unsavedBlocks.keys where unsaved[key] == nil { keys.append(key) }
         if keys.count > 1 { keys.sort { ($0.collection, $0.id) < ($1.collection, $1.id) } }

@@ -13,11 +13,8 @@ enum EventChecksum {
         -> Int64
     {
         var hash = Hash()
-        for text in [collection, document] {
-            hash.mix(UInt64(text.utf8.count))
-            var text = text
-            text.withUTF8 { hash.mix($0) }
-        }
+        hash.mix(text: collection)
+        hash.mix(text: document)
         hash.mix(UInt64(bitPattern: peer))
         hash.mix(UInt64(bitPattern: counter))
         hash.mix(UInt64(record.count))
@@ -35,6 +32,15 @@ enum EventChecksum {
                 value &*= 0x0000_0100_0000_01B3
             }
             self.value = value
+        }
+
+        /// The text's UTF-8 length, then its bytes.
+        mutating func mix(text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                mix(UInt64(bytes.count))
+                mix(bytes)
+            }
         }
 
         /// The eight bytes of `number`, least significant first.

@@ -165,10 +165,24 @@ extension ReplicaDatabase {
             let record = DocumentEvent.encodedList(blocks: change.blocks, then: change.unencoded)
             let checksum = EventChecksum.of(
                 collection: key.collection, document: key.id, peer: sequence, counter: 0, record: record)
-            try insert.run([
-                .text(key.collection), .text(key.id), .integer(sequence), .blob(record), .integer(checksum),
-                .integer(clock.milliseconds), .integer(Int64(clock.counter)),
-            ])
+            // Bound in place: the key's texts and the record are read by SQLite as they lie.
+            var collection = key.collection
+            var document = key.id
+            try collection.withUTF8 { collection in
+                try document.withUTF8 { document in
+                    try record.withUnsafeBytes { record in
+                        try insert.runInPlace { row in
+                            try row.text(collection, at: 1)
+                            try row.text(document, at: 2)
+                            try row.integer(sequence, at: 3)
+                            try row.blob(record, at: 4)
+                            try row.integer(checksum, at: 5)
+                            try row.integer(clock.milliseconds, at: 6)
+                            try row.integer(Int64(clock.counter), at: 7)
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -77,6 +77,21 @@ final class SQLiteStatement {
         return rows
     }
 
+    /// Runs a statement that returns no rows once, with its parameters bound by `bind` straight
+    /// from the caller's buffers (`SQLiteBindings`: no `SQLiteValue` array, no copy of a text or
+    /// a blob), then clears the bindings before those buffers go. The log's `INSERT`, run by every
+    /// commit, goes this way.
+    func runInPlace(_ bind: (SQLiteBindings) throws -> Void) throws {
+        sqlite3_reset(handle)
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        try bind(SQLiteBindings(statement: self, handle: handle))
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else { throw failure(code == SQLITE_ROW ? SQLITE_MISUSE : code) }
+    }
+
     /// Runs the statement with these values and calls `body` with each row as it is stepped to,
     /// without collecting them (a reopen reads every stored row once).
     func forEachRow(_ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Void) throws {
@@ -140,11 +155,45 @@ final class SQLiteStatement {
         }
     }
 
-    private func failure(_ code: Int32) -> any Error {
+    fileprivate func failure(_ code: Int32) -> any Error {
         SQLiteError(
             code: code, message: String(cString: sqlite3_errmsg(connection)), sql: sql,
             systemErrno: sqlite3_system_errno(connection)
         ).classified(path: path)
+    }
+}
+
+/// The parameters of one `runInPlace` run, bound without copies: SQLite reads the buffers
+/// only while the statement steps, inside that call (`SQLITE_STATIC`).
+struct SQLiteBindings {
+    fileprivate let statement: SQLiteStatement
+    fileprivate let handle: OpaquePointer
+
+    func integer(_ value: Int64, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// Text as UTF-8 bytes; an empty buffer binds the empty text, never NULL.
+    func text(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return try check(sqlite3_bind_text(handle, index, "", 0, csqlite_transient()))
+        }
+        try check(
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                sqlite3_bind_text(handle, index, chars, Int32(bytes.count), csqlite_static())
+            })
+    }
+
+    /// A blob; an empty buffer binds the empty blob, never NULL.
+    func blob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return try check(sqlite3_bind_zeroblob(handle, index, 0))
+        }
+        try check(sqlite3_bind_blob64(handle, index, base, sqlite3_uint64(bytes.count), csqlite_static()))
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw statement.failure(code) }
     }
 }
 
