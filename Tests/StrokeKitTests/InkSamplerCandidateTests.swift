@@ -127,31 +127,89 @@ import Testing
     /// else is: a segment or a row is passed over only when every sample it can ink is settled.
     @Test(arguments: Array(UInt64(1)...24))
     func settledSamplesHideOnlyThemselves(seed: UInt64) {
+        Self.forRandomStrokes(seed: seed) { sampler, lattice, stroke, inked, random, label in
+            // Most of what the stroke inks is settled, so whole segments and rows are passed
+            // over: single samples (a braille dot) and whole cells.
+            let share = [0.5, 0.9, 1.0].randomElement(using: &random) ?? 0.9
+            var settled: Set<[Int]> = []
+            var settledCells: Set<[Int]> = []
+            for sample in inked where Double.random(in: 0..<1, using: &random) < share {
+                if Bool.random(using: &random) {
+                    settled.insert(sample)
+                } else {
+                    let cell = lattice.cell(ofColumn: sample[0], row: sample[1])
+                    settledCells.insert([cell.x, cell.y])
+                }
+            }
+            var visitor = SettledSamples(lattice: lattice, settled: settled, settledCells: settledCells)
+            sampler.forEachVisibleSample(of: stroke, columns: nil, rows: nil, &visitor)
+            #expect(
+                visitor.visited == inked.filter { !visitor.isSettled($0[0], $0[1]) },
+                "\(label) share \(share)")
+        }
+    }
+
+    /// `body` for 40 random strokes per lattice (one random stream from `seed`), with the
+    /// samples each inks when every sample of its bounds is tried, and a label for failures.
+    static func forRandomStrokes(
+        seed: UInt64,
+        _ body: (InkSampler, SampleLattice, Stroke, Set<[Int]>, inout SplitMix64, String) -> Void
+    ) {
         var random = SplitMix64(seed: seed)
         for lattice in [SampleLattice.halfBlock, .braille] {
             let sampler = InkSampler(lattice: lattice)
             for index in 0..<40 {
-                let stroke = Self.randomStroke(using: &random)
-                let inked = Self.inkedByTryingEverySample(stroke, lattice: lattice)
-                // Most of what the stroke inks is settled, so whole segments and rows are passed
-                // over: single samples (a braille dot) and whole cells.
-                let share = [0.5, 0.9, 1.0].randomElement(using: &random) ?? 0.9
-                var settled: Set<[Int]> = []
-                var settledCells: Set<[Int]> = []
-                for sample in inked where Double.random(in: 0..<1, using: &random) < share {
-                    if Bool.random(using: &random) {
-                        settled.insert(sample)
-                    } else {
-                        let cell = lattice.cell(ofColumn: sample[0], row: sample[1])
-                        settledCells.insert([cell.x, cell.y])
-                    }
-                }
-                var visitor = SettledSamples(lattice: lattice, settled: settled, settledCells: settledCells)
-                sampler.forEachVisibleSample(of: stroke, columns: nil, rows: nil, &visitor)
-                #expect(
-                    visitor.visited == inked.filter { !visitor.isSettled($0[0], $0[1]) },
-                    "seed \(seed) stroke \(index) \(lattice) share \(share)")
+                let stroke = randomStroke(using: &random)
+                let inked = inkedByTryingEverySample(stroke, lattice: lattice)
+                body(sampler, lattice, stroke, inked, &random, "seed \(seed) stroke \(index) \(lattice)")
             }
+        }
+    }
+
+    /// A visitor for which only the samples of `open` are open: what is left under a drawing's
+    /// many strokes, where a row of a segment keeps one or two open candidates, or none.
+    struct OpenSamplesOnly: SampleVisitor {
+        let open: Set<[Int]>
+        var visited: Set<[Int]> = []
+
+        func openSamples(row: Int, from first: Int, through last: Int) -> UInt64 {
+            #expect(last >= first && last - first < 64)
+            var bits: UInt64 = 0
+            for column in first...last where open.contains([column, row]) {
+                bits |= 1 << UInt64(column - first)
+            }
+            return bits
+        }
+
+        func hasOpenSample(left: Int, top: Int, right: Int, bottom: Int) -> Bool {
+            (top...bottom).contains { row in (left...right).contains { open.contains([$0, row]) } }
+        }
+
+        mutating func visit(column: Int, row: Int) -> Bool {
+            #expect(open.contains([column, row]), "a settled sample was visited")
+            visited.insert([column, row])
+            return true
+        }
+    }
+
+    /// With a few samples open, scattered over the stroke's bounds whether it inks them or not
+    /// (so a row's open candidates are often one or two, which are tried without the row's part
+    /// of the segment, and sometimes more, which are not), every open sample the rules ink is
+    /// visited and nothing else is.
+    @Test(arguments: Array(UInt64(1)...24))
+    func scatteredOpenSamplesAreTheOnlyOnesVisited(seed: UInt64) {
+        Self.forRandomStrokes(seed: seed) { sampler, lattice, stroke, inked, random, label in
+            let (columns, rows) = lattice.samples(in: SpatialIndex.bounds(of: stroke))
+            let share = [0.02, 0.1, 0.3, 0.6].randomElement(using: &random) ?? 0.1
+            var open: Set<[Int]> = []
+            for row in rows {
+                for column in columns where Double.random(in: 0..<1, using: &random) < share {
+                    open.insert([column, row])
+                }
+            }
+            var visitor = OpenSamplesOnly(open: open)
+            sampler.forEachVisibleSample(of: stroke, columns: nil, rows: nil, &visitor)
+            #expect(visitor.visited == inked.intersection(open), "\(label) share \(share)")
         }
     }
 

@@ -174,44 +174,101 @@ struct InkSampler {
         // rule) or within half the width of the row's centre line (the centre rule): one band
         // around the centre line holds both.
         let band = max(sh / 2, halfWidth)
-        for segment in 0..<shape.segmentCount {
-            let (a, b) = shape.segment(segment)
-            let (minX, maxX) = (min(a.x, b.x), max(a.x, b.x))
-            let (minY, maxY) = (min(a.y, b.y), max(a.y, b.y))
+        // The samples either rule can ink for ink within a segment's box, clipped to the ranges
+        // asked for, with the margin for rounding; nil when none is asked for.
+        @inline(__always)
+        func candidates(minX: Double, maxX: Double, minY: Double, maxY: Double) -> (
+            first: Int, last: Int, firstRow: Int, lastRow: Int, margin: Double
+        )? {
             // Room for rounding at any coordinate.
             // (Two-argument maxima: the variadic one builds an array for every segment.)
             let margin = 4 * Self.slack + max(max(abs(minX), abs(maxX)), max(abs(minY), abs(maxY))) * 0x1p-44
-            // The rows either rule can ink: those the segment's extent meets (the rectangle
-            // rule), and those whose centre line lies within half the width of it (the centre
-            // rule, whose centres lie half a sample into their row).
+            // The rows either rule can ink: those the box's extent meets (the rectangle rule),
+            // and those whose centre line lies within half the width of it (the centre rule,
+            // whose centres lie half a sample into their row).
             var (firstRow, lastRow) = Self.candidates(
                 from: minY - margin, to: maxY + margin, halfWidth: halfWidth, per: perHeight)
             if let rows {
                 firstRow = max(firstRow, rows.lowerBound)
                 lastRow = min(lastRow, rows.upperBound - 1)
             }
-            guard firstRow <= lastRow else { continue }
-            // The columns the same way; every candidate of every row lies within them, so a
-            // segment whose candidates are all settled is passed over, and so is a row of it
-            // whose candidates are, before its part of the segment is worked out.
+            guard firstRow <= lastRow else { return nil }
+            // The columns the same way; every candidate of every row lies within them.
             var (first, last) = Self.candidates(
                 from: minX - margin, to: maxX + margin, halfWidth: halfWidth, per: perWidth)
             if let columns {
                 first = max(first, columns.lowerBound)
                 last = min(last, columns.upperBound - 1)
             }
-            guard first <= last,
+            guard first <= last else { return nil }
+            return (first, last, firstRow, lastRow, margin)
+        }
+        for segment in 0..<shape.segmentCount {
+            let (a, b) = shape.segment(segment)
+            // The segment's candidates; a segment whose candidates are all settled is passed
+            // over, and so is a row of it whose candidates are, before its part of the segment
+            // is worked out.
+            guard
+                let (first, last, firstRow, lastRow, margin) = candidates(
+                    minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y)),
                 visitor.hasOpenSample(left: first, top: firstRow, right: last, bottom: lastRow)
             else { continue }
             let narrow = last - first < 64
             // The segment's own terms of the distance, worked out once for all its candidates.
             let ab = b - a
             let lengthSquared = ab.x * ab.x + ab.y * ab.y
-            for row in firstRow...lastRow {
-                if narrow && visitor.openSamples(row: row, from: first, through: last) == 0 { continue }
+            // Whether the sample inks (either rule, then the mask): visits it if so; false when
+            // the visitor stops.
+            @inline(__always)
+            func tryCandidate(column: Int, row: Int) -> Bool {
+                let left = Double(column) * sw
                 let top = Double(row) * sh
-                let bottom = top + sh
+                let centre = Vector2(left + sw / 2, top + sh / 2)
+                let distanceSquared = PlanarGeometry.distanceSquared(
+                    from: centre, toSegment: a, ab, lengthSquared: lengthSquared)
+                // A segment further from the centre than the rectangle's corners cannot touch
+                // it, and one nearer than its inner disc does: most candidates are settled
+                // without the rectangle test.
+                let inked =
+                    distanceSquared < halfWidth * halfWidth
+                    || (distanceSquared <= reachSquared
+                        && (distanceSquared < innerSquared
+                            || PlanarGeometry.segment(
+                                a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
+                                maxY: top + sh - Self.edge)))
+                return !inked || shape.hidden(centre) || visitor.visit(column: column, row: row)
+            }
+            for row in firstRow...lastRow {
+                let top = Double(row) * sh
                 let centreY = top + sh / 2
+                if narrow {
+                    // The segment's open candidates in this row. When they are few (under a
+                    // drawing's many strokes, most rows keep one or none), each is tried as it
+                    // is: working out the row's part of the segment would cost more than the
+                    // tries it saves. Otherwise only those the row's part can ink are tried.
+                    var open = visitor.openSamples(row: row, from: first, through: last)
+                    if open == 0 { continue }
+                    // More than two open (the baseline has no population count instruction).
+                    let beyondFirst = open & (open &- 1)
+                    if beyondFirst & (beyondFirst &- 1) != 0 {
+                        guard let span = xSpan(of: a, b, inBand: centreY - band, centreY + band) else {
+                            continue
+                        }
+                        let (low, high) = Self.candidates(
+                            from: span.lowerBound - margin, to: span.upperBound + margin,
+                            halfWidth: halfWidth,
+                            per: perWidth)
+                        let (from, through) = (max(low, first), min(high, last))
+                        guard from <= through else { continue }
+                        open &= SampleRun.all(from: from, through: through) << UInt64(from - first)
+                    }
+                    while open != 0 {
+                        let column = first + open.trailingZeroBitCount
+                        open &= open - 1
+                        if !tryCandidate(column: column, row: row) { return false }
+                    }
+                    continue
+                }
                 // Only the part of the segment near this row can ink it.
                 guard let span = xSpan(of: a, b, inBand: centreY - band, centreY + band) else { continue }
                 // Only samples whose rectangle meets the span (the rectangle rule) or whose
@@ -232,23 +289,7 @@ struct InkSampler {
                     while open != 0 {
                         let column = start + open.trailingZeroBitCount
                         open &= open - 1
-                        let left = Double(column) * sw
-                        let centre = Vector2(left + sw / 2, centreY)
-                        let distanceSquared = PlanarGeometry.distanceSquared(
-                            from: centre, toSegment: a, ab, lengthSquared: lengthSquared)
-                        // A segment further from the centre than the rectangle's corners cannot
-                        // touch it, and one nearer than its inner disc does: most candidates are
-                        // settled without the rectangle test.
-                        let inked =
-                            distanceSquared < halfWidth * halfWidth
-                            || (distanceSquared <= reachSquared
-                                && (distanceSquared < innerSquared
-                                    || PlanarGeometry.segment(
-                                        a, b, touchesRectMinX: left, minY: top, maxX: left + sw - Self.edge,
-                                        maxY: bottom - Self.edge)))
-                        if inked && !shape.hidden(centre) && !visitor.visit(column: column, row: row) {
-                            return false
-                        }
+                        if !tryCandidate(column: column, row: row) { return false }
                     }
                     start = end + 1
                 }

@@ -53,7 +53,9 @@ struct SettlingCells: SampleVisitor {
             markerSamples = sampleRows * sampleWords
             penCells = 2 * markerSamples
             markerCells = penCells + viewport.height * cellWords
-            count = markerCells + viewport.height * cellWords
+            // One word more, always 0, so a run of samples read across a word's end never reads
+            // past the array (`openSamples`).
+            count = markerCells + viewport.height * cellWords + 1
         }
     }
 
@@ -161,10 +163,11 @@ struct SettlingCells: SampleVisitor {
             + (row - layout.firstSample.row) * layout.sampleWords
         let column = first - layout.firstSample.column
         let (word, shift) = (start + column >> 6, UInt64(column & 63))
-        var open = masks[word] >> shift
-        if shift != 0, column >> 6 + 1 < layout.sampleWords { open |= masks[word + 1] << (64 - shift) }
-        let count = last - first + 1
-        return count >= 64 ? open : open & (1 << UInt64(count) - 1)
+        // The next word's low bits above this one's: shifted twice, so a shift of 0 takes none.
+        // Past a row's last word they are the next row's (or the spare word's), and fall beyond
+        // `last`, which the row holds.
+        let open = masks[word] &>> shift | (masks[word + 1] &<< 1) &<< (63 &- shift)
+        return open & ~UInt64(0) &>> UInt64(64 &- (last - first + 1))
     }
 
     @inline(__always)
