@@ -174,43 +174,33 @@ struct InkSampler {
         // rule) or within half the width of the row's centre line (the centre rule): one band
         // around the centre line holds both.
         let band = max(sh / 2, halfWidth)
-        // The samples either rule can ink for ink within a segment's box, clipped to the ranges
-        // asked for, with the margin for rounding; nil when none is asked for.
-        @inline(__always)
-        func candidates(minX: Double, maxX: Double, minY: Double, maxY: Double) -> (
-            first: Int, last: Int, firstRow: Int, lastRow: Int, margin: Double
-        )? {
+        for segment in 0..<shape.segmentCount {
+            let (a, b) = shape.segment(segment)
+            let (minX, maxX) = (min(a.x, b.x), max(a.x, b.x))
+            let (minY, maxY) = (min(a.y, b.y), max(a.y, b.y))
             // Room for rounding at any coordinate.
             // (Two-argument maxima: the variadic one builds an array for every segment.)
             let margin = 4 * Self.slack + max(max(abs(minX), abs(maxX)), max(abs(minY), abs(maxY))) * 0x1p-44
-            // The rows either rule can ink: those the box's extent meets (the rectangle rule),
-            // and those whose centre line lies within half the width of it (the centre rule,
-            // whose centres lie half a sample into their row).
+            // The rows either rule can ink: those the segment's extent meets (the rectangle
+            // rule), and those whose centre line lies within half the width of it (the centre
+            // rule, whose centres lie half a sample into their row).
             var (firstRow, lastRow) = Self.candidates(
                 from: minY - margin, to: maxY + margin, halfWidth: halfWidth, per: perHeight)
             if let rows {
                 firstRow = max(firstRow, rows.lowerBound)
                 lastRow = min(lastRow, rows.upperBound - 1)
             }
-            guard firstRow <= lastRow else { return nil }
-            // The columns the same way; every candidate of every row lies within them.
+            guard firstRow <= lastRow else { continue }
+            // The columns the same way; every candidate of every row lies within them, so a
+            // segment whose candidates are all settled is passed over, and so is a row of it
+            // whose candidates are, before its part of the segment is worked out.
             var (first, last) = Self.candidates(
                 from: minX - margin, to: maxX + margin, halfWidth: halfWidth, per: perWidth)
             if let columns {
                 first = max(first, columns.lowerBound)
                 last = min(last, columns.upperBound - 1)
             }
-            guard first <= last else { return nil }
-            return (first, last, firstRow, lastRow, margin)
-        }
-        for segment in 0..<shape.segmentCount {
-            let (a, b) = shape.segment(segment)
-            // The segment's candidates; a segment whose candidates are all settled is passed
-            // over, and so is a row of it whose candidates are, before its part of the segment
-            // is worked out.
-            guard
-                let (first, last, firstRow, lastRow, margin) = candidates(
-                    minX: min(a.x, b.x), maxX: max(a.x, b.x), minY: min(a.y, b.y), maxY: max(a.y, b.y)),
+            guard first <= last,
                 visitor.hasOpenSample(left: first, top: firstRow, right: last, bottom: lastRow)
             else { continue }
             let narrow = last - first < 64
@@ -238,9 +228,21 @@ struct InkSampler {
                                 maxY: top + sh - Self.edge)))
                 return !inked || shape.hidden(centre) || visitor.visit(column: column, row: row)
             }
+            // The columns of a row's candidates: only the part of the segment near the row can
+            // ink it, and only samples whose rectangle meets that part (the rectangle rule) or
+            // whose centre lies within half the width of it (the centre rule). They lie within
+            // the segment's candidates, `first` through `last`; nil when none does.
+            @inline(__always)
+            func rowCandidates(centreY: Double) -> (first: Int, last: Int)? {
+                guard let span = xSpan(of: a, b, inBand: centreY - band, centreY + band) else { return nil }
+                let (low, high) = Self.candidates(
+                    from: span.lowerBound - margin, to: span.upperBound + margin, halfWidth: halfWidth,
+                    per: perWidth)
+                let (from, through) = (max(low, first), min(high, last))
+                return from <= through ? (from, through) : nil
+            }
             for row in firstRow...lastRow {
-                let top = Double(row) * sh
-                let centreY = top + sh / 2
+                let centreY = Double(row) * sh + sh / 2
                 if narrow {
                     // The segment's open candidates in this row. When they are few (under a
                     // drawing's many strokes, most rows keep one or none), each is tried as it
@@ -251,15 +253,7 @@ struct InkSampler {
                     // More than two open (the baseline has no population count instruction).
                     let beyondFirst = open & (open &- 1)
                     if beyondFirst & (beyondFirst &- 1) != 0 {
-                        guard let span = xSpan(of: a, b, inBand: centreY - band, centreY + band) else {
-                            continue
-                        }
-                        let (low, high) = Self.candidates(
-                            from: span.lowerBound - margin, to: span.upperBound + margin,
-                            halfWidth: halfWidth,
-                            per: perWidth)
-                        let (from, through) = (max(low, first), min(high, last))
-                        guard from <= through else { continue }
+                        guard let (from, through) = rowCandidates(centreY: centreY) else { continue }
                         open &= SampleRun.all(from: from, through: through) << UInt64(from - first)
                     }
                     while open != 0 {
@@ -269,17 +263,7 @@ struct InkSampler {
                     }
                     continue
                 }
-                // Only the part of the segment near this row can ink it.
-                guard let span = xSpan(of: a, b, inBand: centreY - band, centreY + band) else { continue }
-                // Only samples whose rectangle meets the span (the rectangle rule) or whose
-                // centre lies within half the width of it (the centre rule) can be inked.
-                var (firstColumn, lastColumn) = Self.candidates(
-                    from: span.lowerBound - margin, to: span.upperBound + margin, halfWidth: halfWidth,
-                    per: perWidth)
-                if let columns {
-                    firstColumn = max(firstColumn, columns.lowerBound)
-                    lastColumn = min(lastColumn, columns.upperBound - 1)
-                }
+                guard let (firstColumn, lastColumn) = rowCandidates(centreY: centreY) else { continue }
                 // The open candidates only, 64 at a time: a sample a stroke above settled is
                 // not tried.
                 var start = firstColumn
@@ -410,8 +394,8 @@ enum SampleRun {
     /// Every candidate `first` through `last` (at most 64) open.
     @inline(__always)
     static func all(from first: Int, through last: Int) -> UInt64 {
-        let count = last - first + 1
-        return count >= 64 ? ~0 : (1 << UInt64(count)) - 1
+        // Without a branch: a shift by 64 - count, which is 0 to 63.
+        ~0 &>> UInt64(64 &- (last - first + 1))
     }
 }
 

@@ -167,7 +167,7 @@ struct SettlingCells: SampleVisitor {
         // Past a row's last word they are the next row's (or the spare word's), and fall beyond
         // `last`, which the row holds.
         let open = masks[word] &>> shift | (masks[word + 1] &<< 1) &<< (63 &- shift)
-        return open & ~UInt64(0) &>> UInt64(64 &- (last - first + 1))
+        return open & SampleRun.all(from: first, through: last)
     }
 
     @inline(__always)
