@@ -76,7 +76,8 @@ public struct SpatialIndex: Sendable {
         }
     }
 
-    private var slotsByKey: [StrokeKey: Int32] = [:]
+    /// The slot of each key (read back from the group in the slot).
+    private var keySlots = SlotIndex<StrokeKey>()
     /// By slot; nil for a free slot.
     private var groups: [StrokeGroup?] = []
     /// By slot.
@@ -103,14 +104,14 @@ public struct SpatialIndex: Sendable {
                 kept.append(index)
             }
         }
-        slotsByKey.reserveCapacity(kept.count)
+        keySlots.reserveCapacity(kept.count)
         self.groups.reserveCapacity(kept.count)
         places.reserveCapacity(kept.count)
         order.reserveCapacity(kept.count)
         for (rank, index) in kept.enumerated() {
             let slot = Int32(rank)
             let group = groups[index]
-            slotsByKey[group.key] = slot
+            keySlots.insert(slot, for: group.key)
             self.groups.append(group)
             places.append(Place())
             order.append(slot)
@@ -120,22 +121,31 @@ public struct SpatialIndex: Sendable {
 
     /// Makes room for `count` groups, so filling an index with a whole drawing grows it once.
     public mutating func reserveCapacity(_ count: Int) {
-        slotsByKey.reserveCapacity(count)
+        keySlots.reserveCapacity(count)
         groups.reserveCapacity(count)
         places.reserveCapacity(count)
         order.reserveCapacity(count)
     }
 
     /// How many groups the index holds.
-    public var count: Int { slotsByKey.count }
+    public var count: Int { keySlots.count }
 
     /// The group held under a key, if any.
     public func group(for key: StrokeKey) -> StrokeGroup? {
-        slotsByKey[key].flatMap { groups[Int($0)] }
+        slot(of: key).flatMap { groups[Int($0)] }
     }
 
     /// The group in a slot (one `order` or a query gave).
     func group(inSlot slot: Int32) -> StrokeGroup? { groups[Int(slot)] }
+
+    /// The slot holding `key`'s group, if any.
+    @inline(__always)
+    private func slot(of key: StrokeKey) -> Int32? {
+        // Through the buffer, so that only the key is copied out of a slot.
+        groups.withUnsafeBufferPointer { groups in
+            keySlots.slot(of: key) { groups[Int($0)]?.key == key }
+        }
+    }
 
     /// The pieces of the group in a slot, without a copy of the group.
     @inline(__always)
@@ -155,7 +165,7 @@ public struct SpatialIndex: Sendable {
 
     /// The bounds recorded for a key, if the index holds it and it has visible pieces.
     public func bounds(of key: StrokeKey) -> CellRect? {
-        slotsByKey[key].flatMap { places[Int($0)].bounds }
+        slot(of: key).flatMap { places[Int($0)].bounds }
     }
 
     /// Records `group` under `key`, replacing what was recorded (nil removes the key); returns
@@ -163,7 +173,7 @@ public struct SpatialIndex: Sendable {
     @discardableResult
     public mutating func update(_ key: StrokeKey, to group: StrokeGroup?) -> (old: CellRect?, new: CellRect?)
     {
-        if let slot = slotsByKey[key] {
+        if let slot = slot(of: key) {
             let old = places[Int(slot)].bounds
             unplace(slot)
             guard let group else {
@@ -188,7 +198,7 @@ public struct SpatialIndex: Sendable {
     /// once, rather than once per group; returns the keys added, sorted, and their bounds.
     public mutating func insertNew(_ newGroups: [StrokeGroup]) -> (keys: [StrokeKey], regions: [CellRect]) {
         var added: [(key: StrokeKey, slot: Int32)] = []
-        for group in newGroups where slotsByKey[group.key] == nil {
+        for group in newGroups where slot(of: group.key) == nil {
             added.append((group.key, takeSlot(for: group, key: group.key)))
         }
         guard let lowest = added.min(by: { $0.key < $1.key })?.key else { return ([], []) }
@@ -379,7 +389,7 @@ public struct SpatialIndex: Sendable {
             groups.append(group)
             places.append(Place())
         }
-        slotsByKey[key] = slot
+        keySlots.insert(slot, for: key)
         return slot
     }
 
@@ -392,7 +402,7 @@ public struct SpatialIndex: Sendable {
         let rank = Int(places[Int(slot)].rank)
         order.remove(at: rank)
         renumber(from: rank)
-        slotsByKey[key] = nil
+        keySlots.remove(key) { $0 == slot }
         groups[Int(slot)] = nil
         places[Int(slot)] = Place()
         freeSlots.append(slot)
