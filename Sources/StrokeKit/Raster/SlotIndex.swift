@@ -9,30 +9,31 @@
 /// removal shifts the entries after it back (no tombstones), so churn never slows a lookup down.
 /// The hash is the key's `hashValue` (Swift's hasher, seeded per process), so keys a peer sends
 /// cannot be chosen to collide.
+@usableFromInline
 struct SlotIndex<Key: Hashable>: Sendable {
     /// 0 for an empty bucket; else the hash's high 32 bits, then the slot plus one. The home
     /// bucket of an entry is its hash bits masked, so growing needs no key.
-    private var buckets: [UInt64] = []
+    @usableFromInline var buckets: [UInt64] = []
     /// How many keys are held.
-    private(set) var count = 0
+    @usableFromInline var count = 0
 
-    init() {}
+    @inlinable init() {}
 
-    private var mask: Int { buckets.count - 1 }
+    @inlinable var mask: Int { buckets.count - 1 }
 
-    @inline(__always)
-    private static func hashBits(of key: Key) -> UInt64 {
+    @inlinable @inline(__always)
+    static func hashBits(of key: Key) -> UInt64 {
         UInt64(UInt(bitPattern: key.hashValue)) >> 32
     }
 
-    @inline(__always)
-    private static func slot(in bucket: UInt64) -> Int32 {
+    @inlinable @inline(__always)
+    static func slot(in bucket: UInt64) -> Int32 {
         Int32(truncatingIfNeeded: bucket & 0xFFFF_FFFF) - 1
     }
 
     /// The bucket holding `key`, given whether a slot holds it.
-    @inline(__always)
-    private func bucketIndex(of key: Key, holds: (Int32) -> Bool) -> Int? {
+    @inlinable @inline(__always)
+    func bucketIndex(of key: Key, holds: (Int32) -> Bool) -> Int? {
         guard count > 0 else { return nil }
         let bits = Self.hashBits(of: key)
         let mask = self.mask
@@ -48,12 +49,13 @@ struct SlotIndex<Key: Hashable>: Sendable {
     }
 
     /// The slot holding `key`; `holds` says whether a slot does (it reads the store's key there).
-    @inline(__always)
+    @inlinable @inline(__always)
     func slot(of key: Key, holds: (Int32) -> Bool) -> Int32? {
         bucketIndex(of: key, holds: holds).map { Self.slot(in: buckets[$0]) }
     }
 
     /// Records that `slot` (0 or more) holds `key`, which no slot holds yet.
+    @inlinable
     mutating func insert(_ slot: Int32, for key: Key) {
         precondition(slot >= 0, "a slot is never negative")
         if (count + 1) * 4 > buckets.count * 3 { resize(to: max(16, buckets.count * 2)) }
@@ -62,7 +64,7 @@ struct SlotIndex<Key: Hashable>: Sendable {
     }
 
     /// Forgets `key`; returns the slot that held it (nil, and nothing changes, if none did).
-    @discardableResult
+    @inlinable @discardableResult
     mutating func remove(_ key: Key, holds: (Int32) -> Bool) -> Int32? {
         guard let found = bucketIndex(of: key, holds: holds) else { return nil }
         let slot = Self.slot(in: buckets[found])
@@ -83,21 +85,34 @@ struct SlotIndex<Key: Hashable>: Sendable {
         return slot
     }
 
+    /// Records that `key`, held in slot `old`, is now held in slot `new` (a store that keeps its
+    /// slots dense moves its last entry into a removed one's).
+    @inlinable
+    mutating func move(_ key: Key, from old: Int32, to new: Int32) {
+        guard let found = bucketIndex(of: key, holds: { $0 == old }) else {
+            preconditionFailure("the key is not held in that slot")
+        }
+        buckets[found] = buckets[found] & ~0xFFFF_FFFF | UInt64(UInt32(new) + 1)
+    }
+
     /// Makes room for `count` keys, so filling the index grows it once.
+    @inlinable
     mutating func reserveCapacity(_ count: Int) {
         var size = 16
         while count * 4 > size * 3 { size *= 2 }
         if size > buckets.count { resize(to: size) }
     }
 
-    private mutating func place(_ entry: UInt64) {
+    @inlinable
+    mutating func place(_ entry: UInt64) {
         let mask = self.mask
         var index = Int(truncatingIfNeeded: entry >> 32) & mask
         while buckets[index] != 0 { index = (index + 1) & mask }
         buckets[index] = entry
     }
 
-    private mutating func resize(to size: Int) {
+    @inlinable
+    mutating func resize(to size: Int) {
         let old = buckets
         buckets = [UInt64](repeating: 0, count: size)
         for entry in old where entry != 0 { place(entry) }
