@@ -303,9 +303,12 @@ public struct SpatialIndex: Sendable {
     /// `bounds(of:)` of a group, and the cells its ink can reach (`inkBounds(of:)` of each piece).
     static func bounds(ofGroup group: StrokeGroup) -> (bounds: CellRect, ink: CellRect)? {
         var found: (bounds: CellRect, ink: CellRect)?
-        for stroke in group.pieces {
-            let piece = bounds(ofPiece: stroke)
-            found = found.map { ($0.bounds.union(piece.bounds), $0.ink.union(piece.ink)) } ?? piece
+        // Each piece read in place: iterating the array would copy every piece out of it.
+        group.pieces.withUnsafeBufferPointer { pieces in
+            for index in pieces.indices {
+                let piece = bounds(ofPiece: pieces[index])
+                found = found.map { ($0.bounds.union(piece.bounds), $0.ink.union(piece.ink)) } ?? piece
+            }
         }
         return found
     }
@@ -324,8 +327,10 @@ public struct SpatialIndex: Sendable {
         bounds(ofPiece: stroke).ink
     }
 
+    @inline(__always)
     private static func bounds(ofPiece stroke: Stroke) -> (bounds: CellRect, ink: CellRect) {
-        if let layout = TextLayout(stroke) { return (layout.bounds, layout.bounds) }
+        // The kind asked first: a path (nearly every piece) is never copied for the text's layout.
+        if !stroke.kind.isPath, let layout = TextLayout(stroke) { return (layout.bounds, layout.bounds) }
         let margin = stroke.ink.width / 2 + 1
         let dx = stroke.transform.dx
         let dy = stroke.transform.dy
@@ -341,12 +346,18 @@ public struct SpatialIndex: Sendable {
             maxX = max(maxX, x)
             maxY = max(maxY, y)
         }
-        // The cells of the path's box widened by `margin` on every side.
+        // The cells of the path's box widened by `margin` on every side. The coordinates are
+        // within a few million cells, so truncating and stepping down is `rounded(.down)`,
+        // without a call to the C library's floor (x86-64's baseline has no rounding instruction).
+        func cell(_ value: Double) -> Int {
+            let truncated = Int(value)
+            return Double(truncated) > value ? truncated - 1 : truncated
+        }
         func cells(widenedBy margin: Double) -> CellRect {
-            let left = Int((minX - margin).rounded(.down))
-            let top = Int((minY - margin).rounded(.down))
-            let right = Int((maxX + margin).rounded(.down)) + 1
-            let bottom = Int((maxY + margin).rounded(.down)) + 1
+            let left = cell(minX - margin)
+            let top = cell(minY - margin)
+            let right = cell(maxX + margin) + 1
+            let bottom = cell(maxY + margin) + 1
             return CellRect(x: left, y: top, width: right - left, height: bottom - top)
         }
         let bounds = cells(widenedBy: margin)
