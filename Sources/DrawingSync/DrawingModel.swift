@@ -51,7 +51,7 @@ public struct DrawingModel: Sendable {
         public var problems: [StoredGroupProblem] = []
     }
 
-    public internal(set) var synced: [StrokeKey: EncodedGroup] = [:]
+    public internal(set) var synced = StrokeKeyTable<EncodedGroup>()
     /// The replica's entries, per raw stroke key, where they are not exactly those of the
     /// synchronized form (`synced`'s value and sweep values): an entry that cannot be read, a
     /// sweep under a key with no stroke. With `synced` this is what the replica held when last

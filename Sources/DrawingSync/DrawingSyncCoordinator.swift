@@ -115,11 +115,17 @@ public final class DrawingSyncCoordinator {
 
     /// Writes every unflushed edit now, as one transaction.
     public func flush() throws {
+        // After the flush's own maps are gone: what it freed is what a large flush gives back.
+        if HeapRelease.follows(try writeUnflushed()) { releaseHeap() }
+    }
+
+    /// `flush()` but for the heap: returns how many entries it wrote.
+    private func writeUnflushed() throws -> Int {
         let keys = unflushedKeys
         unflushedKeys.removeAll()
         debouncer.reset()
         let changes = model.changes(current: drawing, among: keys)
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return 0 }
         boundsCacheIsCurrent = false
         let pending = model.persistPending(changes)
         do {
@@ -133,7 +139,7 @@ public final class DrawingSyncCoordinator {
         model.applyRemoves(changes.removals)
         transactionCount += 1
         lastFlushError = nil
-        if HeapRelease.follows(changes.entryCount) { releaseHeap() }
+        return changes.entryCount
     }
 
     /// Gives the heap malloc keeps free back to the system (see `HeapRelease`).
@@ -158,10 +164,8 @@ public final class DrawingSyncCoordinator {
                 beginStagedOpen(document, firstRegion: firstRegion)
                 return
             }
-            update = model.update(fromDocument: document.fields)
-            // The whole drawing at once: one sort, not one insertion into the key order per stroke.
-            drawing = Drawing(groups: update.changed.values.compactMap { $0 })
-            if HeapRelease.follows(update.changed.count) { releaseHeap() }
+            // After the update's map of every stroke is gone (see `flush`).
+            if HeapRelease.follows(takeWholeDocument(document)) { releaseHeap() }
             return
         case .changed(let patches):
             var entries = Self.storedEntries(in: patches)
@@ -182,6 +186,14 @@ public final class DrawingSyncCoordinator {
             if drawing.setGroup(group, for: key) { change.groups[key] = .some(group) }
         }
         if !change.groups.isEmpty || !change.problems.isEmpty { onRemoteChange?(change) }
+    }
+
+    /// Builds the model and the drawing from the whole document at once (one sort, not one
+    /// insertion into the key order per stroke); returns how many strokes it took in.
+    private func takeWholeDocument(_ document: ObservedDocument) -> Int {
+        let update = model.update(fromDocument: document.fields)
+        drawing = Drawing(groups: update.changed.values.compactMap { $0 })
+        return update.changed.count
     }
 
     /// A remote change of a group with unflushed local edits: nil keeps the local group as it

@@ -54,6 +54,29 @@ import Testing
         #expect(EraserBrush(radius: 0.7).radius == 0.6875)
         #expect(StrokePoint(x: 0, y: 0, timeOffsetMilliseconds: -5).timeOffsetMilliseconds == 0)
     }
+
+    /// Ink and transforms keep whole grid units: every width in the range and every translation
+    /// within the coordinate limit comes back exactly as it was snapped, set or made.
+    @Test func inkAndTransformsKeepEveryGridValueExactly() {
+        for units in 1...1_024 {
+            let width = Double(units) / 16
+            var ink = Ink(tool: .pen, colour: 3)
+            ink.width = width + 0.01
+            #expect(ink.width == width && Ink(tool: .pen, colour: 3, width: width).width == width)
+        }
+        var ink = Ink(tool: .pen, colour: 3)
+        ink.width = .nan
+        #expect(ink.width == 1.0 / 16)
+        let limit = FixedPoint.coordinateLimit
+        for (dx, dy) in [
+            (0.0, 0.0), (limit, -limit), (-limit, limit), (1.03, -2.97), (-0.0, 1e300), (.nan, -1e300),
+        ] {
+            let transform = StrokeTransform(dx: dx, dy: dy)
+            #expect(transform.dx == FixedPoint.quantize(dx) && transform.dy == FixedPoint.quantize(dy))
+            #expect(transform.isIdentity == (transform.dx == 0 && transform.dy == 0))
+        }
+        #expect(StrokeTransform(dx: -0.01, dy: 0.02) == .identity)
+    }
 }
 
 @Suite struct StrokeGroupKeyingTests {

@@ -1,7 +1,8 @@
-import StrokeKit
 import StrokeKitTestSupport
 import TestSupport
 import Testing
+
+@testable import StrokeKit
 
 @Suite struct StrokeKeyTests {
     @Test func formatsCreationTimeAsISO8601UTCWithMillisecondsAndPeerSuffix() {
@@ -17,6 +18,26 @@ import Testing
         let key = try #require(StrokeKey(rawValue: "2026-03-25T16:20:14.127Z~3fa2c1"))
         #expect(key.creationMilliseconds == 1_774_455_614_127)
         #expect(key.peerSuffix == "3fa2c1")
+    }
+
+    /// A key with one byte replaced by any other is either refused or another canonical key:
+    /// one whose own text is exactly the changed text, at the time that text says.
+    @Test(arguments: [UInt64(4), 5, 6])
+    func aChangedByteGivesNoKeyOrACanonicalOne(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        for _ in 0..<300 {
+            let milliseconds = Int64.random(in: 0...StrokeKey.maximumMilliseconds, using: &generator)
+            var bytes = Array(Fixtures.key(milliseconds, peer: "q\(seed)z").rawValue.utf8)
+            bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                in: 0...127, using: &generator)
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let key = StrokeKey(rawValue: text) else { continue }
+            #expect(key.rawValue == text)
+            let suffix = String(text.dropFirst(UTCTimestamp.length + 1))
+            #expect(
+                StrokeKey(creationMilliseconds: key.creationMilliseconds, peerSuffix: suffix)?.rawValue
+                    == text)
+        }
     }
 
     @Test(arguments: [UInt64(1), 2, 3])

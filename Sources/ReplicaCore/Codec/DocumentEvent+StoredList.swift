@@ -21,9 +21,17 @@ extension DocumentEvent {
     /// Arrays, not any collection: the replica's store calls this from another module, where a
     /// generic function runs unspecialized (witness tables and metadata lookups on every event).
     package static func encodedList(blocks: [ArraySlice<UInt8>], then events: [DocumentEvent]) -> [UInt8] {
-        // A local write's one event: room for its value too, so the writer grows only once.
+        // Room for the values too, so the writer grows once at most: a text value takes its UTF-8
+        // bytes, or three for every four characters when it is base64 (packed); one write of the
+        // whole drawing is 100,000 values, which a writer doubling as it goes held two buffers of
+        // at once, 38 MB at the moment of copying.
         var valueBytes = 0
-        if events.count == 1, case .string(let text)? = events[0].value { valueBytes = text.utf8.count }
+        for event in events {
+            if case .string(let text)? = event.value {
+                let count = text.utf8.count
+                valueBytes += count % 4 == 0 && count > 0 ? count / 4 * 3 + 10 : count + 10
+            }
+        }
         var writer = ByteWriter(
             reservingCapacity: blocks.reduce(16) { $0 + $1.count } + events.count * 64 + valueBytes)
         writer.writeByte(listFormatThree)

@@ -147,10 +147,7 @@ public enum StrokeGroupCodec {
             x = try checked(x + dx, in: -limit...limit, "x")
             y = try checked(y + dy, in: -limit...limit, "y")
             t = try checked(t + dt, in: 0...timeLimit, "time offset")
-            path.append(
-                StrokePoint(
-                    x: FixedPoint.value(units: x), y: FixedPoint.value(units: y),
-                    timeOffsetMilliseconds: Int(t)))
+            path.append(StrokePoint(xUnits: x, yUnits: y, milliseconds: t))
         }
         return path
     }

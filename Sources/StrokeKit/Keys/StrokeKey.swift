@@ -22,17 +22,22 @@ public struct StrokeKey: Hashable, Comparable, Sendable {
     /// The latest creation time a key can express (the end of year 9999).
     public static let maximumMilliseconds = UTCTimestamp.maximumMilliseconds
 
-    /// Parses and validates a key; nil unless it is exactly in the canonical form.
+    /// Parses and validates a key; nil unless it is exactly in the canonical form. The bytes are
+    /// read where they lie (an open of 100,000 strokes parses every key), and the key keeps
+    /// `rawValue` itself, so it shares the text's storage with whoever gave it.
     public init?(rawValue: String) {
-        let bytes = Array(rawValue.utf8)
-        guard bytes.count > UTCTimestamp.length + 1, bytes.count <= Self.maximumLength,
-            bytes[UTCTimestamp.length] == UInt8(ascii: "~"),
-            let milliseconds = UTCTimestamp.parse(bytes[0..<UTCTimestamp.length])
-        else { return nil }
-        let suffix = String(decoding: bytes[(UTCTimestamp.length + 1)...], as: UTF8.self)
-        guard Self.isValidPeerSuffix(suffix) else { return nil }
+        var text = rawValue
+        let parsed = text.withUTF8 { bytes -> Int64? in
+            let stamp = UTCTimestamp.length
+            guard bytes.count > stamp + 1, bytes.count <= Self.maximumLength,
+                bytes[stamp] == UInt8(ascii: "~"),
+                Self.isValidPeerSuffix(UnsafeBufferPointer(rebasing: bytes[(stamp + 1)...]))
+            else { return nil }
+            return UTCTimestamp.parse(UnsafeBufferPointer(rebasing: bytes[..<stamp]))
+        }
+        guard let parsed else { return nil }
         self.rawValue = rawValue
-        self.creationMilliseconds = milliseconds
+        self.creationMilliseconds = parsed
     }
 
     /// The key for a creation time and a peer; nil if the time is outside 1970...9999 or the
@@ -47,8 +52,12 @@ public struct StrokeKey: Hashable, Comparable, Sendable {
 
     /// 1–16 characters, each a digit or a lowercase ASCII letter (safe inside a DQL path).
     public static func isValidPeerSuffix(_ suffix: String) -> Bool {
-        let bytes = suffix.utf8
-        return !bytes.isEmpty && bytes.count <= maximumPeerSuffixLength
+        var suffix = suffix
+        return suffix.withUTF8(isValidPeerSuffix)
+    }
+
+    private static func isValidPeerSuffix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.count <= maximumPeerSuffixLength
             && bytes.allSatisfy { (48...57).contains($0) || (97...122).contains($0) }
     }
 

@@ -51,11 +51,13 @@ enum UTCTimestamp {
     }
 
     /// The Unix milliseconds of a timestamp in exactly the form `format` writes, else nil.
-    static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int64? {
-        let b = Array(bytes)
-        guard b.count == length else { return nil }
-        let separators: [(Int, UInt8)] = [(4, 45), (7, 45), (10, 84), (13, 58), (16, 58), (19, 46), (23, 90)]
-        for (index, expected) in separators where b[index] != expected { return nil }
+    /// The bytes are read where they lie: no copy, no table of separators built per call.
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard b.count == length, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+            b[10] == UInt8(ascii: "T"),
+            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "."),
+            b[23] == UInt8(ascii: "Z")
+        else { return nil }
         func number(_ start: Int, _ count: Int) -> Int64? {
             var value: Int64 = 0
             for index in start..<(start + count) {

@@ -2,12 +2,23 @@
 ///
 /// One index is not a fixed colour: `defaultInkColour` is "default ink", which each viewer shows
 /// in its own terminal's foreground (black on a light theme, light on a dark one).
+///
+/// Four bytes: the width is kept as its number of 1/16-cell units (1...1024), since every stroke
+/// piece of a drawing holds its ink.
 public struct Ink: Hashable, Sendable {
     public var tool: InkTool
     public var colour: UInt8
-    /// The width in cells, on the 1/16 grid, within `Ink.widthRange`.
+    private var widthUnits: UInt16
+
+    /// The width in cells, on the 1/16 grid, within `Ink.widthRange` (a width set is snapped and
+    /// clamped to it).
     public var width: Double {
-        didSet { width = FixedPoint.quantizeLength(width, in: Self.widthRange) }
+        get { FixedPoint.value(units: Int64(widthUnits)) }
+        set { widthUnits = Self.units(ofWidth: newValue) }
+    }
+
+    private static func units(ofWidth width: Double) -> UInt16 {
+        UInt16(FixedPoint.units(FixedPoint.quantizeLength(width, in: widthRange)))
     }
 
     /// The index stored for default ink. It is 15, the one the first palette entry (white)
@@ -24,7 +35,7 @@ public struct Ink: Hashable, Sendable {
     public init(tool: InkTool, colour: UInt8, width: Double) {
         self.tool = tool
         self.colour = colour
-        self.width = FixedPoint.quantizeLength(width, in: Self.widthRange)
+        widthUnits = Self.units(ofWidth: width)
     }
 
     /// The tool's default width.

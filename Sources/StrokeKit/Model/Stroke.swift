@@ -5,9 +5,11 @@ import ByteCoding
 ///
 /// Its `kind` says what the path is: ink along it, or (text, a kind from a newer build) the one
 /// point where the stroke sits.
+///
+/// 72 bytes (the fields in this order leave no padding but at the end), so a group of one piece
+/// is a 112-byte block of the heap; a drawing holds one per stroke and more.
 public struct Stroke: Hashable, Sendable {
     public var key: StrokeKey
-    public var ink: Ink
     /// Never empty; one point for text and unknown kinds.
     public private(set) var path: [StrokePoint]
     /// A path, text, or a kind this build does not know.
@@ -16,6 +18,7 @@ public struct Stroke: Hashable, Sendable {
     public var createdAtMilliseconds: Int64
     public var transform: StrokeTransform
     public var mask: StrokeMask
+    public var ink: Ink
 
     /// A stroke; nil for an empty path.
     public init?(

@@ -9,8 +9,8 @@ public enum StrokeKind: Hashable, Sendable {
     /// Characters whose first cell is the one holding the path's only point.
     case text(StrokeText)
     /// A kind written by a newer build: kept byte for byte, never rewritten, shown as a
-    /// placeholder at the path's only point.
-    case unknown(UnknownStrokeKind)
+    /// placeholder at the path's only point. Boxed (it is rare), so a kind is one word.
+    indirect case unknown(UnknownStrokeKind)
 
     /// The text, for a text stroke.
     public var text: StrokeText? {

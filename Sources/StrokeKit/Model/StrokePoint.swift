@@ -22,6 +22,14 @@ public struct StrokePoint: Hashable, Sendable {
         self.init(CanvasPoint(x: x, y: y), timeOffsetMilliseconds: timeOffsetMilliseconds)
     }
 
+    /// A point from its grid units and time as the decoder checked them (within the coordinate
+    /// limit, the time within 0...`maximumTimeOffset`): nothing is converted, snapped or clamped.
+    init(xUnits: Int64, yUnits: Int64, milliseconds: Int64) {
+        self.xUnits = Int32(xUnits)
+        self.yUnits = Int32(yUnits)
+        self.milliseconds = Int32(milliseconds)
+    }
+
     /// Where the pen was.
     public var point: CanvasPoint {
         CanvasPoint(

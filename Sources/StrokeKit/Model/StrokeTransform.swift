@@ -2,19 +2,25 @@
 ///
 /// Paths and masks stay in the stroke's own coordinates, so moving a stroke moves its erased
 /// parts with it.
+///
+/// Kept as whole 1/16-cell units (8 bytes, not 16: every stroke piece holds one), which is exact
+/// since a translation is snapped to that grid within ±`FixedPoint.coordinateLimit` cells.
 public struct StrokeTransform: Hashable, Sendable {
-    public let dx: Double
-    public let dy: Double
+    private let dxUnits: Int32
+    private let dyUnits: Int32
+
+    public var dx: Double { FixedPoint.value(units: Int64(dxUnits)) }
+    public var dy: Double { FixedPoint.value(units: Int64(dyUnits)) }
 
     public static let identity = StrokeTransform(dx: 0, dy: 0)
 
     /// A translation, snapped to the 1/16 grid.
     public init(dx: Double, dy: Double) {
-        self.dx = FixedPoint.quantize(dx)
-        self.dy = FixedPoint.quantize(dy)
+        dxUnits = Int32(FixedPoint.units(FixedPoint.quantize(dx)))
+        dyUnits = Int32(FixedPoint.units(FixedPoint.quantize(dy)))
     }
 
-    public var isIdentity: Bool { dx == 0 && dy == 0 }
+    public var isIdentity: Bool { dxUnits == 0 && dyUnits == 0 }
 
     /// A point in stroke coordinates placed on the canvas (unclamped, for geometry).
     func apply(_ point: CanvasPoint) -> Vector2 {

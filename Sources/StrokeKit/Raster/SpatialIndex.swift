@@ -76,7 +76,8 @@ public struct SpatialIndex: Sendable {
         }
     }
 
-    private var slotsByKey: [StrokeKey: Int32] = [:]
+    /// The slot of each key (read back from the group in the slot).
+    private var keySlots = SlotIndex<StrokeKey>()
     /// By slot; nil for a free slot.
     private var groups: [StrokeGroup?] = []
     /// By slot.
@@ -103,14 +104,14 @@ public struct SpatialIndex: Sendable {
                 kept.append(index)
             }
         }
-        slotsByKey.reserveCapacity(kept.count)
+        keySlots.reserveCapacity(kept.count)
         self.groups.reserveCapacity(kept.count)
         places.reserveCapacity(kept.count)
         order.reserveCapacity(kept.count)
         for (rank, index) in kept.enumerated() {
             let slot = Int32(rank)
             let group = groups[index]
-            slotsByKey[group.key] = slot
+            keySlots.insert(slot, for: group.key)
             self.groups.append(group)
             places.append(Place())
             order.append(slot)
@@ -120,22 +121,31 @@ public struct SpatialIndex: Sendable {
 
     /// Makes room for `count` groups, so filling an index with a whole drawing grows it once.
     public mutating func reserveCapacity(_ count: Int) {
-        slotsByKey.reserveCapacity(count)
+        keySlots.reserveCapacity(count)
         groups.reserveCapacity(count)
         places.reserveCapacity(count)
         order.reserveCapacity(count)
     }
 
     /// How many groups the index holds.
-    public var count: Int { slotsByKey.count }
+    public var count: Int { keySlots.count }
 
     /// The group held under a key, if any.
     public func group(for key: StrokeKey) -> StrokeGroup? {
-        slotsByKey[key].flatMap { groups[Int($0)] }
+        slot(of: key).flatMap { groups[Int($0)] }
     }
 
     /// The group in a slot (one `order` or a query gave).
     func group(inSlot slot: Int32) -> StrokeGroup? { groups[Int(slot)] }
+
+    /// The slot holding `key`'s group, if any.
+    @inline(__always)
+    private func slot(of key: StrokeKey) -> Int32? {
+        // Through the buffer, so that only the key is copied out of a slot.
+        groups.withUnsafeBufferPointer { groups in
+            keySlots.slot(of: key) { groups[Int($0)]?.key == key }
+        }
+    }
 
     /// The pieces of the group in a slot, without a copy of the group.
     @inline(__always)
@@ -155,7 +165,7 @@ public struct SpatialIndex: Sendable {
 
     /// The bounds recorded for a key, if the index holds it and it has visible pieces.
     public func bounds(of key: StrokeKey) -> CellRect? {
-        slotsByKey[key].flatMap { places[Int($0)].bounds }
+        slot(of: key).flatMap { places[Int($0)].bounds }
     }
 
     /// Records `group` under `key`, replacing what was recorded (nil removes the key); returns
@@ -163,7 +173,7 @@ public struct SpatialIndex: Sendable {
     @discardableResult
     public mutating func update(_ key: StrokeKey, to group: StrokeGroup?) -> (old: CellRect?, new: CellRect?)
     {
-        if let slot = slotsByKey[key] {
+        if let slot = slot(of: key) {
             let old = places[Int(slot)].bounds
             unplace(slot)
             guard let group else {
@@ -188,7 +198,7 @@ public struct SpatialIndex: Sendable {
     /// once, rather than once per group; returns the keys added, sorted, and their bounds.
     public mutating func insertNew(_ newGroups: [StrokeGroup]) -> (keys: [StrokeKey], regions: [CellRect]) {
         var added: [(key: StrokeKey, slot: Int32)] = []
-        for group in newGroups where slotsByKey[group.key] == nil {
+        for group in newGroups where slot(of: group.key) == nil {
             added.append((group.key, takeSlot(for: group, key: group.key)))
         }
         guard let lowest = added.min(by: { $0.key < $1.key })?.key else { return ([], []) }
@@ -293,9 +303,12 @@ public struct SpatialIndex: Sendable {
     /// `bounds(of:)` of a group, and the cells its ink can reach (`inkBounds(of:)` of each piece).
     static func bounds(ofGroup group: StrokeGroup) -> (bounds: CellRect, ink: CellRect)? {
         var found: (bounds: CellRect, ink: CellRect)?
-        for stroke in group.pieces {
-            let piece = bounds(ofPiece: stroke)
-            found = found.map { ($0.bounds.union(piece.bounds), $0.ink.union(piece.ink)) } ?? piece
+        // Each piece read in place: iterating the array would copy every piece out of it.
+        group.pieces.withUnsafeBufferPointer { pieces in
+            for index in pieces.indices {
+                let piece = bounds(ofPiece: pieces[index])
+                found = found.map { ($0.bounds.union(piece.bounds), $0.ink.union(piece.ink)) } ?? piece
+            }
         }
         return found
     }
@@ -314,8 +327,10 @@ public struct SpatialIndex: Sendable {
         bounds(ofPiece: stroke).ink
     }
 
+    @inline(__always)
     private static func bounds(ofPiece stroke: Stroke) -> (bounds: CellRect, ink: CellRect) {
-        if let layout = TextLayout(stroke) { return (layout.bounds, layout.bounds) }
+        // The kind asked first: a path (nearly every piece) is never copied for the text's layout.
+        if !stroke.kind.isPath, let layout = TextLayout(stroke) { return (layout.bounds, layout.bounds) }
         let margin = stroke.ink.width / 2 + 1
         let dx = stroke.transform.dx
         let dy = stroke.transform.dy
@@ -331,12 +346,18 @@ public struct SpatialIndex: Sendable {
             maxX = max(maxX, x)
             maxY = max(maxY, y)
         }
-        // The cells of the path's box widened by `margin` on every side.
+        // The cells of the path's box widened by `margin` on every side. The coordinates are
+        // within a few million cells, so truncating and stepping down is `rounded(.down)`,
+        // without a call to the C library's floor (x86-64's baseline has no rounding instruction).
+        func cell(_ value: Double) -> Int {
+            let truncated = Int(value)
+            return Double(truncated) > value ? truncated - 1 : truncated
+        }
         func cells(widenedBy margin: Double) -> CellRect {
-            let left = Int((minX - margin).rounded(.down))
-            let top = Int((minY - margin).rounded(.down))
-            let right = Int((maxX + margin).rounded(.down)) + 1
-            let bottom = Int((maxY + margin).rounded(.down)) + 1
+            let left = cell(minX - margin)
+            let top = cell(minY - margin)
+            let right = cell(maxX + margin) + 1
+            let bottom = cell(maxY + margin) + 1
             return CellRect(x: left, y: top, width: right - left, height: bottom - top)
         }
         let bounds = cells(widenedBy: margin)
@@ -379,7 +400,7 @@ public struct SpatialIndex: Sendable {
             groups.append(group)
             places.append(Place())
         }
-        slotsByKey[key] = slot
+        keySlots.insert(slot, for: key)
         return slot
     }
 
@@ -392,7 +413,7 @@ public struct SpatialIndex: Sendable {
         let rank = Int(places[Int(slot)].rank)
         order.remove(at: rank)
         renumber(from: rank)
-        slotsByKey[key] = nil
+        keySlots.remove(key) { $0 == slot }
         groups[Int(slot)] = nil
         places[Int(slot)] = Place()
         freeSlots.append(slot)
