@@ -168,7 +168,7 @@ public struct DocumentState: Sendable, Equatable {
             removed
             || (!event.isRemoved && event.kind == .value
                 && (node.mapRemoval.contains(event.dot) || node.descendantWriteRemoval.contains(event.dot)))
-        if removedHere { _ = store.markRemoved(event.dot) }
+        if removedHere { store.markRemoved(event.dot) }
         let joinsLive = !removedHere && !event.isRemoved
         // The event joins its node's live events after the ones its context removes are gone, so
         // a register's node that one write replaces another at keeps its one live event inline
@@ -181,7 +181,7 @@ public struct DocumentState: Sendable, Equatable {
             if joinsLive {
                 if context.contains(event.dot) {
                     // Only hand-made input names its own dot in its context: removed at once.
-                    if store.markRemoved(event.dot) != nil { touched.append(event.dot) }
+                    if store.markRemoved(event.dot) { touched.append(event.dot) }
                 } else {
                     node.addLive(event.dot)
                 }
@@ -215,7 +215,7 @@ public struct DocumentState: Sendable, Equatable {
     ) {
         node.removeLive { dot in
             guard context.contains(dot) else { return false }
-            if store.markRemoved(dot) != nil { touched.append(dot) }
+            if store.markRemoved(dot) { touched.append(dot) }
             return true
         }
     }
@@ -227,7 +227,7 @@ public struct DocumentState: Sendable, Equatable {
     ) {
         node.removeLive { dot in
             guard context.contains(dot), store.kind(at: dot) == .value else { return false }
-            if store.markRemoved(dot) != nil { touched.append(dot) }
+            if store.markRemoved(dot) { touched.append(dot) }
             return true
         }
     }
@@ -246,7 +246,7 @@ public struct DocumentState: Sendable, Equatable {
 
     private mutating func remove(_ dot: Dot, touched: inout [Dot]) {
         guard let event = store[dot], !event.isRemoved else { return }
-        _ = store.markRemoved(dot)
+        store.markRemoved(dot)
         root.withNode(at: event.path[...]) { node in node.removeLive { $0 == dot } }
         touched.append(dot)
     }
