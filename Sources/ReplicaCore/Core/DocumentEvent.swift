@@ -17,17 +17,20 @@ public struct DocumentEvent: Equatable, Sendable {
         case removal = 2
     }
 
+    // Declared in this order so that they pack: the kind and the flag fill the timestamp's
+    // padding and the value's tag ends the event, 65 bytes (a stride of 72) where the order of
+    // the initializer's arguments took 81 (88). Every document holds one per event.
     public var dot: Dot
     public var timestamp: HybridTimestamp
-    /// Map keys from the document root; empty for the document itself.
-    public var path: [String]
     public var kind: Kind
-    /// The register value of a live `.value` event; dropped once the event is removed.
-    public var value: DocumentValue?
-    /// Every write the writer had seen when it wrote this one (never the event's own dot).
-    public var context: VersionVector
     /// Whether a later event has removed this one. Removal events are born removed.
     public var isRemoved: Bool
+    /// Map keys from the document root; empty for the document itself.
+    public var path: [String]
+    /// Every write the writer had seen when it wrote this one (never the event's own dot).
+    public var context: VersionVector
+    /// The register value of a live `.value` event; dropped once the event is removed.
+    public var value: DocumentValue?
 
     public init(
         dot: Dot, timestamp: HybridTimestamp, path: [String], kind: Kind, value: DocumentValue?,
@@ -51,8 +54,13 @@ public struct DocumentEvent: Equatable, Sendable {
     /// The same event, marked removed and without its value.
     var removed: DocumentEvent {
         var copy = self
-        copy.isRemoved = true
-        copy.value = nil
+        copy.markRemoved()
         return copy
+    }
+
+    /// Marks the event removed and drops its value.
+    mutating func markRemoved() {
+        isRemoved = true
+        value = nil
     }
 }

@@ -38,24 +38,20 @@ extension DocumentState {
 }
 
 extension PathNode {
-    /// A node with nothing in it, made once: `PathNode()` builds each of its three empty vectors
-    /// through `VersionVector.init(_:)`'s dictionary, which a load of 100,000 strokes did for every
-    /// stroke's node (about an eighth of the replica's open).
-    static let empty = PathNode()
-
     /// Records a stored event at `path[depth...]` below this node: the removal facts it adds on
     /// the way and at its own level, and its place among the live events when it is stored live.
     mutating func recordResolved(_ event: DocumentEvent, depth: Int) {
         guard depth == event.path.count else {
             // A write below a register value makes this path a map (see `DocumentState.place`).
-            if event.kind != .removal { descendantWriteRemoval.formUnion(event.context) }
-            children[event.path[depth], default: .empty].recordResolved(event, depth: depth + 1)
+            withChild(event.path[depth], recordingWriteBelow: event.kind != .removal ? event.context : nil) {
+                $0.recordResolved(event, depth: depth + 1)
+            }
             return
         }
-        if !event.isRemoved { live.append(event.dot) }
+        if !event.isRemoved { addLive(event.dot) }
         switch event.kind {
-        case .value, .removal: subtreeRemoval.formUnion(event.context)
-        case .map: mapRemoval.formUnion(event.context)
+        case .value, .removal: recordSubtreeRemoval(event.context)
+        case .map: recordMapRemoval(event.context)
         }
     }
 }
@@ -65,9 +61,20 @@ extension PathNode {
     /// at this node and below.
     func hasSameIndex(as other: PathNode) -> Bool {
         guard subtreeRemoval == other.subtreeRemoval, mapRemoval == other.mapRemoval,
-            descendantWriteRemoval == other.descendantWriteRemoval, children.count == other.children.count,
-            live.count == other.live.count, live.sorted() == other.live.sorted()
+            descendantWriteRemoval == other.descendantWriteRemoval, liveCount == other.liveCount
         else { return false }
-        return children.allSatisfy { key, child in other.children[key].map(child.hasSameIndex) ?? false }
+        if liveCount > 1 {
+            var mine: [Dot] = []
+            var theirs: [Dot] = []
+            forEachLive { mine.append($0) }
+            other.forEachLive { theirs.append($0) }
+            guard mine.sorted() == theirs.sorted() else { return false }
+        } else if firstLive != other.firstLive {
+            return false
+        }
+        let children = children
+        let otherChildren = other.children
+        guard children.count == otherChildren.count else { return false }
+        return children.allSatisfy { key, child in otherChildren[key].map(child.hasSameIndex) ?? false }
     }
 }

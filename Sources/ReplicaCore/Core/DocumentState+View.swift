@@ -94,17 +94,17 @@ extension DocumentState {
     /// read in place: rendering a drawing visits every stroke's node, and copying each winning
     /// event would touch its path and context too.
     private func winner(of node: PathNode) -> (kind: DocumentEvent.Kind, value: DocumentValue?)? {
-        guard let first = node.live.first else { return nil }
-        if node.live.count == 1 { return store.kindAndValue(at: first) }
+        guard let first = node.firstLive else { return nil }
+        if node.liveCount == 1 { return store.kindAndValue(at: first) }
         var best: (timestamp: HybridTimestamp, dot: Dot)?
-        for dot in node.live {
-            guard let timestamp = store.timestamp(at: dot) else { continue }
+        node.forEachLive { dot in
+            guard let timestamp = store.timestamp(at: dot) else { return }
             if let current = best,
                 (timestamp, dot.peer, dot.counter) <= (
                     current.timestamp, current.dot.peer, current.dot.counter
                 )
             {
-                continue
+                return
             }
             best = (timestamp, dot)
         }
@@ -122,13 +122,14 @@ extension DocumentState {
         let winner = winner(of: node)
         if let winner, winner.kind == .value { return winner.value }
         var entries: [String: DocumentValue] = [:]
-        entries.reserveCapacity(node.children.count)
+        let children = node.children
+        entries.reserveCapacity(children.count)
         // By index: each child is rendered where it lies (a `for` over the pairs copies every
-        // node, retaining its live set, vectors and children).
-        var index = node.children.startIndex
-        while index != node.children.endIndex {
-            if let value = render(node.children.values[index]) { entries[node.children.keys[index]] = value }
-            index = node.children.index(after: index)
+        // node, retaining its live event's shape).
+        var index = children.startIndex
+        while index != children.endIndex {
+            if let value = render(children.values[index]) { entries[children.keys[index]] = value }
+            index = children.index(after: index)
         }
         if winner == nil && entries.isEmpty { return nil }
         return .object(entries)

@@ -152,33 +152,48 @@ public struct DocumentState: Sendable, Equatable {
         let context = event.context
         let removed = removedAbove || (!event.isRemoved && node.subtreeRemoval.contains(event.dot))
         guard depth == event.path.count else {
-            if event.kind != .removal {
-                // A write below a register value turns this path into a map: the value it saw goes.
-                node.descendantWriteRemoval.formUnion(context)
+            // A write below a register value turns this path into a map: the value it saw goes.
+            let writesBelow = event.kind != .removal
+            if writesBelow {
                 removeLiveValues(in: &node, coveredBy: context, store: &store, touched: &touched)
             }
-            place(
-                event, depth: depth + 1, removedAbove: removed,
-                node: &node.children[event.path[depth], default: PathNode()], store: &store, touched: &touched
-            )
+            node.withChild(event.path[depth], recordingWriteBelow: writesBelow ? context : nil) { child in
+                place(
+                    event, depth: depth + 1, removedAbove: removed, node: &child, store: &store,
+                    touched: &touched)
+            }
             return
         }
         let removedHere =
             removed
             || (!event.isRemoved && event.kind == .value
                 && (node.mapRemoval.contains(event.dot) || node.descendantWriteRemoval.contains(event.dot)))
-        if removedHere {
-            _ = store.markRemoved(event.dot)
-        } else if !event.isRemoved {
-            node.live.append(event.dot)
-        }
+        if removedHere { store.markRemoved(event.dot) }
+        let joinsLive = !removedHere && !event.isRemoved
+        // The event joins its node's live events after the ones its context removes are gone, so
+        // a register's node that one write replaces another at keeps its one live event inline
+        // (see `PathNode`); the live events and the dots touched come out as if it had joined
+        // first and been checked last, as before.
         switch event.kind {
         case .value, .removal:
-            node.subtreeRemoval.formUnion(context)
-            removeLiveEvents(inSubtree: &node, coveredBy: context, store: &store, touched: &touched)
+            node.recordSubtreeRemoval(context)
+            removeLiveEvents(at: &node, coveredBy: context, store: &store, touched: &touched)
+            if joinsLive {
+                if context.contains(event.dot) {
+                    // Only hand-made input names its own dot in its context: removed at once.
+                    if store.markRemoved(event.dot) { touched.append(event.dot) }
+                } else {
+                    node.addLive(event.dot)
+                }
+            }
+            node.forEachChild { child in
+                removeLiveEvents(inSubtree: &child, coveredBy: context, store: &store, touched: &touched)
+            }
         case .map:
-            node.mapRemoval.formUnion(context)
+            node.recordMapRemoval(context)
+            // A map marker is no register value: the removal never takes the marker itself.
             removeLiveValues(in: &node, coveredBy: context, store: &store, touched: &touched)
+            if joinsLive { node.addLive(event.dot) }
         }
     }
 
@@ -187,19 +202,21 @@ public struct DocumentState: Sendable, Equatable {
         inSubtree node: inout PathNode, coveredBy context: VersionVector, store: inout EventStore,
         touched: inout [Dot]
     ) {
-        if !node.live.isEmpty {
-            node.live.removeAll { dot in
-                guard context.contains(dot) else { return false }
-                if store.markRemoved(dot) != nil { touched.append(dot) }
-                return true
-            }
+        removeLiveEvents(at: &node, coveredBy: context, store: &store, touched: &touched)
+        node.forEachChild { child in
+            removeLiveEvents(inSubtree: &child, coveredBy: context, store: &store, touched: &touched)
         }
-        guard !node.children.isEmpty else { return }
-        var index = node.children.values.startIndex
-        while index != node.children.values.endIndex {
-            removeLiveEvents(
-                inSubtree: &node.children.values[index], coveredBy: context, store: &store, touched: &touched)
-            index = node.children.values.index(after: index)
+    }
+
+    /// Removes the live events at exactly `node` that `context` covers.
+    private static func removeLiveEvents(
+        at node: inout PathNode, coveredBy context: VersionVector, store: inout EventStore,
+        touched: inout [Dot]
+    ) {
+        node.removeLive { dot in
+            guard context.contains(dot) else { return false }
+            if store.markRemoved(dot) { touched.append(dot) }
+            return true
         }
     }
 
@@ -208,10 +225,9 @@ public struct DocumentState: Sendable, Equatable {
         in node: inout PathNode, coveredBy context: VersionVector, store: inout EventStore,
         touched: inout [Dot]
     ) {
-        guard !node.live.isEmpty else { return }
-        node.live.removeAll { dot in
+        node.removeLive { dot in
             guard context.contains(dot), store.kind(at: dot) == .value else { return false }
-            if store.markRemoved(dot) != nil { touched.append(dot) }
+            if store.markRemoved(dot) { touched.append(dot) }
             return true
         }
     }
@@ -230,8 +246,8 @@ public struct DocumentState: Sendable, Equatable {
 
     private mutating func remove(_ dot: Dot, touched: inout [Dot]) {
         guard let event = store[dot], !event.isRemoved else { return }
-        _ = store.markRemoved(dot)
-        root.withNode(at: event.path[...]) { node in node.live.removeAll { $0 == dot } }
+        store.markRemoved(dot)
+        root.withNode(at: event.path[...]) { node in node.removeLive { $0 == dot } }
         touched.append(dot)
     }
 }

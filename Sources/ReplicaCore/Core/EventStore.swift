@@ -117,21 +117,23 @@ struct EventStore: Sendable {
         }
     }
 
-    /// Marks a held event removed (and drops its value); returns it as it was, or nil if not held.
-    mutating func markRemoved(_ dot: Dot) -> DocumentEvent? {
-        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count) {
-            let index = Int(dot.counter - 1)
-            guard let event = logs[slot][index] else { return sparse.isEmpty ? nil : markSparseRemoved(dot) }
-            logs[slot][index] = event.removed
-            return event
+    /// Marks a held event removed (and drops its value); false when it is not held.
+    @discardableResult
+    mutating func markRemoved(_ dot: Dot) -> Bool {
+        if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
+            logs[slot][Int(dot.counter - 1)] != nil
+        {
+            // In place: the event's path and context are not copied.
+            logs[slot][Int(dot.counter - 1)]?.markRemoved()
+            return true
         }
-        return sparse.isEmpty ? nil : markSparseRemoved(dot)
+        return sparse.isEmpty ? false : markSparseRemoved(dot)
     }
 
-    private mutating func markSparseRemoved(_ dot: Dot) -> DocumentEvent? {
-        guard let event = sparse[dot] else { return nil }
-        sparse[dot] = event.removed
-        return event
+    private mutating func markSparseRemoved(_ dot: Dot) -> Bool {
+        guard sparse[dot] != nil else { return false }
+        sparse[dot]?.markRemoved()
+        return true
     }
 
     /// Forgets an event (compaction).

@@ -19,6 +19,9 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         entries.sort { $0.peer < $1.peer }
     }
 
+    /// The vector of no writes, made without `init(_:)`'s dictionary (a path node's facts start so).
+    static var empty: VersionVector { VersionVector(sortedEntries: []) }
+
     /// Entries already in strictly increasing peer order with no zero counter (the decoder checks).
     init(sortedEntries: [Entry]) {
         entries = sortedEntries
