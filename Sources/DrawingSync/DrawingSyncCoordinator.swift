@@ -142,8 +142,11 @@ public final class DrawingSyncCoordinator {
         return changes.entryCount
     }
 
-    /// Gives the heap malloc keeps free back to the system (see `HeapRelease`).
+    /// Gives the heap malloc keeps free back to the system (see `HeapRelease`), with the pages
+    /// the replica's SQLite cache holds from the work just done (a whole read or a large write)
+    /// freed first, so that their memory goes back too.
     func releaseHeap() {
+        replica.releaseCachedPages()
         if HeapRelease.release() { heapReleases += 1 }
     }
 

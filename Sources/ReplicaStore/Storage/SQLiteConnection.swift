@@ -48,6 +48,22 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Frees the pages SQLite's cache holds for this connection that no statement is using (all
+    /// of them between transactions); later reads fetch them from the file (the system's cache).
+    func releaseCachedPages() {
+        guard let handle else { return }
+        sqlite3_db_release_memory(handle)
+    }
+
+    /// The bytes SQLite's page cache holds for this connection.
+    var cachedPageBytes: Int {
+        guard let handle else { return 0 }
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     func prepare(_ sql: String) throws -> SQLiteStatement {
         guard let handle else {
             throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql)
