@@ -92,18 +92,11 @@ public struct StrokeKeyTable<Value: StrokeKeyed>: Sendable where Value: Sendable
 extension StrokeKeyTable: Sequence {
     public typealias Element = (key: StrokeKey, value: Value)
 
-    public struct Iterator: IteratorProtocol {
-        @usableFromInline var base: IndexingIterator<[Value]>
-
-        @inlinable init(_ values: [Value]) { base = values.makeIterator() }
-
-        @inlinable
-        public mutating func next() -> (key: StrokeKey, value: Value)? {
-            base.next().map { ($0.key, $0) }
-        }
+    @inlinable
+    public func makeIterator() -> LazyMapSequence<[Value], Element>.Iterator {
+        dense.lazy.map { ($0.key, $0) }.makeIterator()
     }
 
-    @inlinable public func makeIterator() -> Iterator { Iterator(dense) }
     @inlinable public var underestimatedCount: Int { dense.count }
 }
 
