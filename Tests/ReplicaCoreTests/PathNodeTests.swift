@@ -134,14 +134,22 @@ import Testing
         }
     }
 
-    @Test(arguments: UInt64(1)...40)
-    func aNodeHoldsWhatAPlainModelHolds(seed: UInt64) {
+    /// `steps` seeded random steps from an empty node and model, `body` called after each with
+    /// the step's number and both.
+    func walk(seed: UInt64, steps: Int, _ body: (Int, PathNode, Model) -> Void) {
         var rng = SplitMix64(seed: seed)
         var node = PathNode()
         var model = Model()
-        var copies: [(PathNode, Model)] = []
-        for count in 0..<200 {
+        for count in 0..<steps {
             step(&node, &model, &rng)
+            body(count, node, model)
+        }
+    }
+
+    @Test(arguments: UInt64(1)...40)
+    func aNodeHoldsWhatAPlainModelHolds(seed: UInt64) {
+        var copies: [(PathNode, Model)] = []
+        walk(seed: seed, steps: 200) { count, node, model in
             expect(node, matches: model)
             if count % 17 == 0 { copies.append((node, model)) }
         }
@@ -151,12 +159,8 @@ import Testing
 
     @Test(arguments: UInt64(1)...40)
     func equalityIsTheModelsAndSameIndexIgnoresTheOrderOfLiveEvents(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
-        var node = PathNode()
-        var model = Model()
         var earlier: [(PathNode, Model)] = []
-        for count in 0..<120 {
-            step(&node, &model, &rng)
+        walk(seed: seed, steps: 120) { count, node, model in
             // The same content built another way (from nothing, so leaves where the node may
             // hold branches that lost their second event) is equal.
             let rebuilt = self.node(from: model)
