@@ -22,6 +22,8 @@ let package = Package(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // epoll(7): glibc's, whose header Swift's Glibc module leaves out (EventRuntime's loop).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // pipe2(2) and posix_spawn's chdir, also left out (TestSupport's SpawnedProcess).
+        .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
 
         // Pure libraries. ByteCoding (the one byte reader and writer), JSONText (the one JSON reader,
         // quoter and text position) and MonotonicTime (the instant sync is timed by; no clock is
@@ -84,7 +86,7 @@ let package = Package(
         // Tests mirror the libraries; TestSupport holds seeded generators, a manual clock and
         // temp-dir helpers, StrokeKitTestSupport the stroke fixtures, ReplicaCoreTestSupport the
         // random workloads and the convergence harness that the core's and the store's tests share.
-        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSpawn"], path: "Sources/TestSupport"),
         .target(name: "StrokeKitTestSupport", dependencies: ["StrokeKit"]),
         .target(name: "ReplicaCoreTestSupport", dependencies: ["ReplicaCore", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where SwiftPM put the products of this build (the directory holding the test bundle), so
 /// end-to-end tests run the very `drawtogether` binary that `swift test` just built.

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import Synchronization
 
 /// A throwaway PostgreSQL cluster for one test run: `initdb` in a temp directory, a server that
 /// listens only on a Unix socket in that directory (no TCP port, so parallel runs never collide)
@@ -24,9 +26,8 @@ public final class PostgresCluster: @unchecked Sendable {
     private let binaries: String
     private let dataDirectory: String
     private let fsync: Bool
-    private let lock = NSLock()
-    private var stopped = false
-    private var databases = 0
+    /// Whether the server was stopped, and how many databases were made.
+    private let counters = Mutex<(stopped: Bool, databases: Int)>((false, 0))
 
     private init(fsync: Bool = false) throws {
         self.fsync = fsync
@@ -92,9 +93,9 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Creates a fresh database and returns its name.
     public func createDatabase() throws -> String {
-        let name = lock.withLock {
-            databases += 1
-            return "test\(getpid())_\(databases)"
+        let name = counters.withLock {
+            $0.databases += 1
+            return "test\(getpid())_\($0.databases)"
         }
         try run(
             binaries + "/createdb", ["-h", socketDirectory, "-U", "relay", name], step: "createdb \(name)")
@@ -109,9 +110,9 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Stops the server at once (the tests kill relays, never need the database's shutdown).
     public func stop() {
-        let alreadyStopped = lock.withLock {
-            defer { stopped = true }
-            return stopped
+        let alreadyStopped = counters.withLock { counters in
+            defer { counters.stopped = true }
+            return counters.stopped
         }
         guard !alreadyStopped else { return }
         try? runServerProgram("pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"])
@@ -126,14 +127,12 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
-    /// Spawned as tmux is (`TmuxCommand`): the server outlives `pg_ctl` and would otherwise keep
-    /// every descriptor it inherited, so a pipe of this or any concurrent test would never reach
-    /// end-of-file, and it would inherit the test runner's blocked signals (SIGCHLD among them).
-    /// Run from `/`, which the server user can enter.
+    /// Spawned as every child is (`SpawnedProcess`): the server outlives `pg_ctl` and would
+    /// otherwise keep every descriptor it inherited, so a pipe of this or any concurrent test
+    /// would never reach end-of-file, and it would inherit the test runner's blocked signals
+    /// (SIGCHLD among them). Run from `/`, which the server user can enter.
     private func run(_ executable: String, _ arguments: [String], step: String) throws {
-        let result = try TmuxCommand.run(
-            "/bin/sh", ["-c", "cd / && exec \"$@\"", "sh", executable] + arguments,
-            environment: ProcessInfo.processInfo.environment)
+        let result = try runProcess(executable, arguments, currentDirectory: "/")
         guard result.status == 0 else {
             throw PostgresClusterError(step: step, output: result.standardOutput + result.standardError)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The outcome of running a child process to completion.
 public struct ProcessResult: Sendable {
@@ -12,30 +12,17 @@ public func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     currentDirectory: String? = nil
 ) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
+    let process = try SpawnedProcess(
+        executable, arguments, environment: environment, currentDirectory: currentDirectory,
+        standardOutput: .pipe, standardError: .pipe)
+    // Both read together, so a chatty child cannot block on a full one while the other is read.
+    var collected: [[UInt8]] = [[], []]
+    SpawnedProcess.read([process.standardOutput ?? -1, process.standardError ?? -1]) {
+        collected[$0] += $1
+        return true
     }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
+    let (output, errors) = (collected[0], collected[1])
     return ProcessResult(
-        status: process.terminationStatus,
-        standardOutput: String(decoding: outData, as: UTF8.self),
-        standardError: String(decoding: errData, as: UTF8.self))
+        status: process.wait(), standardOutput: String(decoding: output, as: UTF8.self),
+        standardError: String(decoding: errors, as: UTF8.self))
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A fresh directory under the system temp directory, removed when the value is released.
 public final class TemporaryDirectory: @unchecked Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A program running in a private tmux server, for end-to-end tests of terminal front ends:
 /// type keys, click and drag with SGR mouse sequences, and read the screen back.
@@ -107,7 +108,9 @@ public final class TmuxSession: @unchecked Sendable {
     /// A tmux format about the pane, e.g. `#{mouse_any_flag}` to see which mouse mode the
     /// program turned on.
     public func display(_ format: String) throws -> String {
-        try tmux(["display-message", "-p", "-t", target, format]).trimmingCharacters(in: .newlines)
+        var text = try tmux(["display-message", "-p", "-t", target, format])
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
     }
 
     /// Polls the screen every 50 ms until `condition` holds, and returns that screen. Throws
@@ -124,7 +127,7 @@ public final class TmuxSession: @unchecked Sendable {
             guard clock.now < deadline else {
                 throw TmuxSessionError.timedOut(after: timeout, screen: screen)
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            usleep(50_000)
         }
     }
 
@@ -147,7 +150,12 @@ public final class TmuxSession: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["TMUX"] = nil  // a test run inside tmux must not talk to the user's server
         let all = ["-L", serverName, "-f", "/dev/null"] + arguments
-        let result = try TmuxCommand.run(executable, all, environment: environment)
+        // Spawned with every signal at its default and unblocked (test runner threads block
+        // SIGHUP, SIGTERM, SIGCHLD and more: a server with that mask never hears its panes die,
+        // ignores `kill-server`, and hands the mask to the program under test), and with no
+        // descriptor above 2 (the server outlives this client and would keep a concurrent
+        // test's pipe from ever reaching end of file): see `SpawnedProcess`.
+        let result = try runProcess(executable, all, environment: environment)
         guard result.status == 0 else {
             throw TmuxSessionError.commandFailed(
                 arguments: all, status: result.status, standardError: result.standardError)
@@ -156,7 +164,7 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     private static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + word.replacing("'", with: "'\\''") + "'"
     }
 }
 
@@ -173,7 +181,10 @@ public enum TmuxSessionError: Error, CustomStringConvertible {
         case .commandFailed(let arguments, let status, let standardError):
             return "tmux \(arguments.joined(separator: " ")) exited with \(status): \(standardError)"
         case .timedOut(let duration, let screen):
-            let frame = screen.enumerated().map { String(format: "%3d|", $0.offset) + $0.element }
+            let frame = screen.enumerated().map {
+                String(repeating: " ", count: max(0, 3 - String($0.offset).count)) + "\($0.offset)|"
+                    + $0.element
+            }
             return "the screen did not reach the expected state within \(duration); last screen:\n"
                 + frame.joined(separator: "\n")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReplicaCore
 import ReplicaStore
 import StrokeKit
@@ -108,8 +108,7 @@ struct CompactionBench {
     }
 
     private static func fileBytes(_ directory: String) -> Int {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/replica.sqlite")
-        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        TemporaryStores.size(ofFile: directory + "/replica.sqlite")
     }
 }
 

@@ -1,6 +1,8 @@
+import Dispatch
 import DrawingSync
 import EventRuntime
-import Foundation
+import FoundationEssentials
+import Glibc
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync
@@ -39,8 +41,9 @@ struct EndToEndBench {
         let loopA = try PollEventLoop(clock: .system)
         let endpoint: SocketEndpoint =
             transport == "unix" ? .unix(path: stores.path("b.sock")) : .tcp(host: "127.0.0.1", port: 0)
-        let thread = Thread { Self.runPeerB(path: pathB, endpoint: endpoint, link: link, wake: loopA) }
-        thread.start()
+        DispatchQueue(label: "bench peer B").async {
+            Self.runPeerB(path: pathB, endpoint: endpoint, link: link, wake: loopA)
+        }
         defer {
             link.stopPeer()
             let deadline = BenchClock.now() + 5_000_000_000

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import JSONText
 
 /// One measured number: what it is, its value and unit, and labelled details (sample size, notes).
@@ -59,7 +60,11 @@ struct Figure {
 
     /// `value` with `digits` significant digits (`%g`: JSON reads its exponent form too).
     static func significant(_ value: Double, digits: Int) -> String {
-        String(format: "%.\(digits)g", value)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%.\(digits)g", $0) }
+        return String(
+            decoding: buffer.prefix(max(0, min(Int(count), buffer.count - 1))).map { UInt8(bitPattern: $0) },
+            as: UTF8.self)
     }
 
 }

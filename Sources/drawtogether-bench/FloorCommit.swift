@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// The floor a local write is compared with (`replica.floor.commit`): the same bytes as the
 /// replica's log row of one write, inserted by bare SQLite into a table of the same shape, one

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReplicaCore
 import ReplicaStore
 import StrokeKit
@@ -192,9 +192,9 @@ struct MapWorkload {
         let applyB = try BenchClock.measure { try Self.apply(deltaAB, to: b) }.seconds
         let beforeA = deliveriesA
         let applyA = try BenchClock.measure { try Self.apply(deltaBA, to: a) }.seconds
-        // A document observer hears of every commit that wrote to its document, with patches of
-        // the paths written (in `overlap` B's own later writes win every conflict, so B's
-        // patches restate what B had).
+        // A document observer hears of every commit that changed what its document shows, with
+        // patches of the paths whose value changed (in `overlap` B's own later writes win every
+        // conflict, so A's delta changes nothing B shows and B's observer is not called).
         report.add(
             "\(prefix).apply", applyB, "s",
             [

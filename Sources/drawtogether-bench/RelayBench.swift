@@ -1,5 +1,5 @@
 import EventRuntime
-import Foundation
+import FoundationEssentials
 import Glibc
 import TestSupport
 

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import TestSupport
 
 /// A real `drawtogether serve` in a child process: the relay the capacity figures measure. Its
 /// CPU time and resident memory are read from `/proc/PID`, so they are the relay's alone.
@@ -12,10 +13,8 @@ final class RelayProcess {
         var extraArguments: [String] = []
     }
 
-    let process = Process()
+    let process: SpawnedProcess
     let port: UInt16
-    private let output = Pipe()
-    private let errors: FileHandle
     private let log: String
 
     /// `drawtogether` beside this benchmark's executable (both are built by `swift build`).
@@ -38,35 +37,26 @@ final class RelayProcess {
             throw BenchError.setup(
                 "no relay binary at \(binary): build it too (swift build -c release --product drawtogether)")
         }
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments =
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DRAWTOGETHER_") }
+        environment["DRAWTOGETHER_TOKEN"] = options.token
+        process = try SpawnedProcess(
+            binary,
             [
                 "serve", "--listen", "127.0.0.1:0", "--store", options.store, "--database-id",
                 RelayLoad.databaseID,
-            ]
-            + options.extraArguments
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("DRAWTOGETHER_") }
-        environment["DRAWTOGETHER_TOKEN"] = options.token
-        process.environment = environment
-        process.standardOutput = output
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        errors = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+            ] + options.extraArguments,
+            environment: environment, standardOutput: .pipe, standardError: .file(log))
         // `listening on 127.0.0.1:PORT` is its first line on standard output.
-        var line = Data()
-        let reader = output.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
+        var line: [UInt8] = []
+        SpawnedProcess.read([process.standardOutput ?? -1]) { _, chunk in
+            line += chunk
+            return !chunk.contains(UInt8(ascii: "\n"))
         }
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("listening on "), let colon = text.lastIndex(of: ":"),
             let port = UInt16(text[text.index(after: colon)...].prefix { $0.isNumber })
         else {
-            process.terminate()
+            process.send(SIGTERM)
             throw BenchError.setup("the relay did not start (see \(log)): '\(text)'")
         }
         self.port = port
@@ -79,11 +69,11 @@ final class RelayProcess {
     /// SIGTERM, and SIGKILL if it has not gone within 10 s.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        process.send(SIGTERM)
         let deadline = BenchClock.now() + 10_000_000_000
         while process.isRunning && BenchClock.now() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        process.wait()
     }
 
     /// The deltas and transactions of the relay's group commit, from the line it logs when it
@@ -104,7 +94,7 @@ final class RelayProcess {
     func cpuMicroseconds() -> Double? {
         guard
             let text = try? String(
-                contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
         else { return nil }
         // After the command name in parentheses: state is field 3, utime 14 and stime 15.
@@ -119,7 +109,7 @@ final class RelayProcess {
     func residentKiB() -> Double? {
         guard
             let text = try? String(
-                contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+                contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
         else { return nil }
         return Double(String(line.filter(\.isNumber)))

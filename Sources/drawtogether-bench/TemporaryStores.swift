@@ -1,11 +1,13 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A temporary directory for a section's replicas, removed when the section is done.
 final class TemporaryStores {
     let root: String
 
     init(_ label: String) throws {
-        var template = Array("\(NSTemporaryDirectory())/drawtogether-bench-\(label).XXXXXX".utf8CString)
+        var template = Array(
+            "\(FileManager.default.temporaryDirectory.path)/drawtogether-bench-\(label).XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw BenchError.setup("cannot make a temporary directory: \(String(cString: strerror(errno)))")
         }
@@ -23,10 +25,13 @@ final class TemporaryStores {
     static func bytes(under directory: String) -> Int {
         let manager = FileManager.default
         guard let names = try? manager.subpathsOfDirectory(atPath: directory) else { return 0 }
-        return names.reduce(0) { total, name in
-            let attributes = try? manager.attributesOfItem(atPath: directory + "/" + name)
-            return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
-        }
+        return names.reduce(0) { total, name in total + size(ofFile: directory + "/" + name) }
+    }
+
+    /// The size of the file at `path` from stat(2); 0 where there is none.
+    static func size(ofFile path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 }
 

@@ -152,7 +152,8 @@ enum CommandOutput {
         }
     }
 
-    private static func directoryName(of path: String) -> String {
+    /// The directory part of `path` (`.` when it names none, `/` for a file at the root).
+    static func directoryName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -108,7 +108,7 @@ extension CompletionScript {
 
     /// A word in fish's single quotes (`\` and `'` escaped with a backslash).
     static func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
             + "'"
     }
 }

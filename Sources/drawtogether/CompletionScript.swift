@@ -12,6 +12,6 @@ enum CompletionScript {
 
     /// A word in single quotes for bash and zsh (`'` becomes `'\''`).
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        "'" + text.replacing("'", with: #"'\''"#) + "'"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ReplicaStore
 
 /// `drawtogether completions bash|zsh|fish|drawings`.
@@ -9,7 +9,7 @@ enum CompletionsCommand {
             let resources = try ResourceDirectory.locate()
             let model = try CompletionModel { try resources.text("help/\($0).txt") }
             guard let script = CompletionScript.script(for: shell, model: model) else { return 2 }
-            FileHandle.standardOutput.write(Data(script.utf8))
+            try CommandOutput.printStandardOutput(script)
             return 0
         } catch {
             printError("drawtogether: \(UserMessage.message(for: error))")
@@ -33,7 +33,7 @@ enum CompletionsCommand {
         }
         .filter { !$0.contains(where: \.isNewline) }
         let text = ids.sorted().map { $0 + "\n" }.joined()
-        FileHandle.standardOutput.write(Data(text.utf8))
+        try CommandOutput.printStandardOutput(text)
         return 0
     }
 }

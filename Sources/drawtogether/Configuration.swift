@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Every setting the executable runs with, resolved and checked.
 ///
@@ -184,8 +185,9 @@ struct Configuration: Equatable, Sendable {
     /// The real file system, for `resolve(readSecretFile:)` in production.
     static func readSecretFileFromDisk(_ path: String) throws -> (text: String, mode: UInt32)? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let mode = (attributes[.posixPermissions] as? NSNumber)?.uint32Value ?? 0o777
+        // The mode from stat(2); a file that cannot be asked counts as readable by anyone.
+        var info = stat()
+        let mode = stat(path, &info) == 0 ? UInt32(info.st_mode & 0o7777) : 0o777
         return (try String(contentsOfFile: path, encoding: .utf8), mode)
     }
 

@@ -1,5 +1,6 @@
 import EventRuntime
-import Foundation
+import FoundationEssentials
+import Glibc
 import ReplicaStore
 import ReplicaSync
 

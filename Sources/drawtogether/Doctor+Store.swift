@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import ReplicaStore
 
@@ -104,7 +104,7 @@ extension Doctor {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else { return .ok(.store, what) }
         let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
-        let text = ByteCountFormatter.string(fromByteCount: Int64(clamping: free), countStyle: .file)
+        let text = Self.byteCount(free)
         guard free >= minimumFreeBytes else {
             return .problem(
                 .store,
@@ -137,10 +137,26 @@ extension Doctor {
         return nil
     }
 
+    /// A size as a person reads it: `512 bytes`, `9.4 MB`, `212 GB` (units of 1,000, as file
+    /// managers show free space; one decimal below 10 of a unit).
+    static func byteCount(_ bytes: UInt64) -> String {
+        guard bytes >= 1_000 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        var value = Double(bytes)
+        var unit = 0
+        let units = ["KB", "MB", "GB", "TB", "PB", "EB"]
+        repeat {
+            value /= 1_000
+            unit += 1
+        } while value >= 999.95 && unit < units.count
+        let tenths = Int((value * 10).rounded())
+        let number = tenths < 100 ? "\(tenths / 10).\(tenths % 10)" : "\(Int(value.rounded()))"
+        return number + " " + units[unit - 1]
+    }
+
     private static func nearestExistingAncestor(of path: String) -> String {
         var directory = path
         while StorePath.status(directory) == .missing, directory != "/" {
-            directory = (directory as NSString).deletingLastPathComponent
+            directory = CommandOutput.directoryName(of: directory)
             if directory.isEmpty { directory = "/" }
         }
         return directory

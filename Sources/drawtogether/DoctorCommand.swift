@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `drawtogether doctor`: checks the terminal, the store, local discovery, the settings in
 /// effect and the configured peers, and prints one line per check. Exit 0 when no line is a
@@ -39,6 +39,7 @@ enum DoctorCommand {
 
     private static func print(_ findings: [DoctorFinding]) {
         let text = findings.map { $0.line + "\n" }.joined()
-        FileHandle.standardOutput.write(Data(text.utf8))
+        // A reader that went away takes the rest of the report with it; the exit status still says.
+        try? CommandOutput.printStandardOutput(text)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one place that turns a parsed command line into work, prints, and picks the exit code:
 /// 0 done, 1 the work failed, 2 the command line or configuration was wrong.

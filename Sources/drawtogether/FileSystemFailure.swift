@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Turns a failed file operation into the few words a person can act on ("permission denied",
@@ -8,20 +8,20 @@ enum FileSystemFailure {
     /// The reason of a Foundation or POSIX file error; any other error's own description.
     static func reason(_ error: any Error) -> String {
         if let code = posixCode(of: error) { return reason(errno: code) }
-        let nsError = error as NSError
-        guard nsError.domain == NSCocoaErrorDomain else { return "\(error)" }
-        if let code = cocoaEquivalents[nsError.code] { return reason(errno: code) }
-        return nsError.localizedDescription
+        guard let cocoaError = error as? CocoaError else { return "\(error)" }
+        if let code = cocoaEquivalents[cocoaError.code.rawValue] { return reason(errno: code) }
+        return cocoaReasons[cocoaError.code.rawValue]
+            ?? "a file error (Foundation's code \(cocoaError.code.rawValue))"
     }
 
     /// One line for a Foundation file error that reached the top without a message of its own:
     /// the path it names, the reason and what to check; nil for every other error.
     static func message(_ error: any Error) -> String? {
-        let nsError = error as NSError
-        guard nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain else { return nil }
-        let path =
-            nsError.userInfo[NSFilePathErrorKey] as? String ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
-        guard let path else { return "a file operation failed: \(reason(error))" }
+        guard error is CocoaError || error is POSIXError else { return nil }
+        let cocoaError = error as? CocoaError
+        guard let path = cocoaError?.filePath ?? cocoaError?.url?.path else {
+            return "a file operation failed: \(reason(error))"
+        }
         return "cannot use \(path): \(reason(error)); check that path and its permissions"
     }
 
@@ -46,12 +46,8 @@ enum FileSystemFailure {
     /// error).
     static func posixCode(of error: any Error) -> Int32? {
         if let posix = error as? POSIXError { return posix.code.rawValue }
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: nsError.code) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
-            return posixCode(of: underlying)
-        }
-        return nil
+        guard let underlying = (error as? CocoaError)?.underlying else { return nil }
+        return posixCode(of: underlying)
     }
 
     /// Foundation's file error codes and the POSIX error each stands for, for errors that carry
@@ -64,5 +60,19 @@ enum FileSystemFailure {
         CocoaError.Code.fileWriteOutOfSpace.rawValue: ENOSPC,
         CocoaError.Code.fileWriteVolumeReadOnly.rawValue: EROFS,
         CocoaError.Code.fileWriteFileExists.rawValue: EEXIST,
+    ]
+
+    /// Words for Foundation's file errors that no POSIX error stands for.
+    private static let cocoaReasons: [Int: String] = [
+        CocoaError.Code.fileReadCorruptFile.rawValue: "the file is damaged",
+        CocoaError.Code.fileReadInapplicableStringEncoding.rawValue: "the file is not UTF-8 text",
+        CocoaError.Code.fileReadUnknownStringEncoding.rawValue: "the file is not UTF-8 text",
+        CocoaError.Code.fileReadTooLarge.rawValue: "the file is too large to read",
+        CocoaError.Code.fileReadInvalidFileName.rawValue: "the file name is not valid",
+        CocoaError.Code.fileWriteInvalidFileName.rawValue: "the file name is not valid",
+        CocoaError.Code.fileWriteInapplicableStringEncoding.rawValue: "the text cannot be written as UTF-8",
+        CocoaError.Code.fileLocking.rawValue: "the file is locked",
+        CocoaError.Code.fileReadUnknown.rawValue: "the file could not be read",
+        CocoaError.Code.fileWriteUnknown.rawValue: "the file could not be written",
     ]
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `drawtogether manpage`: drawtogether(1) in roff on standard output.
 enum ManPageCommand {
@@ -6,7 +6,7 @@ enum ManPageCommand {
         do {
             let resources = try ResourceDirectory.locate()
             let page = try ManPage(version: DrawTogetherApp.version) { try resources.text("help/\($0).txt") }
-            FileHandle.standardOutput.write(Data(page.roff.utf8))
+            try CommandOutput.printStandardOutput(page.roff)
             return 0
         } catch {
             printError("drawtogether: \(UserMessage.message(for: error))")

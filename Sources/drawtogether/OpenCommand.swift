@@ -1,5 +1,5 @@
 import DrawingSync
-import Foundation
+import FoundationEssentials
 import ReplicaCore
 import ReplicaStore
 import ReplicaSync

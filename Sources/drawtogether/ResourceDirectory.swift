@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds the files the app ships besides code (help texts, palette, sample drawing).
 ///

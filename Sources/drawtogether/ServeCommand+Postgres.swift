@@ -1,5 +1,5 @@
 import EventRuntime
-import Foundation
+import FoundationEssentials
 import RelayStore
 import ReplicaCore
 import ReplicaSync
@@ -99,7 +99,8 @@ extension ServeCommand {
         if !configuration.servers.isEmpty {
             node.connect(toFirstOf: configuration.servers.map(PeerWiring.endpoint))
         }
-        FileHandle.standardOutput.write(Data("listening on \(endpoint)\n".utf8))
+        // Where it listens, for whoever started it; a closed standard output does not stop a relay.
+        try? CommandOutput.printStandardOutput("listening on \(endpoint)\n")
         while signals.receivedSignal == nil {
             loop.runOnce(maximumWait: .seconds(1))
         }

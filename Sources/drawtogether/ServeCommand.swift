@@ -1,5 +1,5 @@
 import EventRuntime
-import Foundation
+import FoundationEssentials
 import ReplicaSync
 
 /// `drawtogether serve --listen HOST:PORT --token T [--store DIR]`: the relay. A peer with its own
@@ -31,7 +31,8 @@ enum ServeCommand {
         printError(clientCapacity(openFileLimit: DescriptorLimit.raiseToHardLimit()))
         // A relay is not a local instance: it does not take part in local discovery.
         for endpoint in try wiring.start(discovery: false) {
-            FileHandle.standardOutput.write(Data("listening on \(endpoint)\n".utf8))
+            // Where it listens, for whoever started it; a closed standard output does not stop a relay.
+            try? CommandOutput.printStandardOutput("listening on \(endpoint)\n")
         }
         while signals.receivedSignal == nil {
             wiring.loop.runOnce(maximumWait: .seconds(1))

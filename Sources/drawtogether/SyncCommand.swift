@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ReplicaSync
 
 /// `drawtogether sync [--once]`: a headless peer. It opens the next free replica slot, syncs with
