@@ -47,7 +47,7 @@ extension Replica {
         } catch {
             try restoreCommittedState(after: error)
         }
-        didCommit(changed, isLocal: false)
+        didCommit(CommittedChanges(written: changed), isLocal: false)
         return .applied(newEvents: newEvents, changedDocumentIDs: changed.keys.map(\.id).sorted())
     }
 }

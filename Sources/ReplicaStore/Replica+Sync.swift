@@ -29,7 +29,7 @@ extension Replica {
     /// observers; if the transaction fails, memory is put back to what SQLite holds and this
     /// throws.
     func commitApplied() throws {
-        let changed: [DocumentKey: Set<[String]>]
+        let changed: CommittedChanges
         do {
             changed = try database.connection.transaction { try persistUnsaved() }
         } catch {

@@ -164,7 +164,7 @@ public final class Replica {
         if let activeTransaction { return try body(activeTransaction) }  // nested: part of the outer one
         let transaction = ReplicaTransaction(replica: self)
         activeTransaction = transaction
-        var changed: [DocumentKey: Set<[String]>] = [:]
+        var changed = CommittedChanges()
         let result: T
         do {
             // Closed before observers run, so a handler that writes starts a transaction of its own.
@@ -185,21 +185,26 @@ public final class Replica {
     }
 
     /// Appends every changed event, one log row per document, with the clock; the caller holds
-    /// the SQLite transaction (a failure reloads what is committed, counts included). Returns,
-    /// per document, the paths of the events written (see `ReplicaCommit.changedPaths`).
+    /// the SQLite transaction (a failure reloads what is committed, counts included). Returns what
+    /// the observers and commit handlers are told of it (see `CommittedChanges`).
     ///
-    /// The paths are gathered only when an observer or a commit handler will read them.
-    func persistUnsaved() throws -> [DocumentKey: Set<[String]>] {
-        guard state.hasUnsavedChanges else { return [:] }
+    /// The paths are gathered only when an observer or a commit handler will read them: every
+    /// written path only for commit handlers, the paths that show a change only for a document
+    /// observed alone.
+    func persistUnsaved() throws -> CommittedChanges {
+        guard state.hasUnsavedChanges else { return CommittedChanges() }
         let changes = state.takeUnsaved()
         try database.append(changes, clock: state.clock.latest)
         let listening = !observers.isEmpty || !commitHandlers.isEmpty
-        var paths: [DocumentKey: Set<[String]>] = [:]
+        var committed = CommittedChanges()
         for change in changes {
             let key = change.key
             if listening {
-                let changed = state.changedPaths(of: change)
-                if paths[key] == nil { paths[key] = changed } else { paths[key]?.formUnion(changed) }
+                let written = commitHandlers.isEmpty ? [] : state.changedPaths(of: change)
+                committed.written[key, default: []].formUnion(written)
+                if isObservedAlone(key) {
+                    committed.shown[key, default: []] += state.shownChangedPaths(of: change)
+                }
             }
             // One lookup of the document's entry, counted and judged in place.
             if addLogEvents(
@@ -208,7 +213,7 @@ public final class Replica {
                 dueDocuments.insert(key)
             }
         }
-        return paths
+        return committed
     }
 
     /// Counts `events` more log events in `stored`; true when its checkpoint is due now.

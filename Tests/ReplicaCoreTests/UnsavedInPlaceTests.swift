@@ -14,30 +14,13 @@ import Testing
 
     @Test(arguments: UInt64(1)...12)
     func unsavedDotsPathsAndRowAreWhatTheChangedEventsSay(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
         let workload = RandomWorkload(scope: .document)
-        var replicas = [
-            ReplicaState(peerID: PeerID(seed &* 2 &+ 1)), ReplicaState(peerID: PeerID(seed &* 2 &+ 2)),
-        ]
+        var walk = TwoReplicaWalk(seed: seed, workload: workload)
         var blocksSeen = 0
-        for step in 0..<400 {
-            let writer = Int(rng.next() % 2)
-            let beforeWrite = replicas[writer]
-            try workload.step(&replicas[writer], wall: Int64(step), &rng)
-            Self.expectUnsaved(&replicas[writer], since: beforeWrite, workload: workload)
-            guard rng.next() % 3 == 0 else { continue }
-            // Through the wire format, so the delta carries its block and the row keeps it.
-            let (from, to) = (writer, 1 - writer)
-            let since = replicas[to].versions(collection: Self.collection, documentID: nil)
-            let delta = try ReplicaDelta(
-                decoding: replicas[from].changes(collection: Self.collection, documentID: nil, since: since)
-                    .encoded())
-            let beforeApply = replicas[to]
-            guard case .applied = try replicas[to].apply(delta, wall: Int64(step)) else {
-                Issue.record("seed \(seed) step \(step): a delta from the versions themselves was refused")
-                return
-            }
-            blocksSeen += Self.expectUnsaved(&replicas[to], since: beforeApply, workload: workload)
+        // Deltas go through the wire format, so a delta carries its block and the row keeps it.
+        try walk.run(steps: 400, wall: { Int64($0) }) { change, _, replica, before in
+            let blocks = Self.expectUnsaved(&replica, since: before, workload: workload)
+            if change == .applied { blocksSeen += blocks }
         }
         #expect(blocksSeen > 0, "no commit kept a received block")
     }

@@ -233,14 +233,23 @@ extension DocumentEvent {
             }
             peers.append(peer)
         }
+        // Each table and path is made at its size (each count is checked against the bytes left):
+        // a delta of 10,000 strokes has 10,000 paths, and growing each from one component to
+        // two allocated twice.
         var components: [String] = []
-        for _ in 0..<(try reader.readCount("path components", prefix: .varint)) {
+        let componentCount = try reader.readCount("path components", prefix: .varint)
+        components.reserveCapacity(componentCount)
+        for _ in 0..<componentCount {
             components.append(try reader.readUTF8("path component", prefix: .varint))
         }
         var paths: [[String]] = []
-        for _ in 0..<(try reader.readCount("paths", prefix: .varint)) {
+        let pathCount = try reader.readCount("paths", prefix: .varint)
+        paths.reserveCapacity(pathCount)
+        for _ in 0..<pathCount {
             var path: [String] = []
-            for _ in 0..<(try reader.readCount("path", prefix: .varint)) {
+            let length = try reader.readCount("path", prefix: .varint)
+            path.reserveCapacity(length)
+            for _ in 0..<length {
                 path.append(
                     components[try readIndex("path component index", below: components.count, &reader)])
             }

@@ -5,6 +5,14 @@ enum VisibleNode: Equatable {
     case value(DocumentValue)
 }
 
+/// What the levels above an entry show (`DocumentState.mapNode(above:)`).
+enum MapAbove {
+    /// Every level above shows a map; the node of the one holding the entry.
+    case map(PathNode)
+    /// The first level below the root (a count of components) that shows no map.
+    case notShowingMap(depth: Int)
+}
+
 extension DocumentState {
     /// The fields of the document as readers see it (without `_id`), or nil if it does not exist.
     public var fields: [String: DocumentValue]? {
@@ -64,6 +72,23 @@ extension DocumentState {
         return .absent
     }
 
+    /// What the levels above the entry at `path` show, for a patch of it (see
+    /// `ReplicaState.patches`): the node of the map holding the entry when the root and every
+    /// level above the entry show a map, else the first level (a count of components, at least
+    /// 1) that does not. One walk down the path, where asking `visibleNode` of each level walks
+    /// again from the root.
+    func mapNode(above path: ArraySlice<String>) -> MapAbove {
+        var node = root
+        if show(node) != .map { return .notShowingMap(depth: 1) }
+        for depth in 1..<path.count {
+            guard let child = node.children[path[path.startIndex + depth - 1]], show(child) == .map else {
+                return .notShowingMap(depth: depth)
+            }
+            node = child
+        }
+        return .map(node)
+    }
+
     /// One walk down `path` for a local write (see `assign(_:author:)`): the first level at or
     /// below `from` (a count of components: 0 is the root) that does not show a map, or, when
     /// every level from there to the one above the entry does, what the entry's own path shows.
@@ -118,7 +143,8 @@ extension DocumentState {
         return node.children.values.contains(where: showsSomething)
     }
 
-    private func render(_ node: PathNode) -> DocumentValue? {
+    /// What `node` shows, built whole (nil for nothing), when the levels above it show maps.
+    func render(_ node: PathNode) -> DocumentValue? {
         let winner = winner(of: node)
         if let winner, winner.kind == .value { return winner.value }
         var entries: [String: DocumentValue] = [:]

@@ -78,6 +78,11 @@ struct EventStore: Sendable {
     /// The timestamp of a held event, read in place.
     func timestamp(at dot: Dot) -> HybridTimestamp? { field(at: dot) { $0.timestamp } }
 
+    /// Whether a held event is removed, and its timestamp, read in place in one lookup.
+    func removedAndTimestamp(at dot: Dot) -> (isRemoved: Bool, timestamp: HybridTimestamp)? {
+        field(at: dot) { ($0.isRemoved, $0.timestamp) }
+    }
+
     /// The kind of a held event, read in place.
     func kind(at dot: Dot) -> DocumentEvent.Kind? { field(at: dot) { $0.kind } }
 

@@ -114,7 +114,12 @@ extension PathNode {
         case .leaf(let subtreeRemoval):
             sole = dot
             shape = .single(subtreeRemoval)
-        case .single, .branch:
+        case .single(let subtreeRemoval):
+            // A second, concurrent writer: the branch is made holding both, its array allocated
+            // once (making it from the one event and appending grew the array at once).
+            shape = .branch(Branch(live: [sole, dot], subtreeRemoval: subtreeRemoval))
+            sole = Dot(peer: PeerID(0), counter: 0)
+        case .branch:
             makeBranch().live.append(dot)
         }
     }
@@ -203,6 +208,12 @@ extension PathNode {
     var children: [String: PathNode] {
         guard case .branch(let branch) = shape else { return [:] }
         return branch.children
+    }
+
+    /// The level below at `key`, if there is one.
+    func child(_ key: String) -> PathNode? {
+        guard case .branch(let branch) = shape else { return nil }
+        return branch.children[key]
     }
 
     /// Whether there is any level below.

@@ -123,6 +123,7 @@ extension ReplicaState {
     static func hasGap(_ events: [DocumentEvent], after have: VersionVector) -> Bool {
         // A live update is one event: no table, no array of dots.
         if events.count == 1 { return events[0].dot.counter > have[events[0].dot.peer] + 1 }
+        if let gap = gapInDotOrder(events, after: have) { return gap }
         var next: [PeerID: UInt64] = [:]
         var dots = events.map(\.dot)
         // A delta lists events in dot order; anything else is sorted first.
@@ -135,6 +136,31 @@ extension ReplicaState {
             next[peer] = expected + 1
         }
         return false
+    }
+
+    /// `hasGap` of events in dot order (as a delta lists them), read in place: each peer's run is
+    /// checked against what `have` holds, with no table and no array of dots. Nil when the events
+    /// are not in dot order (then `hasGap` sorts them).
+    private static func gapInDotOrder(_ events: [DocumentEvent], after have: VersionVector) -> Bool? {
+        events.withUnsafeBufferPointer { events in
+            var index = 0
+            var gap = false
+            while index < events.count {
+                let peer = events[index].dot.peer
+                var expected = have[peer] + 1
+                var previous: UInt64 = 0
+                while index < events.count, events[index].dot.peer == peer {
+                    let counter = events[index].dot.counter
+                    if counter <= previous { return nil }
+                    previous = counter
+                    if counter > expected { gap = true }
+                    if counter == expected { expected += 1 }
+                    index += 1
+                }
+                if index < events.count, events[index].dot.peer < peer { return nil }
+            }
+            return gap
+        }
     }
 
     /// Rejects events no honest peer writes, before anything is applied.

@@ -92,17 +92,43 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
             return
         }
         if other.isCovered(by: self) { return }
-        // The usual case: the same peers (or fewer) on the other side, merged in place.
-        var index = 0
-        for entry in other.entries {
-            while index < entries.count && entries[index].peer < entry.peer { index += 1 }
-            if index < entries.count && entries[index].peer == entry.peer {
+        // The same peers (or fewer) on the other side: merged in place.
+        if other.entries.allSatisfy({ position(of: $0.peer).found }) {
+            var index = 0
+            for entry in other.entries {
+                while entries[index].peer < entry.peer { index += 1 }
                 if entry.counter > entries[index].counter { entries[index].counter = entry.counter }
-            } else {
-                entries.insert(entry, at: index)
+                index += 1
             }
-            index += 1
+            return
         }
+        // Peers this vector lacks (concurrent writers, each with its own counter seen): one new
+        // buffer of both, where inserting into a buffer shared with another vector copied it and
+        // then moved its tail for every insert.
+        entries = Self.merged(entries, other.entries)
+    }
+
+    /// The pointwise maximum of two entry lists, each in peer order.
+    private static func merged(_ lhs: [Entry], _ rhs: [Entry]) -> [Entry] {
+        var result: [Entry] = []
+        result.reserveCapacity(lhs.count + rhs.count)
+        var left = 0
+        var right = 0
+        while left < lhs.count || right < rhs.count {
+            if right == rhs.count || (left < lhs.count && lhs[left].peer < rhs[right].peer) {
+                result.append(lhs[left])
+                left += 1
+            } else if left == lhs.count || rhs[right].peer < lhs[left].peer {
+                result.append(rhs[right])
+                right += 1
+            } else {
+                result.append(
+                    Entry(peer: lhs[left].peer, counter: max(lhs[left].counter, rhs[right].counter)))
+                left += 1
+                right += 1
+            }
+        }
+        return result
     }
 
     /// Whether every write this vector covers is covered by `other` too.

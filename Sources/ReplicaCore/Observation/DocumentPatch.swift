@@ -2,8 +2,10 @@
 /// commit, or nil when nothing is there any more. `path` is empty for the whole document (its
 /// fields, without `_id`).
 ///
-/// A patch may restate a value the path already had (an event that lost to the one already
-/// there still names its path), so a reader that cares compares.
+/// A patch may still restate a value the path already had (a whole map read again for one
+/// entry, an event removed that may have been the winner), so a reader that cares compares; but
+/// an event that lost to the one already there, or a map marker arriving where a map shows, names
+/// no path (see `DocumentState.shownChange`).
 public struct DocumentPatch: Equatable, Sendable {
     public var path: [String]
     public var value: DocumentValue?
@@ -32,7 +34,9 @@ public enum DocumentObservation: Equatable, Sendable {
     /// The document when observation starts, read on demand (`fields` is nil when it does not
     /// exist).
     case initial(ObservedDocument)
-    /// A commit changed the document: every path it wrote, with what each shows now. Applied in
-    /// order to the fields delivered so far, they give the document as it is now.
+    /// A commit changed what the document shows: every path whose winning event changed (or may
+    /// have), with what each shows now. Applied in order to the fields delivered so far, they
+    /// give the document as it is now. Never empty: a commit that changed nothing shown is not
+    /// delivered.
     case changed([DocumentPatch])
 }

@@ -34,8 +34,9 @@ extension Replica {
     }
 
     /// Calls `handler` with the document `id` of `collection` now (read on demand, see
-    /// `ObservedDocument`), then after every commit that wrote to it with the paths the commit changed and
-    /// what each shows now. Nothing is copied or compared per observer, so a commit of one stroke
+    /// `ObservedDocument`), then after every commit that changed what it shows with the paths
+    /// whose winner changed and what each shows now (a commit whose events all lost, or only
+    /// restated what shows, is not delivered). Nothing is copied or compared per observer, so a commit of one stroke
     /// costs the same in a drawing of ten strokes and of ten thousand.
     public func observeDocument(
         _ id: String, in collection: String, handler: @escaping (DocumentObservation) -> Void
@@ -64,8 +65,38 @@ extension Replica {
         return ObservationToken { [weak self] in self?.observers[id] = nil }
     }
 
-    /// Finds the observers whose result changed and delivers to them, after the commit.
-    func didCommit(_ changedPaths: [DocumentKey: Set<[String]>], isLocal: Bool) {
+    /// What one commit changed, as it is told: per document, the paths of every event written or
+    /// removed (`ReplicaCommit.changedPaths`; empty sets when no commit handler listens), and, for
+    /// a document observed alone, the paths that may show something else now. A document's key
+    /// in `written` is what a query observer looks at.
+    struct CommittedChanges {
+        var written: [DocumentKey: Set<[String]>] = [:]
+        var shown: [DocumentKey: [ShownPath]] = [:]
+        /// Whether document observers are told every written path (adopting a whole state,
+        /// whose paths are gathered as the events are dropped and taken), not `shown`.
+        private(set) var tellsWritten = false
+
+        init() {}
+
+        init(written: [DocumentKey: Set<[String]>]) {
+            self.written = written
+            tellsWritten = true
+        }
+    }
+
+    /// Whether a document observer watches `key` (only then are the paths it shows read).
+    func isObservedAlone(_ key: DocumentKey) -> Bool {
+        observers.values.contains { observer in
+            if case .document(let observed, _) = observer { return observed == key }
+            return false
+        }
+    }
+
+    /// Finds the observers whose result changed and delivers to them, after the commit. A
+    /// document observer whose document shows nothing new (every event the commit brought lost,
+    /// or restated what wins) is not called.
+    func didCommit(_ changes: CommittedChanges, isLocal: Bool) {
+        let changedPaths = changes.written
         guard !changedPaths.isEmpty, !observers.isEmpty || !commitHandlers.isEmpty else { return }
         for id in observers.keys.sorted() {
             guard let observer = observers[id],
@@ -85,8 +116,15 @@ extension Replica {
                     select: select, arguments: arguments, lastResult: fresh, handler: handler)
                 deliver(to: id) { handler(fresh) }
             case .document(let key, let handler):
-                guard let paths = changedPaths[key] else { continue }
-                let patches = state.patches(of: key, changedPaths: paths)
+                let patches: [DocumentPatch]
+                if changes.tellsWritten, let paths = changedPaths[key] {
+                    patches = state.patches(of: key, changedPaths: paths)
+                } else if let shown = changes.shown[key] {
+                    patches = state.patches(of: key, shown: shown)
+                } else {
+                    continue
+                }
+                if patches.isEmpty { continue }
                 deliver(to: id) { handler(.changed(patches)) }
             }
         }
