@@ -217,7 +217,7 @@ extension DocumentEvent {
     @discardableResult
     static func readBlock(
         from reader: inout ByteReader<BinaryDecodingError>, format: EventBlockFormat,
-        reserve: (Int) -> Void = { _ in }, _ body: (DocumentEvent) throws -> Void
+        reserve: (Int) -> Void = { _ in }, _ body: (consuming DocumentEvent) throws -> Void
     ) throws -> Int {
         // An event takes at least 7 bytes (peer, counter, time, time counter, path, kind, context).
         let count = try reader.readCount("events", prefix: .varint, minimumBytes: 7)

@@ -41,10 +41,21 @@ extension DocumentEvent {
         return writer.bytes
     }
 
+    /// The events of a stored list (see `decodeList`), in order, in an array made at their count.
+    package static func decodedList(_ bytes: [UInt8]) throws -> [DocumentEvent] {
+        var events: [DocumentEvent] = []
+        try decodeList(bytes, reserve: { events.reserveCapacity(events.count + $0) }) { events.append($0) }
+        return events
+    }
+
     /// Decodes a stored list (format 1, 2 or 3), calling `body` with each event in order; the whole
     /// record must be well formed (nothing may follow the last event). Returns the number of events.
+    /// `reserve` is told each block's count of events (checked against the bytes left) before
+    /// its first event.
     @discardableResult
-    package static func decodeList(_ bytes: [UInt8], _ body: (DocumentEvent) throws -> Void) throws -> Int {
+    package static func decodeList(
+        _ bytes: [UInt8], reserve: (Int) -> Void = { _ in }, _ body: (consuming DocumentEvent) throws -> Void
+    ) throws -> Int {
         var reader = ByteReader<BinaryDecodingError>(bytes)
         let formatOffset = reader.offset
         var count = 0
@@ -53,11 +64,12 @@ extension DocumentEvent {
         case listFormatOne:
             // An event takes at least 14 bytes in format 1 (see ReplicaDelta's decoder).
             count = try reader.readCount("stored events", prefix: .varint, minimumBytes: 14)
+            reserve(count)
             for _ in 0..<count { try body(try DocumentEvent.read(from: &reader)) }
         case listFormatTwo, listFormatThree:
             let format: EventBlockFormat = formatByte == listFormatTwo ? .two : .three
             for _ in 0..<(try reader.readCount("event blocks", prefix: .varint, minimumBytes: 4)) {
-                count += try readBlock(from: &reader, format: format, body)
+                count += try readBlock(from: &reader, format: format, reserve: reserve, body)
             }
         default:
             throw BinaryDecodingError.invalid(what: "stored event list format", offset: formatOffset)

@@ -133,13 +133,12 @@ public struct DocumentState: Sendable, Equatable {
         Self.place(incoming, depth: 0, removedAbove: false, node: &root, store: &store, touched: &touched)
     }
 
-    /// Stores an event not held yet whose stored form is final (see `loadResolved`): no removal
-    /// is worked out, only its place and the facts it records on its path.
-    mutating func insertResolved(_ event: DocumentEvent) {
+    /// The event stored and counted in the version vector, not yet recorded on its path (the
+    /// caller does that, `PathNode.recordResolved`, before anything reads the path).
+    mutating func storeResolved(_ event: DocumentEvent) {
         let dot = event.dot
         store.insert(event)
         if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
-        root.recordResolved(event, depth: 0)
     }
 
     /// One walk down the event's path: whether facts already recorded remove it (checked before

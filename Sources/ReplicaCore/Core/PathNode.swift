@@ -234,6 +234,14 @@ extension PathNode {
         return try body(&branch.children[key, default: PathNode()])
     }
 
+    /// Runs `body` on the table of children, with room made first for `count` more of them (so
+    /// that adding many does not grow it step by step).
+    mutating func withChildren(reservingRoomFor count: Int, _ body: (inout [String: PathNode]) -> Void) {
+        let branch = makeBranch()
+        branch.children.reserveCapacity(branch.children.count + count)
+        body(&branch.children)
+    }
+
     /// Runs `body` on every child in place, in the children's order.
     mutating func forEachChild(_ body: (inout PathNode) throws -> Void) rethrows {
         guard hasChildren else { return }

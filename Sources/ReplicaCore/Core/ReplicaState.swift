@@ -102,13 +102,11 @@ public struct ReplicaState: Sendable {
 
     /// Loads the events of a stored resolved state (a snapshot part or a log row) into one
     /// document, without marking them unsaved, trusting each event's stored form (see
-    /// `DocumentState.loadResolved`): `feed` hands each to the function it is given.
-    package mutating func loadResolvedEvents(
-        into key: DocumentKey, _ feed: (_ take: (DocumentEvent) -> Void) throws -> Void
-    ) rethrows {
+    /// `DocumentState.loadResolved`).
+    package mutating func loadResolvedEvents(_ events: [DocumentEvent], into key: DocumentKey) {
         var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
-        defer { collections[key.collection, default: [:]][key.id] = state }
-        try feed { state.loadResolved($0) }
+        state.loadResolved(contentsOf: events)
+        collections[key.collection, default: [:]][key.id] = state
     }
 
     /// What changed in one document since the last `takeUnsaved()`, to be written to disk.

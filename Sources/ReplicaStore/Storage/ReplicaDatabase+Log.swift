@@ -139,11 +139,10 @@ extension ReplicaDatabase {
         throws -> Int
     {
         do {
-            var count = 0
-            try state.loadResolvedEvents(into: key) { take in
-                count = try DocumentEvent.decodeList(record, take)
-            }
-            return count
+            // The whole record first, so that the document can make room for what it holds.
+            let events = try DocumentEvent.decodedList(record)
+            state.loadResolvedEvents(events, into: key)
+            return events.count
         } catch {
             throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
         }
