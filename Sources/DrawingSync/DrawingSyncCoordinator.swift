@@ -54,8 +54,8 @@ public final class DrawingSyncCoordinator {
     /// What the open did, for the bench and the tests.
     public internal(set) var openStatistics = OpenStatistics()
     /// How many times freed heap was given back to the system (`HeapRelease`): after a staged
-    /// open's last slice, after a whole open of a large drawing and after each flush of very
-    /// many entries.
+    /// open's last slice, after a whole open of a large drawing, after each flush of very many
+    /// entries, and when the app asked (`releaseHeap()`).
     public internal(set) var heapReleases = 0
 
     /// Starts observing the drawing; `drawing` holds its current content when this returns.
@@ -144,8 +144,9 @@ public final class DrawingSyncCoordinator {
 
     /// Gives the heap malloc keeps free back to the system (see `HeapRelease`), with the pages
     /// the replica's SQLite cache holds from the work just done (a whole read or a large write)
-    /// freed first, so that their memory goes back too.
-    func releaseHeap() {
+    /// freed first, so that their memory goes back too. The coordinator does this after its own
+    /// large work; the app also asks for it when it has been idle a while (`IdleHeapRelease`).
+    public func releaseHeap() {
         replica.releaseCachedPages()
         if HeapRelease.release() { heapReleases += 1 }
     }

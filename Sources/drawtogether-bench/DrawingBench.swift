@@ -28,6 +28,8 @@ struct DrawingBench {
         var sample = SampleDrawing(seed: 0xD0A7, peer: "bencha")
         let groups = sample.groups(strokes)
         var open = MemoryReading()
+        var beforeIdleRelease = MemoryReading()
+        var idleRelease = 0.0
         do {
             let replica = try Replica(directory: path, configuration: ReplicaConfiguration(peerID: PeerID(1)))
             let coordinator = DrawingSyncCoordinator(replica: replica, drawingID: Self.drawingID)
@@ -44,6 +46,9 @@ struct DrawingBench {
                 ])
             try measureFlushes(coordinator, groups: groups, sample: &sample)
             measureRenders(coordinator.drawing)
+            // As the app does once nothing has been drawn on screen for 3 s (`IdleHeapRelease`).
+            beforeIdleRelease = MemoryReading()
+            idleRelease = BenchClock.measure { coordinator.releaseHeap() }.seconds
             open = MemoryReading()
             // As the app does when it closes a drawing: the next open reads where the ink is.
             try coordinator.saveBoundsCache()
@@ -61,7 +66,14 @@ struct DrawingBench {
                 ("heap_free_kept_mb", .number(open.heapFreeKept)),
                 ("peak_mb", .number(closed.peak)), ("after_close_mb", .number(closed.resident)),
                 ("after_close_heap_in_use_mb", .number(closed.heapInUse)),
-                ("note", .text("VmRSS with the drawing open after the flushes and renders; peak is VmHWM")),
+                ("before_idle_release_mb", .number(beforeIdleRelease.resident)),
+                ("idle_release_ms", .number(idleRelease * 1e3)),
+                (
+                    "note",
+                    .text(
+                        "VmRSS with the drawing open after the flushes and renders, once the app's idle release gave freed heap back; peak is VmHWM"
+                    )
+                ),
             ])
         // The cold opens run in fresh processes: nothing of this drawing is in their heaps.
         for scenario in ["cold-open:", "cold-open-whole:"] {

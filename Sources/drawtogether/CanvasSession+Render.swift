@@ -44,6 +44,7 @@ extension CanvasSession {
             menu?.paint(into: &grid, glyphs: glyphs)
         }
         screen.draw(grid)
+        noteActivity()
         // Nothing announces the last acknowledgement, so look again shortly while syncing.
         if case .syncing = syncStatus, statusRefreshTimer == nil {
             statusRefreshTimer = loop.schedule(at: loop.now + .milliseconds(250)) { [weak self] in

@@ -86,6 +86,9 @@ final class CanvasSession {
     var statusRefreshTimer: EventLoopTimer?
     /// The next slice of a staged open, while groups are still to be decoded.
     var loadingTimer: EventLoopTimer?
+    /// When to give freed heap back while nobody draws (see `CanvasSession+Memory`).
+    var idleRelease = IdleHeapRelease()
+    var idleReleaseTimer: EventLoopTimer?
 
     init(
         loop: PollEventLoop, replica: Replica, screen: TerminalScreen, drawings: DrawingList,
