@@ -95,7 +95,10 @@ struct TextAndExportEndToEndTests {
         try app.tmux.waitForText("exported text to")
         let text = try String(contentsOfFile: app.store.path + "/drawing-1.txt", encoding: .utf8)
         #expect(text.contains("a<b"))
-        #expect(try app.exportText(replica: app.store.path + "/default/replica-1").standardOutput == text)
+        // The replica has it once the debounced flush ran (on a loaded machine, after the prompt).
+        try app.tmux.waitUntil { _ in
+            try app.exportText(replica: app.store.path + "/default/replica-1").standardOutput == text
+        }
 
         // A path that cannot be written says so, and nothing is lost.
         try app.tmux.sendKeys("E")

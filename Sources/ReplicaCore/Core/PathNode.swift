@@ -234,11 +234,13 @@ extension PathNode {
         return try body(&branch.children[key, default: PathNode()])
     }
 
-    /// Runs `body` on the table of children, with room made first for `count` more of them (so
-    /// that adding many does not grow it step by step).
+    /// Runs `body` on the table of children, made with room for `count` of them when it is
+    /// empty (so that a snapshot's or a record's 100,000 strokes do not grow it step by step).
+    /// A table that holds some already grows as it fills: `reserveCapacity` would rehash it in
+    /// the standard library's unspecialized code, slower per key than growing.
     mutating func withChildren(reservingRoomFor count: Int, _ body: (inout [String: PathNode]) -> Void) {
         let branch = makeBranch()
-        branch.children.reserveCapacity(branch.children.count + count)
+        if branch.children.isEmpty { branch.children = Dictionary(minimumCapacity: count) }
         body(&branch.children)
     }
 
