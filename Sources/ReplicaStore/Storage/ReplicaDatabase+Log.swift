@@ -66,6 +66,9 @@ extension ReplicaDatabase {
                     compacted, checksum: checksum, key: key, generation: generation)
             }
             var partsSeen: [DocumentKey: Int64] = [:]
+            // The parts of one document's snapshot are loaded together, as one record is, so that
+            // its maps are made at their size once (parts are 256 events; a drawing is 100,000).
+            var snapshot: (key: DocumentKey, events: [DocumentEvent])?
             try connection.cached(
                 "SELECT collection, document, generation, part, record, checksum FROM snapshot_parts "
                     + "ORDER BY collection, document, generation, part"
@@ -89,8 +92,16 @@ extension ReplicaDatabase {
                             collection: collection, document: document, peer: generation, counter: part,
                             record: record)
                 else { throw ReplicaError.damaged(path: path, detail: "\(place) fails its checksum") }
-                documents[key]?.snapshotEvents += try decode(record, into: &state, key: key, place: place)
+                let events = try decoded(record, place: place)
+                documents[key]?.snapshotEvents += events.count
+                if snapshot?.key == key {
+                    snapshot?.events += events
+                } else {
+                    if let snapshot { state.loadResolvedEvents(snapshot.events, into: snapshot.key) }
+                    snapshot = (key, events)
+                }
             }
+            if let snapshot { state.loadResolvedEvents(snapshot.events, into: snapshot.key) }
             for (key, parts) in expectedParts where partsSeen[key, default: 0] != parts {
                 throw ReplicaError.damaged(
                     path: path,
@@ -123,8 +134,9 @@ extension ReplicaDatabase {
                     HybridTimestamp(milliseconds: milliseconds, counter: UInt32(truncatingIfNeeded: counter)))
                 // Rows a finished snapshot covers are deleted with it; one left behind is harmless.
                 guard sequence > documents[key]?.through ?? 0 else { return }
-                let events = try decode(record, into: &state, key: key, place: place)
-                documents[key, default: StoredDocument()].logEvents += events
+                let events = try decoded(record, place: place)
+                state.loadResolvedEvents(events, into: key)
+                documents[key, default: StoredDocument()].logEvents += events.count
             }
             nextSequence = highest + 1
             // After the events: a compacted vector makes the loader ignore missing events it covers.
@@ -133,16 +145,12 @@ extension ReplicaDatabase {
         }
     }
 
-    /// Decodes one stored record (a snapshot part or a log row) into its document, each event in
-    /// its stored form: the stored rows are a resolved state (see `DocumentState.loadResolved`).
-    private func decode(_ record: [UInt8], into state: inout ReplicaState, key: DocumentKey, place: String)
-        throws -> Int
-    {
+    /// The events of one stored record (a snapshot part or a log row), each in its stored form:
+    /// the stored rows are a resolved state, loaded by `ReplicaState.loadResolvedEvents` (see
+    /// `DocumentState.loadResolved`) a whole record or a whole snapshot at a time.
+    private func decoded(_ record: [UInt8], place: String) throws -> [DocumentEvent] {
         do {
-            // The whole record first, so that the document can make room for what it holds.
-            let events = try DocumentEvent.decodedList(record)
-            state.loadResolvedEvents(events, into: key)
-            return events.count
+            return try DocumentEvent.decodedList(record)
         } catch {
             throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
         }
