@@ -100,8 +100,11 @@ public struct EncodedGroup: Equatable, Sendable {
         guard let group = StrokeGroup(key: key, base: base, sweeps: sweeps) else {
             throw .undecodable(key: rawKey, reason: "it has no pieces")
         }
+        // Most strokes have no sweeps: `filter` of an empty dictionary still costs a new one.
         storage = Storage(
-            group: group, value: value, sweepValues: sweepValues.filter { group.sweeps[$0.key] != nil })
+            group: group, value: value,
+            sweepValues: sweepValues.isEmpty
+                ? sweepValues : sweepValues.filter { group.sweeps[$0.key] != nil })
     }
 
     /// Decodes the value stored for one sweep of the group under `rawKey`.

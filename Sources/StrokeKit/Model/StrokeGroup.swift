@@ -34,7 +34,7 @@ public struct StrokeGroup: Hashable, Sendable {
         // Decoded pieces carry their key already: the array given is kept then (not copied), and
         // with no sweeps `pieces` shares it too.
         self.base = base.allSatisfy({ $0.key == key }) ? base : Self.keyed(base, key)
-        self.sweeps = sweeps.filter { !$0.value.isEmpty }
+        self.sweeps = sweeps.isEmpty ? sweeps : sweeps.filter { !$0.value.isEmpty }
         pieces = Self.visiblePieces(of: self.base, sweeps: self.sweeps)
     }
 
