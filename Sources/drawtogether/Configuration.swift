@@ -175,7 +175,8 @@ struct Configuration: Equatable, Sendable {
                 throw .tokenFile(
                     path: path, problem: .readableByOthers(mode: contents.mode & 0o777, path: path))
             }
-            let token = SharedToken.trimmed(contents.text)
+            // The final newline and any white space around the token are not part of it.
+            let token = contents.text.trimmingWhitespace
             guard !token.isEmpty else { throw .tokenFile(path: path, problem: .empty) }
             return token
         }

@@ -28,18 +28,10 @@ struct LastDrawing {
     /// The remembered drawing id, if any.
     func read() -> String? {
         guard let data = FileManager.default.contents(atPath: path),
-            let text = String(validating: data, as: UTF8.self).map(Self.trimmed),
+            let text = String(validating: data, as: UTF8.self)?.trimmingWhitespace,
             !text.isEmpty, text.count <= 1024
         else { return nil }
         return text
-    }
-
-    /// `text` without the spaces and line breaks around it.
-    private static func trimmed(_ text: String) -> String {
-        var rest = Substring(text)
-        while let first = rest.first, first.isWhitespace { rest.removeFirst() }
-        while let last = rest.last, last.isWhitespace { rest.removeLast() }
-        return String(rest)
     }
 
     /// Remembers `id`, readable by this user only.

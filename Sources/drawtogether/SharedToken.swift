@@ -22,11 +22,6 @@ enum SharedToken {
         }
         return text
     }
-
-    /// A token as read from a file: surrounding white space (the final newline) is not part of it.
-    static func trimmed(_ text: String) -> String {
-        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
 }
 
 /// Why `--token-file FILE` cannot be used.
