@@ -99,10 +99,10 @@ struct BoundsCacheTable: Sendable {
         key.withUnsafeBufferPointer { rank(ofBytes: $0) }
     }
 
-    /// The entry of the stroke stored as `text` under `rawKey`, when the table holds one for
-    /// exactly that text.
-    func entry(of rawKey: String, storedText text: String) -> DrawingBoundsCache.Entry? {
-        guard let rank = rank(of: rawKey), fingerprints[rank] == StrokeFingerprint(ofUTF8: text) else {
+    /// The entry of the stroke stored as `bytes` under `rawKey`, when the table holds one for
+    /// exactly those bytes.
+    func entry(of rawKey: String, storedBytes bytes: [UInt8]) -> DrawingBoundsCache.Entry? {
+        guard let rank = rank(of: rawKey), fingerprints[rank] == StrokeFingerprint(of: bytes) else {
             return nil
         }
         return entry(ofRank: rank)

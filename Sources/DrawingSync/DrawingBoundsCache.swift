@@ -2,17 +2,17 @@ import ByteCoding
 import StrokeKit
 
 /// Where each stroke group of one drawing has ink, as this peer last knew it: per stroke key,
-/// the conservative bounds of the stroke as drawn and the fingerprint of the stored text they
-/// were computed from. It lets an open decode the groups under the viewport first (a stored value
+/// the conservative bounds of the stroke as drawn and the fingerprint of the stored value (the
+/// codec's bytes, `EncodedGroup.storedBytes`) they were computed from. It lets an open decode the groups under the viewport first (a stored value
 /// says nothing about its ink until it is decoded).
 ///
-/// It can never make the drawing wrong: an entry is used only for a stored value whose text has
-/// exactly its fingerprint (a 128-bit digest of every byte of the text), and a key without such
+/// It can never make the drawing wrong: an entry is used only for a stored value whose bytes have
+/// exactly its fingerprint (a 128-bit digest of every one of them), and a key without such
 /// an entry is decoded before the first frame. What it decides is only the order of decoding; the
 /// drawing and the model always hold what the values decode to. Kept beside the replica and never
 /// synced (see `DrawingBoundsCache+File`): each peer computes its own.
 public struct DrawingBoundsCache: Equatable, Sendable {
-    /// One stroke's bounds and the fingerprint of the stored text they belong to.
+    /// One stroke's bounds and the fingerprint of the stored value they belong to.
     public struct Entry: Equatable, Sendable {
         public var fingerprint: StrokeFingerprint
         public var bounds: CellRect
@@ -41,16 +41,16 @@ public struct DrawingBoundsCache: Equatable, Sendable {
         self.entries = entries
     }
 
-    /// The bounds of the stroke stored as `text` under `rawKey`, when the cache holds them for
-    /// exactly that text.
-    public func bounds(of rawKey: String, storedText text: String) -> CellRect? {
-        entry(of: rawKey, storedText: text)?.bounds
+    /// The bounds of the stroke stored as `bytes` under `rawKey`, when the cache holds them for
+    /// exactly those bytes.
+    public func bounds(of rawKey: String, storedBytes bytes: [UInt8]) -> CellRect? {
+        entry(of: rawKey, storedBytes: bytes)?.bounds
     }
 
-    /// The entry of the stroke stored as `text` under `rawKey`, when the cache holds one for
-    /// exactly that text.
-    public func entry(of rawKey: String, storedText text: String) -> Entry? {
-        guard let entry = entries[rawKey], entry.fingerprint == StrokeFingerprint(ofUTF8: text) else {
+    /// The entry of the stroke stored as `bytes` under `rawKey`, when the cache holds one for
+    /// exactly those bytes.
+    public func entry(of rawKey: String, storedBytes bytes: [UInt8]) -> Entry? {
+        guard let entry = entries[rawKey], entry.fingerprint == StrokeFingerprint(of: bytes) else {
             return nil
         }
         return entry
@@ -61,7 +61,7 @@ public struct DrawingBoundsCache: Equatable, Sendable {
         entries[rawKey] = entry
     }
 
-    /// The entry for a stored group: the fingerprint of its stored text and the bounds of its
+    /// The entry for a stored group: the fingerprint of its stored bytes and the bounds of its
     /// stroke as drawn, which hold those of every piece its sweeps leave (a mask only hides).
     public static func entry(for encoded: EncodedGroup) -> Entry? {
         var bounds: CellRect?
@@ -69,7 +69,7 @@ public struct DrawingBoundsCache: Equatable, Sendable {
             let piece = SpatialIndex.bounds(of: stroke)
             bounds = bounds.map { $0.union(piece) } ?? piece
         }
-        return bounds.map { Entry(fingerprint: StrokeFingerprint(ofUTF8: encoded.value), bounds: $0) }
+        return bounds.map { Entry(fingerprint: encoded.fingerprint, bounds: $0) }
     }
 }
 
@@ -77,8 +77,10 @@ public struct DrawingBoundsCache: Equatable, Sendable {
 /// bounds) and, last, the fingerprint of everything before it, so a file cut short or changed in
 /// any byte is refused as a whole rather than read in part.
 extension DrawingBoundsCache {
-    /// Bump when the bounds a stroke gets change, so an older cache is not trusted.
-    static let formatVersion: UInt8 = 1
+    /// Bump when the bounds a stroke gets change, or what is fingerprinted, so an older cache is
+    /// not trusted. Format 2: the fingerprint is of the stored bytes (format 1's was of their
+    /// base64 text).
+    static let formatVersion: UInt8 = 2
     static let magic = Array("DTBC".utf8)
     /// One entry takes at least a key byte, 16 fingerprint bytes and four one-byte numbers.
     private static let minimumEntryBytes = 21

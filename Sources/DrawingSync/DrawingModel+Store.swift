@@ -14,7 +14,7 @@ extension DrawingModel {
 
         /// The entries of a synchronized form: its value and its sweeps' values.
         init(_ encoded: EncodedGroup) {
-            base = .string(encoded.value)
+            base = .base64(encoded.storedBytes)
             for (sweepKey, value) in encoded.sweepValues { sweeps[sweepKey.rawValue] = .string(value) }
         }
 
@@ -25,11 +25,11 @@ extension DrawingModel {
 
         /// Whether these are exactly the entries of `encoded`.
         func isShown(by encoded: EncodedGroup?) -> Bool {
-            guard let encoded, case .string(let text)? = base, text == encoded.value,
+            guard let encoded, let base, base.base64Bytes == encoded.storedBytes,
                 sweeps.count == encoded.sweepValues.count
             else { return false }
             return sweeps.allSatisfy { rawSweepKey, value in
-                guard case .string(let text) = value, let sweepKey = SweepKey(rawValue: rawSweepKey) else {
+                guard let text = value.stringValue, let sweepKey = SweepKey(rawValue: rawSweepKey) else {
                     return false
                 }
                 return encoded.sweepValues[sweepKey] == text
@@ -177,7 +177,7 @@ extension DrawingModel {
             let encoded = Self.decodedForm(
                 rawKey, parsedKey, from: entry, known: known, problems: &update.problems)
         else { return }
-        if known?.group == encoded.group && known?.value == encoded.value {
+        if known?.group == encoded.group && known?.storedBytes == encoded.storedBytes {
             synced[encoded.key] = encoded
             return
         }
@@ -194,7 +194,18 @@ extension DrawingModel {
         _ rawKey: String, _ parsedKey: StrokeKey?, from entry: StoredEntry, known: EncodedGroup?,
         problems: inout [StoredGroupProblem]
     ) -> EncodedGroup? {
-        guard case .string(let text)? = entry.base else {
+        // The stored value is a string: as the bytes its base64 text stands for (as the replica
+        // holds a canonical one), or a text to decode (which says what is wrong with it).
+        let stored: Result<[UInt8], StoredGroupProblem>
+        switch entry.base {
+        case .base64(let bytes)?: stored = .success(bytes)
+        case .string(let text)?:
+            do throws(StrokeCodecError) {
+                stored = .success(try Base64.decode(text))
+            } catch {
+                stored = .failure(.undecodable(key: rawKey, reason: error.message))
+            }
+        default:
             problems.append(.notAString(key: rawKey))
             return nil
         }
@@ -202,7 +213,7 @@ extension DrawingModel {
         var values: [SweepKey: String] = [:]
         for (rawSweepKey, value) in entry.sweeps {
             let sweepKey = SweepKey(rawValue: rawSweepKey)
-            if case .string(let sweepText) = value, let sweepKey, known?.sweepValues[sweepKey] == sweepText,
+            if let sweepText = value.stringValue, let sweepKey, known?.sweepValues[sweepKey] == sweepText,
                 let mask = known?.group.sweeps[sweepKey]
             {
                 masks[sweepKey] = mask
@@ -210,7 +221,7 @@ extension DrawingModel {
                 continue
             }
             do throws(StoredGroupProblem) {
-                guard case .string(let sweepText) = value else {
+                guard let sweepText = value.stringValue else {
                     throw StoredGroupProblem.sweepNotAString(key: rawKey, sweepKey: rawSweepKey)
                 }
                 let sweep = try EncodedGroup.sweep(
@@ -230,7 +241,7 @@ extension DrawingModel {
         }
         do throws(StoredGroupProblem) {
             return try EncodedGroup(
-                storedValue: text, under: rawKey, sweeps: masks, sweepValues: values, known: known,
+                storedBytes: stored.get(), under: rawKey, sweeps: masks, sweepValues: values, known: known,
                 parsedKey: parsedKey)
         } catch {
             problems.append(error)

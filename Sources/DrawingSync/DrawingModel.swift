@@ -92,7 +92,7 @@ public struct DrawingModel: Sendable {
             if let known, known.group == group { continue }
             let encoded = EncodedGroup(group, reusing: known)
             if known?.group.base != group.base { encodeCount += 1 }
-            let writesBase = known?.value != encoded.value
+            let writesBase = known?.storedBytes != encoded.storedBytes
             var sweepWrites: Set<SweepKey> = []
             for (sweepKey, value) in encoded.sweepValues where known?.sweepValues[sweepKey] != value {
                 sweepWrites.insert(sweepKey)

@@ -111,7 +111,9 @@ extension DrawingSyncCoordinator {
         document.forEachEntry(ofMap: "strokes") { rawKey, value in
             statistics.storedStrokes += 1
             var rank = Int32.max
-            if case .string(let text) = value, let entry = openedCache?.entry(of: rawKey, storedText: text) {
+            if let openedCache, let bytes = value.base64Bytes,
+                let entry = openedCache.entry(of: rawKey, storedBytes: bytes)
+            {
                 statistics.cachedBounds += 1
                 if !entry.bounds.intersects(firstRegion) {
                     later.add(rawKey, value: value, bounds: entry.bounds, rank: entry.rank)

@@ -270,7 +270,8 @@ public final class DrawingSyncCoordinator {
         entries.reserveCapacity(changes.baseWrites.count)
         for key in changes.baseWrites {
             if let encoded = changes.upserts[key] {
-                entries.append(DocumentEntry(path: ["strokes", key.rawValue], value: .string(encoded.value)))
+                entries.append(
+                    DocumentEntry(path: ["strokes", key.rawValue], value: .base64(encoded.storedBytes)))
             }
         }
         for (key, sweepKeys) in changes.sweepWrites {

@@ -72,19 +72,16 @@ struct PendingEntries: Sendable {
     func holds(_ rawKey: String) -> Bool { bases[rawKey] != nil }
 
     /// The bounds cache's entries of the strokes kept here: their cached bounds, for exactly the
-    /// text stored now (every key here had an entry for its text when it was kept, and a key whose
+    /// value stored now (every key here had an entry for its text when it was kept, and a key whose
     /// value changes is taken first).
     func boundsCacheEntries() -> [(key: String, entry: DrawingBoundsCache.Entry)] {
         var entries: [(key: String, entry: DrawingBoundsCache.Entry)] = []
         entries.reserveCapacity(bases.count)
         // `located` lists each key kept once, and may still list keys taken some other way.
         for (rawKey, bounds) in located {
-            guard case .string(let text)? = bases[rawKey] else { continue }
+            guard let bytes = bases[rawKey]?.base64Bytes else { continue }
             entries.append(
-                (
-                    rawKey,
-                    DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(ofUTF8: text), bounds: bounds)
-                ))
+                (rawKey, DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(of: bytes), bounds: bounds)))
         }
         return entries
     }

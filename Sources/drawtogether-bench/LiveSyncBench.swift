@@ -40,7 +40,7 @@ struct LiveSyncBench {
         var applySeconds = 0.0
         var applies = DurationSample()
         for index in 0..<updates {
-            let value = Base64.encode(random.bytes(150))
+            let value = random.bytes(150)
             writeSeconds += try BenchClock.measure {
                 try MapWorkload.write(key: MapWorkload.key(index), value: value, into: a)
             }.seconds

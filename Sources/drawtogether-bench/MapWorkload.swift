@@ -71,10 +71,10 @@ struct MapWorkload {
 
         // Local writes.
         let keyNames = (0..<keys).map { Self.key($0) }
-        var writesA: [(String, String)] = []
-        var writesB: [(String, String)] = []
-        func values(_ range: Range<Int>) -> [(String, String)] {
-            range.map { (keyNames[$0], Base64.encode(random.bytes(150))) }
+        var writesA: [(String, [UInt8])] = []
+        var writesB: [(String, [UInt8])] = []
+        func values(_ range: Range<Int>) -> [(String, [UInt8])] {
+            range.map { (keyNames[$0], random.bytes(150)) }
         }
         switch scenario {
         case .disjoint:
@@ -286,18 +286,19 @@ struct MapWorkload {
         DQLSelect(projection: .allFields, collection: collection, filter: DQLFilter(id: .string(documentID))))
     static let idArgument: [String: DocumentValue] = [:]
 
-    static func write(_ entries: [(String, String)], into replica: Replica) throws {
+    static func write(_ entries: [(String, [UInt8])], into replica: Replica) throws {
         for (key, value) in entries {
             try write(key: key, value: value, into: replica)
         }
     }
 
     /// The coordinator's write of one stroke (`DrawingSyncCoordinator`'s flush): one transaction
-    /// upserting the entry's path and value, which writes only what differs.
-    static func write(key: String, value: String, into replica: Replica) throws {
+    /// upserting the entry's path and value (the string that is the base64 text of `value`, held
+    /// as its bytes, as the coordinator writes a stroke group), which writes only what differs.
+    static func write(key: String, value: [UInt8], into replica: Replica) throws {
         try replica.write { transaction -> Void in
             try transaction.upsert(
-                [DocumentEntry(path: ["strokes", key], value: .string(value))], into: collection,
+                [DocumentEntry(path: ["strokes", key], value: .base64(value))], into: collection,
                 id: documentID)
         }
     }

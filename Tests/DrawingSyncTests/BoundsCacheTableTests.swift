@@ -13,7 +13,7 @@ import Testing
     func theTableFindsWhatTheMapHoldsAndNothingElse(seed: UInt64) throws {
         var random = SplitMix64(seed: 0x7AB1E + seed)
         var cache = DrawingBoundsCache(drawingID: "drawing-1")
-        var texts: [String: String] = [:]
+        var values: [String: [UInt8]] = [:]
         var others: [String] = []
         for index in 0..<Int.random(in: 0..<300, using: &random) {
             let peer = ["aaaaaa", "b", "c0ffee12", "zzzzzzzzzzzzzzzz"][Int.random(in: 0..<4, using: &random)]
@@ -22,13 +22,15 @@ import Testing
                 others.append(key)
                 continue
             }
-            let text = String(repeating: "A", count: Int.random(in: 4...40, using: &random))
-            texts[key] = text
+            let value = (0..<Int.random(in: 3...30, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
+            values[key] = value
             let bounds = CellRect(
                 x: Int.random(in: -99...99, using: &random), y: Int.random(in: -99...99, using: &random),
                 width: Int.random(in: 1...30, using: &random), height: Int.random(in: 1...30, using: &random))
             cache.set(
-                DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(ofUTF8: text), bounds: bounds),
+                DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(of: value), bounds: bounds),
                 for: key)
         }
         let table = try DrawingBoundsCache.table(decoding: cache.encoded(), drawingID: "drawing-1")
@@ -38,10 +40,10 @@ import Testing
         for (rank, key) in sorted.enumerated() {
             #expect(table.rank(of: key) == rank)
             #expect(table.key(ofRank: rank) == key)
-            let text = try #require(texts[key])
-            #expect(table.entry(of: key, storedText: text) == cache.entry(of: key, storedText: text))
-            #expect(table.entry(of: key, storedText: text)?.rank == Int32(rank))
-            #expect(table.entry(of: key, storedText: text + "A") == nil)
+            let value = try #require(values[key])
+            #expect(table.entry(of: key, storedBytes: value) == cache.entry(of: key, storedBytes: value))
+            #expect(table.entry(of: key, storedBytes: value)?.rank == Int32(rank))
+            #expect(table.entry(of: key, storedBytes: value + [0]) == nil)
         }
         for key in others where cache.entries[key] == nil {
             #expect(table.rank(of: key) == nil)

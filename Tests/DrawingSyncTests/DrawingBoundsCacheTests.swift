@@ -50,17 +50,17 @@ import Testing
         }
     }
 
-    /// An entry serves only the exact text it was made from.
+    /// An entry serves only the exact bytes it was made from.
     @Test func boundsAreGivenOnlyForTheValueTheyWereComputedFrom() throws {
         let encoded = EncodedGroup(Self.line)
         var cache = DrawingBoundsCache(drawingID: "drawing-1")
         cache.set(DrawingBoundsCache.entry(for: encoded), for: Self.line.key.rawValue)
         #expect(
-            cache.bounds(of: Self.line.key.rawValue, storedText: encoded.value)
+            cache.bounds(of: Self.line.key.rawValue, storedBytes: encoded.storedBytes)
                 == SpatialIndex.bounds(of: Self.line))
         let moved = EncodedGroup(Self.line.translated(dx: 40, dy: 0))
-        #expect(cache.bounds(of: Self.line.key.rawValue, storedText: moved.value) == nil)
-        #expect(cache.bounds(of: F.key(9).rawValue, storedText: encoded.value) == nil)
+        #expect(cache.bounds(of: Self.line.key.rawValue, storedBytes: moved.storedBytes) == nil)
+        #expect(cache.bounds(of: F.key(9).rawValue, storedBytes: encoded.storedBytes) == nil)
     }
 
     /// The bounds of the stroke as drawn hold those of every piece its sweeps leave.

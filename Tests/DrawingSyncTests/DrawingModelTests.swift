@@ -19,6 +19,37 @@ import Testing
         return model
     }
 
+    /// A stroke stored as text (a tool wrote it through DQL, or a peer's delta carried text) and
+    /// as the bytes the replica holds are one value: the same group, and a change from one form
+    /// to the other changes nothing; text that is not base64 is reported.
+    @Test func aStrokeStoredAsTextOrAsBytesIsTheSameGroup() {
+        let a = F.group(F.stroke(at: 1, key: F.key(0)))
+        let b = F.group(F.masked(F.stroke(at: 5, key: F.key(1))))
+        let encoded = [a, b].map { EncodedGroup($0) }
+        var asText = DrawingModel()
+        var asBytes = DrawingModel()
+        _ = asText.update(
+            fromStrokesMap: Dictionary(
+                uniqueKeysWithValues: encoded.map { ($0.key.rawValue, DocumentValue.string($0.value)) }))
+        let first = asBytes.update(
+            fromStrokesMap: Dictionary(
+                uniqueKeysWithValues: encoded.map { ($0.key.rawValue, DocumentValue.base64($0.storedBytes)) })
+        )
+        #expect(first.problems.isEmpty && first.changed.count == 2)
+        #expect(asText.drawing() == asBytes.drawing())
+        #expect(
+            asText.synced[a.key] == asBytes.synced[a.key] && asText.synced[b.key] == asBytes.synced[b.key])
+        let again = asText.update(
+            fromStrokesMap: Dictionary(
+                uniqueKeysWithValues: encoded.map { ($0.key.rawValue, DocumentValue.base64($0.storedBytes)) })
+        )
+        #expect(again.changed.isEmpty && again.problems.isEmpty)
+        let broken = asBytes.update(fromStrokesMap: [a.key.rawValue: .string("not base64")])
+        #expect(broken.problems.count == 1)
+        // The last good version stays; the whole map no longer holds b.
+        #expect(asBytes.drawing() == [a])
+    }
+
     @Test func drawingRebuildsInKeyOrder() {
         let a = F.group(F.stroke(at: 10, key: F.key(0)))
         let b = F.group(F.stroke(at: 50, key: F.key(1_000)))

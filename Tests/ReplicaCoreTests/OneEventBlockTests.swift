@@ -1,3 +1,4 @@
+import ByteCoding
 import TestSupport
 import Testing
 
@@ -14,7 +15,8 @@ import Testing
         // Contexts with and without the event's own peer, before and after it.
         var context: [PeerID: UInt64] = [:]
         for other in peers where rng.next() % 2 == 0 {
-            context[other] = other == peer ? max(1, counter - 1 - rng.next() % 2) : 1 + rng.next() % 1_000
+            context[other] =
+                other == peer ? max(1, counter - min(counter, 1 + rng.next() % 2)) : 1 + rng.next() % 1_000
         }
         if counter == 1 { context[peer] = nil }
         // Paths with a repeated component, the root, and components that are not ASCII.
@@ -23,14 +25,14 @@ import Testing
         let kind = DocumentEvent.Kind(rawValue: UInt8(rng.next() % 3)) ?? .value
         let removed = rng.next() % 4 == 0
         let value: DocumentValue?
-        switch rng.next() % 5 {
-        case 0:
-            value = .string(
-                PackedBase64.text(
-                    of: (0..<(rng.next() % 160)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }[...]))
+        // A canonical base64 string comes as its text or as its bytes (both are the same value).
+        let bytes = (0..<(rng.next() % 160)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        switch rng.next() % 6 {
+        case 0: value = .string(CanonicalBase64.encode(bytes))
         case 1: value = .string("not base64")
         case 2: value = .number(Double(rng.next() % 100) / 4)
         case 3: value = .object(["a": .bool(true)])
+        case 4: value = .base64(bytes)
         default: value = nil
         }
         return DocumentEvent(

@@ -27,9 +27,12 @@ extension DocumentEvent {
         // at once, 38 MB at the moment of copying.
         var valueBytes = 0
         for event in events {
-            if case .string(let text)? = event.value {
+            switch event.value {
+            case .string(let text)?:
                 let count = text.utf8.count
                 valueBytes += count % 4 == 0 && count > 0 ? count / 4 * 3 + 10 : count + 10
+            case .base64(let bytes)?: valueBytes += bytes.count + 10
+            default: break
             }
         }
         var writer = ByteWriter(

@@ -23,6 +23,15 @@ extension DocumentValue {
             if packsBase64, PackedBase64.write(text, tag: Tag.packedBase64.rawValue, to: &writer) { return }
             writer.writeByte(Tag.string.rawValue)
             writer.writeUTF8(text, prefix: .varint)
+        case .base64(let bytes):
+            // The bytes `.string` of its text writes: packed (never empty), or the text.
+            if packsBase64, !bytes.isEmpty {
+                writer.writeByte(Tag.packedBase64.rawValue)
+                writer.writeBytes(bytes, prefix: .varint)
+                return
+            }
+            writer.writeByte(Tag.string.rawValue)
+            writer.writeUTF8(CanonicalBase64.encode(bytes), prefix: .varint)
         case .array(let elements):
             writer.writeByte(Tag.array.rawValue)
             writer.writeVarint(UInt64(elements.count))
@@ -61,7 +70,7 @@ extension DocumentValue {
             guard !bytes.isEmpty else {
                 throw BinaryDecodingError.invalid(what: "packed base64", offset: start)
             }
-            return .string(PackedBase64.text(of: bytes))
+            return .base64(Array(bytes))
         case .array:
             var elements: [DocumentValue] = []
             for _ in 0..<(try reader.readCount("array elements", prefix: .varint)) {

@@ -67,7 +67,11 @@ extension ReplicaDelta {
         for document in documents {
             size += 8 + document.documentID.utf8.count
             for event in document.events {
-                if case .string(let text)? = event.value { size += 40 + text.utf8.count } else { size += 48 }
+                switch event.value {
+                case .string(let text)?: size += 40 + text.utf8.count
+                case .base64(let bytes)?: size += 40 + bytes.count / 3 * 4 + 4
+                default: size += 48
+                }
             }
         }
         return size

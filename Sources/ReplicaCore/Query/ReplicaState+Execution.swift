@@ -64,7 +64,7 @@ extension ReplicaState {
                 throw ReplicaError.invalidValue(
                     reason: "INSERT INTO \(insert.collection) needs an object for each document")
             }
-            guard case .string(let id)? = fields.removeValue(forKey: "_id") else {
+            guard let id = fields.removeValue(forKey: "_id")?.stringValue else {
                 throw ReplicaError.invalidValue(
                     reason: "a document inserted into \(insert.collection) needs a string _id")
             }
@@ -148,7 +148,7 @@ extension ReplicaState {
 
     package static func documentID(_ filter: DQLFilter, _ arguments: [String: DocumentValue]) throws -> String
     {
-        guard case .string(let id) = try resolve(filter.id, arguments) else {
+        guard let id = try resolve(filter.id, arguments).stringValue else {
             throw ReplicaError.invalidValue(reason: "_id in WHERE must be a string")
         }
         return id

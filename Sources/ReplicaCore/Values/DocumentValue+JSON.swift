@@ -1,3 +1,4 @@
+import ByteCoding
 import JSONText
 
 /// JSON text in and out, for `drawtogether query --args JSON` and for printing query results.
@@ -77,6 +78,8 @@ extension DocumentValue {
             output += Self.jsonNumber(value)
         case .string(let value):
             JSONString.write(value, to: &output)
+        case .base64(let bytes):
+            JSONString.write(CanonicalBase64.encode(bytes), to: &output)
         case .array(let elements):
             let inner = indentation + 1
             Self.writeContainer(

@@ -1,5 +1,6 @@
-/// A stroke group as it is stored in a drawing: the base64 value of the stroke as drawn (the entry
-/// under `strokes.<key>`) and the base64 value of each sweep (the entries
+/// A stroke group as it is stored in a drawing: the bytes of the stroke as drawn (the entry
+/// under `strokes.<key>`, a string that is their base64 text, held as the bytes) and the base64
+/// value of each sweep (the entries
 /// under `sweeps.<key>.<sweep key>`). This is the one way between a group and its stored form:
 /// encoding is deterministic, so the fingerprint is the fingerprint of the encoded bytes and one
 /// encoding serves both.
@@ -7,17 +8,17 @@
 /// It is one reference to a shared, immutable box: a drawing's model keeps one per stroke in a
 /// map that has room for a third more keys than it holds, so a map of 100,000 of them is 262,144
 /// buckets of a key and a reference (32 bytes) rather than of a key and the whole form (112).
-/// The fingerprint is not kept: it is the digest of the value's bytes, and the value says the
-/// same thing (two values are equal exactly when their bytes are).
+/// The fingerprint is not kept: it is the digest of the stored bytes, and the bytes say the same
+/// thing.
 public struct EncodedGroup: Equatable, Sendable {
     private final class Storage: Sendable {
         let group: StrokeGroup
-        let value: String
+        let bytes: [UInt8]
         let sweepValues: [SweepKey: String]
 
-        init(group: StrokeGroup, value: String, sweepValues: [SweepKey: String]) {
+        init(group: StrokeGroup, bytes: [UInt8], sweepValues: [SweepKey: String]) {
             self.group = group
-            self.value = value
+            self.bytes = bytes
             self.sweepValues = sweepValues
         }
     }
@@ -25,15 +26,16 @@ public struct EncodedGroup: Equatable, Sendable {
     private let storage: Storage
 
     public var group: StrokeGroup { storage.group }
-    /// The stored value of the stroke as drawn.
-    public var value: String { storage.value }
+    /// The stored value of the stroke as drawn: the codec's bytes, which the replica holds as
+    /// they are (a string value that is their base64 text, `DocumentValue.base64`).
+    public var storedBytes: [UInt8] { storage.bytes }
+    /// The stored value as its base64 text, made on each call (for tests and tools; the app
+    /// passes `storedBytes`).
+    public var value: String { Base64.encode(storage.bytes) }
     /// Per sweep, its stored value.
     public var sweepValues: [SweepKey: String] { storage.sweepValues }
-    /// The fingerprint of the stroke as drawn (the bytes of `value`), worked out when asked for.
-    public var fingerprint: StrokeFingerprint {
-        // The value is always canonical base64: it was encoded here or decoded when it was read.
-        StrokeFingerprint(of: (try? Base64.decode(value)) ?? [])
-    }
+    /// The fingerprint of the stroke as drawn (of `storedBytes`), worked out when asked for.
+    public var fingerprint: StrokeFingerprint { StrokeFingerprint(of: storage.bytes) }
 
     public var key: StrokeKey { group.key }
 
@@ -41,7 +43,8 @@ public struct EncodedGroup: Equatable, Sendable {
     /// the value); a form compared with itself or a copy of itself is equal at once.
     public static func == (lhs: EncodedGroup, rhs: EncodedGroup) -> Bool {
         lhs.storage === rhs.storage
-            || (lhs.value == rhs.value && lhs.sweepValues == rhs.sweepValues && lhs.group == rhs.group)
+            || (lhs.storedBytes == rhs.storedBytes && lhs.sweepValues == rhs.sweepValues
+                && lhs.group == rhs.group)
     }
 
     /// Encodes a group: its map values.
@@ -53,12 +56,10 @@ public struct EncodedGroup: Equatable, Sendable {
     /// when the base is the same and each sweep's value when that sweep is: an erase encodes its
     /// own sweep, never the stroke again.
     public init(_ group: StrokeGroup, reusing known: EncodedGroup?) {
-        let value: String
-        if let known, known.group.base == group.base {
-            value = known.value
-        } else {
-            value = Base64.encode(StrokeGroupCodec.encode(group))
-        }
+        let bytes =
+            if let known, known.group.base == group.base { known.storedBytes } else {
+                StrokeGroupCodec.encode(group)
+            }
         var sweepValues: [SweepKey: String] = [:]
         for (sweepKey, mask) in group.sweeps {
             if let known, known.group.sweeps[sweepKey] == mask, let reused = known.sweepValues[sweepKey] {
@@ -67,27 +68,43 @@ public struct EncodedGroup: Equatable, Sendable {
                 sweepValues[sweepKey] = Base64.encode(StrokeGroupCodec.encodeSweep(mask))
             }
         }
-        storage = Storage(group: group, value: value, sweepValues: sweepValues)
+        storage = Storage(group: group, bytes: bytes, sweepValues: sweepValues)
     }
 
-    /// Decodes the value stored under `rawKey`, checking that it really belongs there, with the
-    /// sweeps already decoded for it (and their stored values). The value is kept as stored: no
-    /// re-encoding; when it is the value of `known`, it is
-    /// not decoded again either.
-    /// `parsedKey`, when given, is `rawKey` parsed already (so a reader of 10,000 entries parses
-    /// each key once).
+    /// Decodes the value stored under `rawKey` as its base64 text (`init(storedBytes:...)`).
     public init(
         storedValue value: String, under rawKey: String, sweeps: [SweepKey: StrokeMask] = [:],
         sweepValues: [SweepKey: String] = [:], known: EncodedGroup? = nil, parsedKey: StrokeKey? = nil
     ) throws(StoredGroupProblem) {
+        let bytes: [UInt8]
+        do {
+            bytes = try Base64.decode(value)
+        } catch {
+            throw .undecodable(key: rawKey, reason: error.message)
+        }
+        try self.init(
+            storedBytes: bytes, under: rawKey, sweeps: sweeps, sweepValues: sweepValues, known: known,
+            parsedKey: parsedKey)
+    }
+
+    /// Decodes the value stored under `rawKey` (the bytes its base64 text stands for), checking
+    /// that it really belongs there, with the sweeps already decoded for it (and their stored
+    /// values). The bytes are kept as stored: no encoding again; when they are the value of
+    /// `known`, they are not decoded again either.
+    /// `parsedKey`, when given, is `rawKey` parsed already (so a reader of 10,000 entries parses
+    /// each key once).
+    public init(
+        storedBytes bytes: [UInt8], under rawKey: String, sweeps: [SweepKey: StrokeMask] = [:],
+        sweepValues: [SweepKey: String] = [:], known: EncodedGroup? = nil, parsedKey: StrokeKey? = nil
+    ) throws(StoredGroupProblem) {
         guard let key = parsedKey ?? StrokeKey(rawValue: rawKey) else { throw .malformedKey(rawKey) }
         let base: [Stroke]
-        if let known, known.key == key, known.value == value {
+        if let known, known.key == key, known.storedBytes == bytes {
             base = known.group.base
         } else {
             let drawn: StrokeGroup
             do {
-                drawn = try StrokeGroupCodec.decode(Base64.decode(value))
+                drawn = try StrokeGroupCodec.decode(bytes)
             } catch {
                 throw .undecodable(key: rawKey, reason: error.message)
             }
@@ -102,7 +119,7 @@ public struct EncodedGroup: Equatable, Sendable {
         }
         // Most strokes have no sweeps: `filter` of an empty dictionary still costs a new one.
         storage = Storage(
-            group: group, value: value,
+            group: group, bytes: bytes,
             sweepValues: sweepValues.isEmpty
                 ? sweepValues : sweepValues.filter { group.sweeps[$0.key] != nil })
     }
