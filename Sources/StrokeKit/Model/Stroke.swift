@@ -28,7 +28,7 @@ public struct Stroke: Hashable, Sendable {
         guard !path.isEmpty else { return nil }
         self.key = key
         self.ink = ink
-        self.path = path
+        self.path = Self.atItsSize(path)
         self.createdAtMilliseconds = createdAtMilliseconds
         self.transform = transform
         self.mask = mask
@@ -89,6 +89,24 @@ public struct Stroke: Hashable, Sendable {
     public mutating func append(_ point: StrokePoint) {
         guard kind.isPath else { return }
         path.append(point)
+    }
+
+    /// This stroke with its path in an array of its size: a path grown a point at a time (the
+    /// pen's, as it moves) keeps the room its array doubled into, up to twice what its points
+    /// take, for as long as the drawing holds it. The pen's stroke is made so when the pen comes
+    /// up, and so is a stroke made from a path.
+    public func holdingPathAtItsSize() -> Stroke {
+        var stroke = self
+        stroke.path = Self.atItsSize(path)
+        return stroke
+    }
+
+    /// `path` in an array of its size, when the one it is in has room for more than a couple of
+    /// points more (a decoded path, made at its size, is not copied: the allocator may round its
+    /// room up by a point).
+    private static func atItsSize(_ path: [StrokePoint]) -> [StrokePoint] {
+        guard path.capacity > path.count + 2 else { return path }
+        return path.withUnsafeBufferPointer { Array($0) }
     }
 
     /// The stroke's fingerprint of its mask alone; nil when nothing is masked.

@@ -39,8 +39,9 @@ struct PenStroke: Sendable {
         return true
     }
 
-    /// The finished stroke as a group of its own.
+    /// The finished stroke as a group of its own, its path in an array of its size (the drawing
+    /// keeps it; the room the path grew into while the pen moved is given back).
     var group: StrokeGroup? {
-        StrokeGroup(key: stroke.key, pieces: [stroke])
+        StrokeGroup(key: stroke.key, pieces: [stroke.holdingPathAtItsSize()])
     }
 }
