@@ -13,6 +13,14 @@ public struct ByteWriter: Sendable {
     @inlinable
     public var bytes: [UInt8] { storage }
 
+    /// Everything written so far, in an array of its size: for bytes that are kept (a stroke's
+    /// stored value, held for as long as its drawing is open), where the room the writer doubled
+    /// into as it wrote, up to as much again, would stay with them.
+    /// (The copy's room may still be a few dozen bytes over: the allocator rounds blocks up.)
+    public var bytesAtTheirSize: [UInt8] {
+        storage.capacity > storage.count + 16 ? storage.withUnsafeBufferPointer { Array($0) } : storage
+    }
+
     @inlinable
     public mutating func writeByte(_ byte: UInt8) {
         storage.append(byte)

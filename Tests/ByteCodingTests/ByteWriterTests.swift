@@ -3,6 +3,19 @@ import Testing
 
 /// What the writer puts down, byte for byte: the stored and sent formats depend on it.
 @Suite struct ByteWriterTests {
+    /// Bytes to keep come in an array of their size, whatever room writing them grew into.
+    @Test(arguments: [0, 1, 15, 17, 100, 1_000, 5_000])
+    func bytesToKeepAreInAnArrayOfTheirSize(count: Int) {
+        var writer = ByteWriter()
+        for index in 0..<count { writer.writeByte(UInt8(truncatingIfNeeded: index)) }
+        let kept = writer.bytesAtTheirSize
+        #expect(kept == writer.bytes)
+        #expect(kept.capacity <= count + 48)
+        var reserved = ByteWriter(reservingCapacity: 4_096)
+        reserved.writeBytes([1, 2, 3])
+        #expect(reserved.bytesAtTheirSize == [1, 2, 3] && reserved.bytesAtTheirSize.capacity <= 3 + 48)
+    }
+
     @Test func fixedWidthsInBothOrders() {
         var writer = ByteWriter()
         writer.writeFixed(UInt32(0x0102_0304), .bigEndian)

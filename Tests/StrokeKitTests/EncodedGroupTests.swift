@@ -33,6 +33,8 @@ import Testing
         let bytes = StrokeGroupCodec.encode(group)
         #expect(encoded.value == Base64.encode(bytes))
         #expect(encoded.fingerprint == StrokeFingerprint(of: bytes))
+        // Kept for as long as the drawing is open: in an array of their size.
+        #expect(encoded.storedBytes == bytes && encoded.storedBytes.capacity <= bytes.count + 48)
         #expect(Set(encoded.sweepValues.keys) == Set(group.sweeps.keys))
 
         var masks: [SweepKey: StrokeMask] = [:]

@@ -48,7 +48,7 @@ extension StrokeGroupCodec {
             writer.writeZigzag(FixedPoint.units(piece.origin.y))
             writer.writeBytes(body.bytes, prefix: .varint)
         }
-        return writer.bytes
+        return writer.bytesAtTheirSize
     }
 
     private static func writeText(

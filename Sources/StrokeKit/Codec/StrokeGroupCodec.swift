@@ -28,7 +28,8 @@ public enum StrokeGroupCodec {
     static let transformFlag: UInt8 = 1 << 0
     static let maskFlag: UInt8 = 1 << 1
 
-    /// The bytes of the group as drawn (its base; its sweeps are not part of them).
+    /// The bytes of the group as drawn (its base; its sweeps are not part of them), in an array of
+    /// their size: the model and the replica keep them for as long as the drawing is open.
     public static func encode(_ group: StrokeGroup) -> [UInt8] {
         guard group.base.allSatisfy(\.kind.isPath) else { return encodeKinds(group) }
         var writer = ByteWriter()
@@ -36,7 +37,7 @@ public enum StrokeGroupCodec {
         writer.writeUTF8(group.key.rawValue, prefix: .varint)
         writer.writeVarint(UInt64(group.base.count))
         for piece in group.base { writePathPiece(piece, key: group.key, to: &writer) }
-        return writer.bytes
+        return writer.bytesAtTheirSize
     }
 
     /// One path piece as version 1 writes it (and version 2 inside a piece of kind 0).

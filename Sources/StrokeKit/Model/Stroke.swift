@@ -101,9 +101,9 @@ public struct Stroke: Hashable, Sendable {
         return stroke
     }
 
-    /// `path` in an array of its size, when the one it is in has room for more than a couple of
-    /// points more (a decoded path, made at its size, is not copied: the allocator may round its
-    /// room up by a point).
+    /// `path` in an array of its size, when the one it is in has room for more than two points
+    /// more (a decoded path, made at its size, is not copied: the allocator rounds its block up
+    /// by a point, rarely more).
     private static func atItsSize(_ path: [StrokePoint]) -> [StrokePoint] {
         guard path.capacity > path.count + 2 else { return path }
         return path.withUnsafeBufferPointer { Array($0) }
