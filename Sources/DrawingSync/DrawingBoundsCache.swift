@@ -3,8 +3,9 @@ import StrokeKit
 
 /// Where each stroke group of one drawing has ink, as this peer last knew it: per stroke key,
 /// the conservative bounds of the stroke as drawn and the fingerprint of the stored value (the
-/// codec's bytes, `EncodedGroup.storedBytes`) they were computed from. It lets an open decode the groups under the viewport first (a stored value
-/// says nothing about its ink until it is decoded).
+/// codec's bytes, `EncodedGroup.storedBytes`) they were computed from. It lets an open decode
+/// the groups under the viewport first (a stored value says nothing about its ink until it is
+/// decoded).
 ///
 /// It can never make the drawing wrong: an entry is used only for a stored value whose bytes have
 /// exactly its fingerprint (a 128-bit digest of every one of them), and a key without such

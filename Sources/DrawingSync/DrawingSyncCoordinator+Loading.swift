@@ -75,6 +75,7 @@ extension DrawingSyncCoordinator {
     /// it (6–8 ms of a 4 ms budget at 100,000 strokes); a batch this size keeps the merge of the
     /// key order, which grows with the drawing, to a few per slice.
     static let insertionBatch = 256
+
     /// Decodes everything still pending (before an edit of the whole drawing, say a clear).
     public func finishLoading() {
         // The keys first: holding a copy of the pending entries while taking from them would

@@ -72,8 +72,8 @@ struct PendingEntries: Sendable {
     func holds(_ rawKey: String) -> Bool { bases[rawKey] != nil }
 
     /// The bounds cache's entries of the strokes kept here: their cached bounds, for exactly the
-    /// value stored now (every key here had an entry for its text when it was kept, and a key whose
-    /// value changes is taken first).
+    /// value stored now (every key here had an entry for its value when it was kept, and a key
+    /// whose value changes is taken first).
     func boundsCacheEntries() -> [(key: String, entry: DrawingBoundsCache.Entry)] {
         var entries: [(key: String, entry: DrawingBoundsCache.Entry)] = []
         entries.reserveCapacity(bases.count)

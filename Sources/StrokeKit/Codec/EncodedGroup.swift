@@ -1,13 +1,11 @@
 /// A stroke group as it is stored in a drawing: the bytes of the stroke as drawn (the entry
 /// under `strokes.<key>`, a string that is their base64 text, held as the bytes) and the base64
-/// value of each sweep (the entries
-/// under `sweeps.<key>.<sweep key>`). This is the one way between a group and its stored form:
-/// encoding is deterministic, so the fingerprint is the fingerprint of the encoded bytes and one
-/// encoding serves both.
+/// value of each sweep (the entries under `sweeps.<key>.<sweep key>`). This is the one way
+/// between a group and its stored form: encoding is deterministic, so the fingerprint is the
+/// fingerprint of the encoded bytes and one encoding serves both.
 ///
-/// It is one reference to a shared, immutable box: a drawing's model keeps one per stroke in a
-/// map that has room for a third more keys than it holds, so a map of 100,000 of them is 262,144
-/// buckets of a key and a reference (32 bytes) rather than of a key and the whole form (112).
+/// It is one reference to a shared, immutable box, so a copy (the model's table, a flush's
+/// changes, an undo's record) is one retain rather than one for each of its six references.
 /// The fingerprint is not kept: it is the digest of the stored bytes, and the bytes say the same
 /// thing.
 public struct EncodedGroup: Equatable, Sendable {
