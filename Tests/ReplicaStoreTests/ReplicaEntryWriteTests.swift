@@ -1,3 +1,4 @@
+import ByteCoding
 import ReplicaCore
 import ReplicaCoreTestSupport
 import ReplicaStore
@@ -103,6 +104,64 @@ import Testing
             try reopened.execute(select, arguments: arguments)
                 == open("dql").execute(select, arguments: arguments))
         #expect(try reopened.execute(select, arguments: arguments).documents.count == 1)
+    }
+
+    /// A stroke written as bytes (`.base64`, as the coordinator writes it) and the same stroke
+    /// written as its text through DQL are one value in the store: the same delta, the same
+    /// deliveries, and after a snapshot and a reopen the same document and the same JSON; a text
+    /// that is not canonical base64 stays text.
+    @Test func aValueWrittenAsBytesIsTheStringOfItsTextInTheStore() throws {
+        var rng = SplitMix64(seed: 0xB64)
+        var values: [[UInt8]] = (0..<20).map { _ in
+            (0..<Int(rng.next() % 120)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        }
+        values.append([])
+        let keys = values.indices.map { "k\($0)" }
+        let asText = zip(keys, values).map {
+            DocumentEntry(path: ["strokes", $0], value: .string(CanonicalBase64.encode($1)))
+        }
+        let asBytes = zip(keys, values).map { DocumentEntry(path: ["strokes", $0], value: .base64($1)) }
+        let plain = DocumentEntry(path: ["strokes", "plain"], value: .string("not base64"))
+        var viaText: [DocumentObservation] = []
+        var viaBytes: [DocumentObservation] = []
+        do {
+            let text = try open("text")
+            let bytes = try open("bytes")
+            let tokens = [
+                text.observeDocument("drawing-1", in: "drawings") { viaText.append($0) },
+                bytes.observeDocument("drawing-1", in: "drawings") { viaBytes.append($0) },
+            ]
+            defer { tokens.forEach { $0.cancel() } }
+            try text.execute(
+                Statements.insert(.updateLocalDiff), arguments: ["doc": Self.nested(asText + [plain])])
+            try bytes.write { try $0.upsert(asBytes + [plain], into: "drawings", id: "drawing-1") }
+            #expect(viaBytes == viaText)
+            // Writing the other form of the same values changes nothing: no delivery.
+            let delivered = viaBytes.count
+            try bytes.write { try $0.upsert(asText, into: "drawings", id: "drawing-1") }
+            #expect(viaBytes.count == delivered)
+            let empty = DocumentVersions()
+            #expect(
+                try bytes.changes(collection: "drawings", documentID: "drawing-1", since: empty).encoded()
+                    == text.changes(collection: "drawings", documentID: "drawing-1", since: empty).encoded())
+            try text.checkpoint()
+            try bytes.checkpoint()
+        }
+        let select = Statements.select()
+        let arguments: [String: DocumentValue] = ["id": .string("drawing-1")]
+        let fromText = try #require(try open("text").execute(select, arguments: arguments).documents.first)
+        let fromBytes = try #require(try open("bytes").execute(select, arguments: arguments).documents.first)
+        #expect(fromText == fromBytes)
+        #expect(DocumentValue.object(fromText).jsonString() == DocumentValue.object(fromBytes).jsonString())
+        let strokes = try #require(fromBytes["strokes"]?.objectValue)
+        for (key, value) in zip(keys, values) {
+            #expect(strokes[key]?.stringValue == CanonicalBase64.encode(value))
+            #expect(strokes[key]?.base64Bytes == value)
+        }
+        guard case .string("not base64")? = strokes["plain"] else {
+            Issue.record("a text that is not base64 came back as \(String(describing: strokes["plain"]))")
+            return
+        }
     }
 
     @Test func aTransactionThatFailsAfterAnUpsertKeepsNothingOfIt() throws {
