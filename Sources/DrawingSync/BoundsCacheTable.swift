@@ -24,8 +24,10 @@ struct BoundsCacheTable: Sendable {
     private let fingerprints: [StrokeFingerprint]
     /// Per rank, the stroke's bounds.
     let bounds: [CellRect]
-    /// Open addressing, a power of two long: rank + 1, or 0 where free.
-    private var slots: [Int32]
+    /// Open addressing, a power of two long: rank + 1 in the low half, 0 where free, and the
+    /// high half of the key's hash in the high half, so a probe tells most other keys apart
+    /// without reading theirs.
+    private var slots: [UInt64]
 
     static let probeLimit = 32
 
@@ -40,15 +42,16 @@ struct BoundsCacheTable: Sendable {
         self.bounds = bounds
         var capacity = 16
         while capacity < keyEnds.count * 2 { capacity *= 2 }
-        slots = [Int32](repeating: 0, count: capacity)
+        slots = [UInt64](repeating: 0, count: capacity)
         let mask = capacity - 1
         keyBytes.withUnsafeBufferPointer { all in
             for rank in keyEnds.indices {
                 let key = UnsafeBufferPointer(rebasing: all[Self.range(rank, keyEnds)])
-                var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+                let hash = Self.hash(key)
+                var slot = Int(truncatingIfNeeded: hash) & mask
                 for _ in 0..<Self.probeLimit {
                     if slots[slot] == 0 {
-                        slots[slot] = Int32(rank + 1)
+                        slots[slot] = hash & Self.tagMask | UInt64(rank + 1)
                         break
                     }
                     slot = (slot + 1) & mask
@@ -77,22 +80,35 @@ struct BoundsCacheTable: Sendable {
 
     private func rank(ofBytes key: UnsafeBufferPointer<UInt8>) -> Int? {
         keyBytes.withUnsafeBufferPointer { all in
-            let mask = slots.count - 1
-            var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
-            for _ in 0..<Self.probeLimit {
-                let held = Int(slots[slot])
-                if held == 0 { return nil }
-                let range = Self.range(held - 1, keyEnds)
-                if range.count == key.count,
-                    key.isEmpty
-                        || memcmp(all.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0
-                {
-                    return held - 1
-                }
-                slot = (slot + 1) & mask
+            forEachCandidate(ofBytes: key) { rank in
+                let range = Self.range(rank, keyEnds)
+                return range.count == key.count
+                    && (key.isEmpty
+                        || memcmp(all.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0)
             }
-            return nil
         }
+    }
+
+    /// The high half of a slot: the high half of its key's hash.
+    private static let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000
+
+    /// The first rank, of those whose key's hash has the same high half as `key`'s in `key`'s
+    /// probe sequence, that `isIt` accepts; nil when none is (or a free place comes first).
+    @inline(__always)
+    private func forEachCandidate(ofBytes key: UnsafeBufferPointer<UInt8>, _ isIt: (Int) -> Bool) -> Int? {
+        let hash = Self.hash(key)
+        let tag = hash & Self.tagMask
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        for _ in 0..<Self.probeLimit {
+            let held = slots[slot]
+            if held == 0 { return nil }
+            if held & Self.tagMask == tag, isIt(Int(truncatingIfNeeded: held & ~Self.tagMask) - 1) {
+                return Int(truncatingIfNeeded: held & ~Self.tagMask) - 1
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
     }
 
     private func rank(ofBytes key: [UInt8]) -> Int? {
@@ -101,11 +117,19 @@ struct BoundsCacheTable: Sendable {
 
     /// The entry of the stroke stored as `bytes` under `rawKey`, when the table holds one for
     /// exactly those bytes.
+    ///
+    /// The key's own bytes are not compared: the stored bytes begin with the key they are stored
+    /// under (`StrokeGroupCodec`), so the fingerprint of another key's entry cannot be theirs, and
+    /// a rank whose hash matches only by chance is passed over by its fingerprint. An open asks
+    /// this for every stored stroke, in the replica's order, not the file's: each comparison of
+    /// keys read a place in the key table and a place in its bytes, both far from the last.
     func entry(of rawKey: String, storedBytes bytes: [UInt8]) -> DrawingBoundsCache.Entry? {
-        guard let rank = rank(of: rawKey), fingerprints[rank] == StrokeFingerprint(of: bytes) else {
-            return nil
+        var rawKey = rawKey
+        let fingerprint = StrokeFingerprint(of: bytes)
+        let found = rawKey.withUTF8 { key in
+            forEachCandidate(ofBytes: key) { fingerprints[$0] == fingerprint }
         }
-        return entry(ofRank: rank)
+        return found.map { entry(ofRank: $0) }
     }
 
     private static func range(_ rank: Int, _ keyEnds: [Int32]) -> Range<Int> {

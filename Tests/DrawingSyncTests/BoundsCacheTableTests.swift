@@ -50,4 +50,31 @@ import Testing
         }
         #expect(table.rank(of: "") == nil)
     }
+
+    /// An entry is found by its key's hash and its fingerprint, without the key's bytes being
+    /// compared (stored bytes begin with their key): the right bytes under their key find it;
+    /// another key's bytes, changed bytes or a key the cache does not hold find nothing.
+    @Test func anEntryIsFoundByItsKeyAndItsStoredBytes() throws {
+        var cache = DrawingBoundsCache(drawingID: "drawing-1")
+        var encoded: [EncodedGroup] = []
+        for index in 0..<500 {
+            let group = F.group(F.stroke(at: Double(index % 90), key: F.key(Int64(index) * 7)))
+            encoded.append(EncodedGroup(group))
+            cache.set(DrawingBoundsCache.entry(for: encoded[index]), for: group.key.rawValue)
+        }
+        let table = try DrawingBoundsCache.table(decoding: cache.encoded(), drawingID: "drawing-1")
+        for (index, form) in encoded.enumerated() {
+            let key = form.key.rawValue
+            let found = table.entry(of: key, storedBytes: form.storedBytes)
+            #expect(found == cache.entry(of: key, storedBytes: form.storedBytes) && found != nil)
+            #expect(found?.rank == Int32(try #require(table.rank(of: key))))
+            let other = encoded[(index + 1) % encoded.count]
+            #expect(table.entry(of: key, storedBytes: other.storedBytes) == nil)
+            var changed = form.storedBytes
+            changed[changed.count - 1] ^= 0xFF
+            #expect(table.entry(of: key, storedBytes: changed) == nil)
+        }
+        let unknown = EncodedGroup(F.group(F.stroke(at: 3, key: F.key(1))))
+        #expect(table.entry(of: unknown.key.rawValue, storedBytes: unknown.storedBytes) == nil)
+    }
 }
