@@ -80,7 +80,7 @@ struct BoundsCacheTable: Sendable {
 
     private func rank(ofBytes key: UnsafeBufferPointer<UInt8>) -> Int? {
         keyBytes.withUnsafeBufferPointer { all in
-            forEachCandidate(ofBytes: key) { rank in
+            firstRank(ofBytes: key) { rank in
                 let range = Self.range(rank, keyEnds)
                 return range.count == key.count
                     && (key.isEmpty
@@ -92,10 +92,10 @@ struct BoundsCacheTable: Sendable {
     /// The high half of a slot: the high half of its key's hash.
     private static let tagMask: UInt64 = 0xFFFF_FFFF_0000_0000
 
-    /// The first rank, of those whose key's hash has the same high half as `key`'s in `key`'s
-    /// probe sequence, that `isIt` accepts; nil when none is (or a free place comes first).
+    /// The first rank in `key`'s probe sequence whose key's hash has the same high half as
+    /// `key`'s and that `isIt` accepts; nil when none is (or a free place comes first).
     @inline(__always)
-    private func forEachCandidate(ofBytes key: UnsafeBufferPointer<UInt8>, _ isIt: (Int) -> Bool) -> Int? {
+    private func firstRank(ofBytes key: UnsafeBufferPointer<UInt8>, where isIt: (Int) -> Bool) -> Int? {
         let hash = Self.hash(key)
         let tag = hash & Self.tagMask
         let mask = slots.count - 1
@@ -103,9 +103,8 @@ struct BoundsCacheTable: Sendable {
         for _ in 0..<Self.probeLimit {
             let held = slots[slot]
             if held == 0 { return nil }
-            if held & Self.tagMask == tag, isIt(Int(truncatingIfNeeded: held & ~Self.tagMask) - 1) {
-                return Int(truncatingIfNeeded: held & ~Self.tagMask) - 1
-            }
+            let rank = Int(truncatingIfNeeded: held & ~Self.tagMask) - 1
+            if held & Self.tagMask == tag, isIt(rank) { return rank }
             slot = (slot + 1) & mask
         }
         return nil
@@ -127,7 +126,7 @@ struct BoundsCacheTable: Sendable {
         var rawKey = rawKey
         let fingerprint = StrokeFingerprint(of: bytes)
         let found = rawKey.withUTF8 { key in
-            forEachCandidate(ofBytes: key) { fingerprints[$0] == fingerprint }
+            firstRank(ofBytes: key) { fingerprints[$0] == fingerprint }
         }
         return found.map { entry(ofRank: $0) }
     }

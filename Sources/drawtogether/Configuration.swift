@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TerminalCanvas
 
 /// Every setting the executable runs with, resolved and checked.
 ///

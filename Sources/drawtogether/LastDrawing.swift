@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TerminalCanvas
 
 /// The drawing a store had open last, so `drawtogether` with no drawing named reopens it (and,
 /// in a file of its own, the display name given with `--name`).

@@ -37,31 +37,14 @@ import Testing
         #expect(DocumentValue.number(1).base64Bytes == nil && DocumentValue.number(1).stringValue == nil)
     }
 
-    private static func delta(_ value: DocumentValue) -> ReplicaDelta {
-        let peer = PeerID(0xA1)
-        return ReplicaDelta(
-            collection: "drawings",
-            documents: [
-                .init(
-                    documentID: "d1",
-                    events: [
-                        DocumentEvent(
-                            dot: Dot(peer: peer, counter: 9),
-                            timestamp: HybridTimestamp(milliseconds: 1_700_000_000_000, counter: 0),
-                            path: ["strokes", "k"], kind: .value, value: value,
-                            context: VersionVector([peer: 8]), isRemoved: false)
-                    ])
-            ])
-    }
-
     /// Every format writes the bytes the text would have written, so the stored and sent forms
     /// (and every digest of them) do not depend on which form a value was held in.
     @Test func bothFormsEncodeToTheSameBytesInEveryFormat() throws {
         var random = SplitMix64(seed: 0xB65)
         for _ in 0..<100 {
             let bytes = Self.randomBytes(&random)
-            let asText = Self.delta(.string(CanonicalBase64.encode(bytes)))
-            let asBytes = Self.delta(.base64(bytes))
+            let asText = EventFormatFixtureTests.oneValueDelta(.string(CanonicalBase64.encode(bytes)))
+            let asBytes = EventFormatFixtureTests.oneValueDelta(.base64(bytes))
             #expect(asBytes.encoded() == asText.encoded())
             #expect(asBytes.encodedFormatTwo() == asText.encodedFormatTwo())
             #expect(asBytes.encodedFormatOne() == asText.encodedFormatOne())

@@ -110,21 +110,7 @@ import Testing
             }
             return text
         }
-        func delta(_ value: String) -> ReplicaDelta {
-            ReplicaDelta(
-                collection: "drawings",
-                documents: [
-                    .init(
-                        documentID: "d1",
-                        events: [
-                            DocumentEvent(
-                                dot: Dot(peer: Self.peer, counter: 9),
-                                timestamp: HybridTimestamp(milliseconds: 1_700_000_000_000, counter: 0),
-                                path: ["strokes", "k"], kind: .value, value: .string(value),
-                                context: VersionVector([Self.peer: 8]), isRemoved: false)
-                        ])
-                ])
-        }
+        func delta(_ value: String) -> ReplicaDelta { Self.oneValueDelta(.string(value)) }
         for length in [1, 2, 3, 4, 5, 150] {
             let text = base64((0..<length).map { _ in byte() })
             let packed = delta(text).encoded()
@@ -144,6 +130,23 @@ import Testing
         var formatTwo = delta("QUJD").encoded()
         formatTwo[2] = 2
         #expect(throws: BinaryDecodingError.self) { try ReplicaDelta(decoding: formatTwo) }
+    }
+
+    /// A delta of one value written at `strokes.k`, as a stroke's write sends it.
+    static func oneValueDelta(_ value: DocumentValue) -> ReplicaDelta {
+        ReplicaDelta(
+            collection: "drawings",
+            documents: [
+                .init(
+                    documentID: "d1",
+                    events: [
+                        DocumentEvent(
+                            dot: Dot(peer: peer, counter: 9),
+                            timestamp: HybridTimestamp(milliseconds: 1_700_000_000_000, counter: 0),
+                            path: ["strokes", "k"], kind: .value, value: value,
+                            context: VersionVector([peer: 8]), isRemoved: false)
+                    ])
+            ])
     }
 
     @Test func aFormatOneStoredRowStillDecodes() throws {

@@ -49,8 +49,7 @@ extension DocumentValue: Hashable {
             hasher.combine(3 as UInt8)
             hasher.combine(text)
         case .base64(let bytes):
-            hasher.combine(3 as UInt8)
-            hasher.combine(CanonicalBase64.encode(bytes))
+            DocumentValue.string(CanonicalBase64.encode(bytes)).hash(into: &hasher)
         case .array(let elements):
             hasher.combine(4 as UInt8)
             hasher.combine(elements)

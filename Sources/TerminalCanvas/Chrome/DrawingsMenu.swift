@@ -267,12 +267,3 @@ public struct DrawingsMenu: Equatable, Sendable {
         return view
     }
 }
-
-extension String {
-    var trimmingWhitespace: String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text.removeFirst() }
-        while text.last?.isWhitespace == true { text.removeLast() }
-        return String(text)
-    }
-}
