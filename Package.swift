@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // pipe2(2) and posix_spawn's chdir, also left out (TestSupport's SpawnedProcess).
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
 
         // Pure libraries. ByteCoding (the one byte reader and writer), JSONText (the one JSON reader,
         // quoter and text position) and MonotonicTime (the instant sync is timed by; no clock is
@@ -31,7 +32,7 @@ let package = Package(
         .target(name: "ByteCoding"),
         .target(name: "JSONText"),
         .target(name: "MonotonicTime"),
-        .target(name: "StrokeKit", dependencies: ["ByteCoding", "JSONText"]),
+        .target(name: "StrokeKit", dependencies: ["ByteCoding", "JSONText", "CPrefetch"]),
         // The replica without its disk: documents, merge, DQL, queries, codecs, patches.
         .target(name: "ReplicaCore", dependencies: ["ByteCoding", "JSONText"]),
 

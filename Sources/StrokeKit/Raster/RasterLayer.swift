@@ -1,3 +1,11 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The ink of a viewport before it becomes cells: per cell the pen samples that are inked and
 /// the colour of the topmost pen there, and the colour of the topmost marker.
 ///
@@ -23,9 +31,23 @@ public struct RasterLayer: Equatable, Sendable {
     }
 
     /// The layer of the groups of `drawing` under the viewport (found with its spatial index).
+    /// A large drawing's layer is drawn in bands of rows at once, one a processor
+    /// (`bandCount(for:viewport:)`).
     public init(_ drawing: Drawing, viewport: Viewport, mode: GlyphMode) {
+        self.init(
+            drawing, viewport: viewport, mode: mode, bands: Self.bandCount(for: drawing, viewport: viewport))
+    }
+
+    /// The layer of the groups of `drawing` under the viewport, its rows cut into `bands` bands
+    /// drawn at once (one band: on this thread alone); every count gives the same layer.
+    init(_ drawing: Drawing, viewport: Viewport, mode: GlyphMode, bands: Int) {
         self.init(blank: viewport, mode: mode)
-        drawTopFirst(from: drawing.spatialIndex, in: [viewport], within: viewport)
+        let parts = Self.bands(of: viewport, count: bands)
+        if parts.count < 2 {
+            drawTopFirst(from: drawing.spatialIndex, in: [viewport], within: viewport)
+        } else {
+            drawTopFirst(from: drawing.spatialIndex, inBands: parts)
+        }
     }
 
     private init(blank viewport: Viewport, mode: GlyphMode) {
@@ -189,17 +211,78 @@ public struct RasterLayer: Equatable, Sendable {
     ) {
         let slots = index.slots(in: bounds)
         guard !slots.isEmpty else { return }
-        let places = index.places
-        if slots.contains(where: { places[Int($0)].flags & SpatialIndex.Place.glyphs != 0 }) {
+        if slots.contains(where: { index.places[Int($0)].flags & SpatialIndex.Place.glyphs != 0 }) {
             let groups = slots.compactMap { index.group(inSlot: $0) }
             for region in regions { draw(groups, in: region) }
             return
         }
-        walkTopFirst(count: slots.count, in: regions, within: bounds) { at in
-            let place = places[Int(slots[at])]
-            return (place.inkBounds, place.flags)
-        } pieces: {
-            index.pieces(inSlot: slots[$0])
+        let (viewport, mode) = (self.viewport, self.mode)
+        index.withSlots { stored in
+            withCells { cells in
+                Self.walkTopFirst(
+                    slots, of: stored, in: regions, within: bounds, viewport: viewport, mode: mode,
+                    cells: cells)
+            }
+        }
+    }
+
+    /// `drawTopFirst(from:in:within:)` of the whole viewport, cut into `bands` (its rows, top to
+    /// bottom), each band walked on a thread of its own: each queries the index for its own
+    /// rectangle and writes only its own cells, with masks of its own. A band under text or an
+    /// unknown kind is drawn in key order afterwards, on this thread (that draw keeps glyphs in
+    /// a dictionary, which one thread at a time may change).
+    private mutating func drawTopFirst(from index: SpatialIndex, inBands bands: [CellRect]) {
+        let (viewport, mode) = (self.viewport, self.mode)
+        var inKeyOrder = [Bool](repeating: false, count: bands.count)
+        withCells { cells in
+            inKeyOrder.withUnsafeMutableBufferPointer { inKeyOrder in
+                let shared = BandShared(cells: cells, inKeyOrder: inKeyOrder)
+                DispatchQueue.concurrentPerform(iterations: bands.count) { band in
+                    let region = bands[band]
+                    let slots = index.slots(in: region)
+                    index.withSlots { stored in
+                        if slots.contains(where: {
+                            stored.places[Int($0)].flags & SpatialIndex.Place.glyphs != 0
+                        }) {
+                            shared.inKeyOrder[band] = true
+                            return
+                        }
+                        Self.walkTopFirst(
+                            slots, of: stored, in: [region], within: region, viewport: viewport, mode: mode,
+                            cells: shared.cells)
+                    }
+                }
+            }
+        }
+        for (band, region) in bands.enumerated() where inKeyOrder[band] {
+            draw(index.groups(in: region), in: region)
+        }
+    }
+
+    /// How many bands a layer of `viewport` over `drawing` is drawn in: one a processor (at most
+    /// `maximumBands`, each at least `minimumBandRows` rows), or one when the drawing holds fewer
+    /// than `minimumGroupsForBands` groups, where handing a band to another thread costs about
+    /// what drawing it does.
+    static func bandCount(for drawing: Drawing, viewport: Viewport) -> Int {
+        guard drawing.count >= minimumGroupsForBands else { return 1 }
+        return max(1, min(processorCount, maximumBands, viewport.height / minimumBandRows))
+    }
+
+    static let minimumGroupsForBands = 1_000
+    static let maximumBands = 4
+    static let minimumBandRows = 8
+
+    /// The processors online, read once.
+    private static let processorCount = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+
+    /// The viewport's rows cut into `count` bands of (nearly) equal height, top first; fewer
+    /// when it has fewer rows.
+    static func bands(of viewport: Viewport, count: Int) -> [CellRect] {
+        let count = min(max(count, 1), max(viewport.height, 1))
+        return (0..<count).map { band in
+            let top = viewport.y + viewport.height * band / count
+            let bottom = viewport.y + viewport.height * (band + 1) / count
+            return CellRect(x: viewport.x, y: top, width: viewport.width, height: bottom - top)
         }
     }
 
@@ -245,8 +328,64 @@ public struct RasterLayer: Equatable, Sendable {
         count: Int, in regions: [CellRect], within region: CellRect,
         place: (Int) -> (bounds: CellRect?, flags: UInt8), pieces: (Int) -> [Stroke]?
     ) {
-        let width = viewport.width
-        guard width > 0, viewport.height > 0, region.width > 0, region.height > 0, count > 0 else {
+        let (viewport, mode) = (self.viewport, self.mode)
+        withCells { cells in
+            Self.walkTopFirst(
+                count: count, in: regions, within: region, viewport: viewport, mode: mode, cells: cells,
+                place: place, pieces: pieces)
+        }
+    }
+
+    /// The layer's cells as the walk writes them.
+    private mutating func withCells<Result>(_ body: (CellBuffers) -> Result) -> Result {
+        penBits.withUnsafeMutableBufferPointer { bits in
+            penColours.withUnsafeMutableBufferPointer { colours in
+                markerColours.withUnsafeMutableBufferPointer { markers in
+                    body(CellBuffers(bits: bits, colours: colours, markers: markers))
+                }
+            }
+        }
+    }
+
+    /// `walkTopFirst` of the index's `slots` (in key order), their bounds and kinds read from
+    /// their places. A few groups before the walk reaches a group, it asks the processor for the
+    /// group's pieces, and a little later for their points (`StorageHint`): the walk is mostly
+    /// waiting on those first reads otherwise.
+    @inline(__always)
+    private static func walkTopFirst(
+        _ slots: [Int32], of stored: SpatialIndex.Slots, in regions: [CellRect], within region: CellRect,
+        viewport: Viewport, mode: GlyphMode, cells: CellBuffers
+    ) {
+        let hints = StorageHint.isAvailable
+        slots.withUnsafeBufferPointer { slots in
+            walkTopFirst(
+                count: slots.count, in: regions, within: region, viewport: viewport, mode: mode, cells: cells
+            ) { at in
+                if hints {
+                    if at >= piecesAhead { stored.prefetchPieces(inSlot: slots[at - piecesAhead]) }
+                    if at >= pointsAhead { stored.prefetchPath(inSlot: slots[at - pointsAhead]) }
+                }
+                let place = stored.places[Int(slots[at])]
+                return (place.inkBounds, place.flags)
+            } pieces: {
+                stored.pieces(inSlot: slots[$0])
+            }
+        }
+    }
+
+    /// How many groups ahead of the walk their pieces, and their points, are asked for: measured
+    /// at 100,000 strokes (DECISIONS.md); 2 to 8 groups ahead all did about as well.
+    private static let piecesAhead = 4
+    private static let pointsAhead = 2
+
+    /// `walkTopFirst` on the cells of a layer of `viewport`: it writes only the cells of `region`.
+    @inline(__always)
+    private static func walkTopFirst(
+        count: Int, in regions: [CellRect], within region: CellRect, viewport: Viewport, mode: GlyphMode,
+        cells buffers: CellBuffers, place: (Int) -> (bounds: CellRect?, flags: UInt8),
+        pieces: (Int) -> [Stroke]?
+    ) {
+        guard viewport.width > 0, viewport.height > 0, region.width > 0, region.height > 0, count > 0 else {
             return
         }
         let lattice = mode.lattice
@@ -258,32 +397,26 @@ public struct RasterLayer: Equatable, Sendable {
         // candidates are a few word tests, and hidden candidates are never tried.
         let layout = SettlingCells.Layout(viewport: viewport, lattice: lattice)
         var (masks, open) = SettlingCells.openMasks(of: regions, in: layout, lattice: lattice)
-        penBits.withUnsafeMutableBufferPointer { bits in
-            penColours.withUnsafeMutableBufferPointer { colours in
-                markerColours.withUnsafeMutableBufferPointer { markers in
-                    masks.withUnsafeMutableBufferPointer { masks in
-                        var cells = SettlingCells(
-                            bits: bits, colours: colours, markers: markers, masks: masks, layout: layout,
-                            lattice: lattice, open: open)
-                        for at in stride(from: count - 1, through: 0, by: -1) {
-                            if cells.openPens == 0 && cells.openMarkers == 0 { break }
-                            let (bounds, flags) = place(at)
-                            guard let reach = bounds?.intersection(region) else { continue }
-                            let pens =
-                                flags & 1 != 0 && cells.openPens > 0
-                                && cells.hasOpenCell(in: reach, forMarker: false)
-                            let marks =
-                                flags & 2 != 0 && cells.openMarkers > 0
-                                && cells.hasOpenCell(in: reach, forMarker: true)
-                            // Only the pieces are read (not a copy of the group, whose key and
-                            // sweeps would be touched for nothing), each in place.
-                            guard pens || marks, let pieces = pieces(at) else { continue }
-                            Self.draw(
-                                pieces, pens: pens, marks: marks, in: region, sampler: sampler,
-                                samples: (columns, rows), into: &cells)
-                        }
-                    }
-                }
+        masks.withUnsafeMutableBufferPointer { masks in
+            var cells = SettlingCells(
+                bits: buffers.bits, colours: buffers.colours, markers: buffers.markers, masks: masks,
+                layout: layout, lattice: lattice, open: open)
+            for at in stride(from: count - 1, through: 0, by: -1) {
+                if cells.openPens == 0 && cells.openMarkers == 0 { break }
+                let (bounds, flags) = place(at)
+                guard let reach = bounds?.intersection(region) else { continue }
+                let pens =
+                    flags & 1 != 0 && cells.openPens > 0
+                    && cells.hasOpenCell(in: reach, forMarker: false)
+                let marks =
+                    flags & 2 != 0 && cells.openMarkers > 0
+                    && cells.hasOpenCell(in: reach, forMarker: true)
+                // Only the pieces are read (not a copy of the group, whose key and sweeps would
+                // be touched for nothing), each in place.
+                guard pens || marks, let pieces = pieces(at) else { continue }
+                Self.draw(
+                    pieces, pens: pens, marks: marks, in: region, sampler: sampler,
+                    samples: (columns, rows), into: &cells)
             }
         }
     }
@@ -358,4 +491,20 @@ public struct RasterLayer: Equatable, Sendable {
         else { return Cell(" ", foreground: cell.colour) }
         return Cell(cell.half == 0 ? cell.glyph : Cell.continuationGlyph, foreground: cell.colour)
     }
+}
+
+/// The storage of a layer's cells, as the walk writes them.
+private struct CellBuffers {
+    let bits: UnsafeMutableBufferPointer<UInt8>
+    let colours: UnsafeMutableBufferPointer<UInt8>
+    let markers: UnsafeMutableBufferPointer<UInt8?>
+}
+
+/// What the bands of one layer share while they are drawn at once: the layer's cells, and one
+/// flag a band. Each band writes only the cells of its own rows and its own flag, and the arrays
+/// behind them are neither grown, copied nor freed until every band is done, so no place is
+/// written by two threads, nor read by one while another writes it.
+private struct BandShared: @unchecked Sendable {
+    let cells: CellBuffers
+    let inKeyOrder: UnsafeMutableBufferPointer<Bool>
 }

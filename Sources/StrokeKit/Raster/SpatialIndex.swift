@@ -147,11 +147,50 @@ public struct SpatialIndex: Sendable {
         }
     }
 
-    /// The pieces of the group in a slot, without a copy of the group.
+    /// The places and groups by slot, read through buffers: a walk over many slots (the
+    /// raster's) takes neither array's storage once per slot, which bands walked on several
+    /// threads at once would all take in turn; `Slots.pieces(inSlot:)` copies out of a slot only
+    /// its pieces.
     @inline(__always)
-    func pieces(inSlot slot: Int32) -> [Stroke]? {
-        // Through the buffer, so that only the pieces are copied out of the slot.
-        groups.withUnsafeBufferPointer { $0[Int(slot)]?.pieces }
+    func withSlots<Result>(_ body: (Slots) -> Result) -> Result {
+        places.withUnsafeBufferPointer { places in
+            groups.withUnsafeBufferPointer { groups in body(Slots(places: places, groups: groups)) }
+        }
+    }
+
+    /// The storage `withSlots` lends.
+    struct Slots {
+        let places: UnsafeBufferPointer<Place>
+        let groups: UnsafeBufferPointer<StrokeGroup?>
+
+        @inline(__always)
+        func pieces(inSlot slot: Int32) -> [Stroke]? { groups[Int(slot)]?.pieces }
+
+        /// Asks the processor for the storage of the pieces of the group in `slot` (a hint,
+        /// `StorageHint`): the raster's walk asks a few groups before it reads them.
+        @inline(__always)
+        func prefetchPieces(inSlot slot: Int32) {
+            StorageHint.prefetch(StorageHint.storage(at: address(ofPiecesIn: slot)))
+        }
+
+        /// Asks for the points of the first piece of the group in `slot`, which must have
+        /// bounds (so a piece): it reads where they are from the pieces' storage, asked for by
+        /// `prefetchPieces` some groups before.
+        @inline(__always)
+        func prefetchPath(inSlot slot: Int32) {
+            guard places[Int(slot)].width > 0, let pieces = StorageHint.storage(at: address(ofPiecesIn: slot))
+            else { return }
+            StorageHint.prefetch(
+                StorageHint.storage(at: pieces + StorageHint.elementsOffset + Self.pathOffset))
+        }
+
+        @inline(__always)
+        private func address(ofPiecesIn slot: Int32) -> UnsafeRawPointer {
+            UnsafeRawPointer(groups.baseAddress.unsafelyUnwrapped + Int(slot)) + Self.piecesOffset
+        }
+
+        private static let piecesOffset = MemoryLayout<StrokeGroup>.offset(of: \StrokeGroup.pieces) ?? 0
+        private static let pathOffset = MemoryLayout<Stroke>.offset(of: \Stroke.path) ?? 0
     }
 
     /// Every key, in key order.
