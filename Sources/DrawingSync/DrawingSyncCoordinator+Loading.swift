@@ -80,7 +80,7 @@ extension DrawingSyncCoordinator {
     public func finishLoading() {
         // The keys first: holding a copy of the pending entries while taking from them would
         // copy them all.
-        guard let keys = pending.map({ Array($0.bases.keys) }), let entries = pending?.take(keys) else {
+        guard let keys = pending?.rawKeys, let entries = pending?.take(keys) else {
             return
         }
         loadTaken(entries)
@@ -114,13 +114,9 @@ extension DrawingSyncCoordinator {
     func beginStagedOpen(_ document: ObservedDocument, firstRegion: CellRect) {
         // The strokes decoded now, each with its rank in key order where the cache knew it.
         var now: [(rank: Int32, entry: DrawingModel.NewEntry)] = []
-        var later = PendingEntries()
+        var later = openedCache.map { PendingEntries(table: $0) }
         var statistics = OpenStatistics()
-        if openedCache != nil {
-            let room = document.entryCapacity(ofMap: "strokes")
-            later.reserveCapacity(room)
-            model.reserveCapacity(room)
-        }
+        if openedCache != nil { model.reserveCapacity(document.entryCapacity(ofMap: "strokes")) }
         document.forEachEntry(ofMap: "strokes") { rawKey, value in
             statistics.storedStrokes += 1
             var rank = Int32.max
@@ -128,8 +124,9 @@ extension DrawingSyncCoordinator {
                 let entry = openedCache.entry(of: rawKey, storedBytes: bytes)
             {
                 statistics.cachedBounds += 1
-                if !entry.bounds.intersects(firstRegion) {
-                    later.add(rawKey, value: value, bounds: entry.bounds, rank: entry.rank)
+                if !entry.bounds.intersects(firstRegion),
+                    later?.add(rawKey, value: value, rank: entry.rank) == true
+                {
                     return
                 }
                 rank = entry.rank
@@ -138,8 +135,8 @@ extension DrawingSyncCoordinator {
         }
         var sweepsNow: [String: DocumentValue] = [:]
         document.forEachEntry(ofMap: "sweeps") { rawKey, map in
-            if later.holds(rawKey) {
-                later.addSweeps(rawKey, map: map)
+            if later?.holds(rawKey) == true {
+                later?.addSweeps(rawKey, map: map)
             } else {
                 sweepsNow[rawKey] = map
             }
@@ -153,11 +150,10 @@ extension DrawingSyncCoordinator {
         boundsCacheIsCurrent =
             statistics.cachedBounds == statistics.storedStrokes
             && openedCache?.count == statistics.storedStrokes
-        // The pending entries keep the bounds they need, in key order; the cache's map of every
-        // stroke goes.
-        later.orderByRank(below: openedCache?.count ?? 0)
+        // The pending entries keep the cache's table until the last of them is taken.
         openedCache = nil
-        pending = later.isEmpty ? nil : later
+        // Moved out, not copied: a copy left behind would make the first take copy every rank.
+        pending = later.take().flatMap { $0.isEmpty ? nil : $0 }
         // In key order, so the drawing's index is built from groups already sorted (those the
         // cache did not know come last, for it to sort).
         now.sort { $0.rank < $1.rank }
@@ -171,7 +167,7 @@ extension DrawingSyncCoordinator {
         statistics.decodedFirst = taken.groups.count
         openStatistics = statistics
         drawing = Drawing(groups: taken.groups)
-        if !later.isEmpty { drawing.reserveCapacity(statistics.storedStrokes) }
+        if pending != nil { drawing.reserveCapacity(statistics.storedStrokes) }
     }
 
     /// Before patches from the replica apply: a pending key whose entries they change is loaded
@@ -195,7 +191,7 @@ extension DrawingSyncCoordinator {
         var changed: [String] = []
         var unchanged: [String] = []
         func consider(_ rawKey: String) {
-            guard let base = pending.bases[rawKey] else { return }
+            guard let base = pending.value(of: rawKey) else { return }
             let newBase = entries.bases[rawKey] ?? (entries.replacesAllBases ? nil : base)
             let oldSweeps = pending.sweepMaps[rawKey]
             let newSweeps = entries.sweepMaps[rawKey] ?? (entries.replacesAllSweeps ? nil : oldSweeps)
@@ -206,7 +202,7 @@ extension DrawingSyncCoordinator {
             }
         }
         if entries.replacesAllBases || entries.replacesAllSweeps {
-            for rawKey in pending.bases.keys { consider(rawKey) }
+            for rawKey in pending.rawKeys { consider(rawKey) }
         } else {
             for rawKey in Set(entries.bases.keys).union(entries.sweepMaps.keys).union(entries.sweeps.keys) {
                 consider(rawKey)

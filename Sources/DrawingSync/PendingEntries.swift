@@ -1,66 +1,50 @@
 import ReplicaCore
 import StrokeKit
 
-/// The stored entries of an open drawing that are not decoded yet (a staged open): per raw
-/// stroke key its `strokes` value and its `sweeps` map, with the bounds the cache gave it.
+/// The stored entries of an open drawing that are not decoded yet (a staged open): per stroke
+/// its raw key and `strokes` value, and its `sweeps` map, with the bounds the cache gave it.
+///
+/// The strokes are kept by their rank in the open's bounds cache (its entries in key order), so
+/// keeping one during the first look at the document costs a store into an array, not a
+/// dictionary insertion with the key hashed (at 100,000 strokes those insertions were about a
+/// tenth of the time before the first frame); the cache's table, kept here until the last
+/// stroke is taken, finds a stroke by its key, and its bounds are the cache's own. Without a
+/// preferred region they are taken in key order, lowest first.
 ///
 /// Every key here has known bounds (a key without them is decoded before the first frame), and
 /// none is in the coordinator's model or drawing: a key is taken from here and goes into both in
 /// one step. Taking returns the entries as `DrawingModel.takeNew(_:)` reads them.
 struct PendingEntries: Sendable {
-    private(set) var bases: [String: DocumentValue] = [:]
+    /// The open's bounds cache, whose ranks index `kept`.
+    private let table: BoundsCacheTable
+    /// By rank: the raw key and stored value of the stroke kept there; nil where none is.
+    private var kept: [(key: String, value: DocumentValue)?]
     private(set) var sweepMaps: [String: DocumentValue] = [:]
-    /// The keys with their cached bounds; taken from the end. An entry whose key was taken some
-    /// other way since is skipped.
-    private var located: [(key: String, bounds: CellRect)] = []
+    /// How many strokes are kept.
+    private(set) var count = 0
+    /// No stroke is kept below this rank (`takeNext` takes upwards from it).
+    private var lowest = 0
     /// Rectangles no pending group meets any more (the last few asked for).
     private var loadedRegions: [CellRect] = []
-    /// How far the scan of `located` for a preferred region got.
-    private var scan: (region: CellRect, position: Int)?
-    /// While strokes are being kept: each one's rank in key order (see `orderByRank`).
-    private var ranks: [Int32] = []
+    /// How far the scan of the ranks for a preferred region got.
+    private var scan: (region: CellRect, rank: Int)?
 
-    var isEmpty: Bool { bases.isEmpty }
-    var count: Int { bases.count }
-
-    /// Makes room for `count` strokes, so a staged open of a large drawing grows its tables once.
-    mutating func reserveCapacity(_ count: Int) {
-        bases.reserveCapacity(count)
-        located.reserveCapacity(count)
-        ranks.reserveCapacity(count)
+    init(table: BoundsCacheTable) {
+        self.table = table
+        kept = Array(repeating: nil, count: table.count)
     }
 
-    /// Keeps a stroke for later, with its bounds and its rank in key order (its place in the
-    /// bounds cache's file).
-    mutating func add(_ rawKey: String, value: DocumentValue, bounds: CellRect, rank: Int32) {
-        bases[rawKey] = value
-        located.append((rawKey, bounds))
-        ranks.append(rank)
-    }
+    var isEmpty: Bool { count == 0 }
 
-    /// Puts the strokes kept so far in key order, so that what no region prefers is taken lowest
-    /// key first, by the ranks they were kept with (below `count`): one pass, nothing compared.
-    /// In the order they were kept (the document's hash order) the lowest key of every slice lay
-    /// near the bottom of the drawing, and the drawing's index renumbers every group above the
-    /// lowest key a slice brings (see `SpatialIndex.insertNew`); in key order the slices climb,
-    /// and each renumbers only the groups above it. A stroke whose rank is out of range or taken
-    /// by another is kept too, and taken last.
-    mutating func orderByRank(below count: Int) {
-        var placed = [(key: String, bounds: CellRect)?](repeating: nil, count: max(count, 0))
-        var rest: [(key: String, bounds: CellRect)] = []
-        for (entry, rank) in zip(located, ranks) {
-            // Taken from the end: the lowest rank goes to the end.
-            let index = count - 1 - Int(rank)
-            if placed.indices.contains(index), placed[index] == nil {
-                placed[index] = entry
-            } else {
-                rest.append(entry)
-            }
-        }
-        located = rest
-        located.reserveCapacity(rest.count + ranks.count)
-        for case let entry? in placed { located.append(entry) }
-        ranks = []
+    /// Keeps a stroke for later under its rank in the cache (`DrawingBoundsCache.Entry.rank`);
+    /// false when the rank is not one of the cache's or holds another stroke already, and the
+    /// caller decodes the stroke now instead.
+    mutating func add(_ rawKey: String, value: DocumentValue, rank: Int32) -> Bool {
+        let rank = Int(rank)
+        guard kept.indices.contains(rank), kept[rank] == nil else { return false }
+        kept[rank] = (rawKey, value)
+        count += 1
+        return true
     }
 
     /// Keeps the sweeps of a stroke kept for later.
@@ -68,68 +52,104 @@ struct PendingEntries: Sendable {
         sweepMaps[rawKey] = map
     }
 
+    /// The rank of the stroke kept under `rawKey`, if one is.
+    private func rank(of rawKey: String) -> Int? {
+        guard count > 0, let rank = table.rank(of: rawKey), kept[rank]?.key == rawKey else { return nil }
+        return rank
+    }
+
+    /// The stored value of the stroke kept under `rawKey`, if one is.
+    func value(of rawKey: String) -> DocumentValue? {
+        rank(of: rawKey).flatMap { kept[$0]?.value }
+    }
+
     /// Whether the stroke under `rawKey` is kept for later.
-    func holds(_ rawKey: String) -> Bool { bases[rawKey] != nil }
+    func holds(_ rawKey: String) -> Bool { rank(of: rawKey) != nil }
+
+    /// The keys of every stroke kept, in key order.
+    var rawKeys: [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(count)
+        for rank in lowest..<kept.count { if let key = kept[rank]?.key { keys.append(key) } }
+        return keys
+    }
 
     /// The bounds cache's entries of the strokes kept here: their cached bounds, for exactly the
     /// value stored now (every key here had an entry for its value when it was kept, and a key
     /// whose value changes is taken first).
     func boundsCacheEntries() -> [(key: String, entry: DrawingBoundsCache.Entry)] {
         var entries: [(key: String, entry: DrawingBoundsCache.Entry)] = []
-        entries.reserveCapacity(bases.count)
-        // `located` lists each key kept once, and may still list keys taken some other way.
-        for (rawKey, bounds) in located {
-            guard let bytes = bases[rawKey]?.base64Bytes else { continue }
-            entries.append(
-                (rawKey, DrawingBoundsCache.Entry(fingerprint: StrokeFingerprint(of: bytes), bounds: bounds)))
+        entries.reserveCapacity(count)
+        for rank in lowest..<kept.count {
+            if let key = kept[rank]?.key { entries.append((key, table.entry(ofRank: rank))) }
         }
         return entries
     }
 
     /// Takes these keys (those still here), in this order.
     mutating func take(_ rawKeys: some Sequence<String>) -> [DrawingModel.NewEntry] {
-        var entries: [DrawingModel.NewEntry] = []
-        entries.reserveCapacity(rawKeys.underestimatedCount)
+        var ranks: [Int] = []
+        ranks.reserveCapacity(rawKeys.underestimatedCount)
         for rawKey in rawKeys {
-            guard let value = bases.removeValue(forKey: rawKey) else { continue }
+            if let rank = rank(of: rawKey) { ranks.append(rank) }
+        }
+        return take(ranks: ranks)
+    }
+
+    /// Takes the strokes of these ranks (each kept), in this order.
+    private mutating func take(ranks: [Int]) -> [DrawingModel.NewEntry] {
+        var entries: [DrawingModel.NewEntry] = []
+        entries.reserveCapacity(ranks.count)
+        for rank in ranks {
+            guard let (rawKey, value) = kept[rank] else { continue }
+            kept[rank] = nil
+            count -= 1
             let map = sweepMaps.isEmpty ? nil : sweepMaps.removeValue(forKey: rawKey)
             entries.append(DrawingModel.NewEntry(rawKey: rawKey, base: value, sweepMap: map))
         }
-        if bases.isEmpty { located = [] }
+        if count == 0 { (kept, lowest) = ([], 0) }
         return entries
     }
 
-    /// Takes up to `limit` keys: those whose bounds meet `preferred` first, then any.
+    /// Takes up to `limit` strokes: those whose bounds meet `preferred` first, then any, lowest
+    /// key first.
     mutating func takeNext(_ limit: Int, preferring preferred: CellRect? = nil) -> [DrawingModel.NewEntry] {
-        var keys: [String] = []
+        var entries: [DrawingModel.NewEntry] = []
         if let preferred, !loadedRegions.contains(where: { $0.contains(preferred) }) {
-            // The scan of a region goes on where the last one stopped: the entries before
-            // were taken or do not meet it.
-            var position = scan?.region == preferred ? min(scan?.position ?? 0, located.count) : 0
-            while position < located.count {
-                let entry = located[position]
-                position += 1
-                guard entry.bounds.intersects(preferred), bases[entry.key] != nil else { continue }
-                keys.append(entry.key)
-                if keys.count == limit {
-                    scan = (preferred, position)
-                    return take(keys)
+            // The scan of a region goes on where the last one stopped: the ranks before were
+            // taken or do not meet it.
+            var ranks: [Int] = []
+            var rank = max(scan?.region == preferred ? scan?.rank ?? lowest : lowest, lowest)
+            while rank < kept.count {
+                let at = rank
+                rank += 1
+                guard kept[at] != nil, table.bounds[at].intersects(preferred) else { continue }
+                ranks.append(at)
+                if ranks.count == limit {
+                    scan = (preferred, rank)
+                    return take(ranks: ranks)
                 }
             }
             scan = nil
             remember(preferred)
+            entries = take(ranks: ranks)
         }
-        while keys.count < limit, let next = located.popLast() {
-            if bases[next.key] != nil { keys.append(next.key) }
+        var ranks: [Int] = []
+        while entries.count + ranks.count < limit, lowest < kept.count {
+            if kept[lowest] != nil { ranks.append(lowest) }
+            lowest += 1
         }
-        return take(keys)
+        return entries + take(ranks: ranks)
     }
 
-    /// Takes every key whose bounds meet `rect`.
+    /// Takes every stroke whose bounds meet `rect`.
     mutating func take(meeting rect: CellRect) -> [DrawingModel.NewEntry] {
-        guard !bases.isEmpty, !loadedRegions.contains(where: { $0.contains(rect) }) else { return [] }
-        let keys = located.lazy.filter { $0.bounds.intersects(rect) }.map(\.key)
-        let entries = take(Array(keys))
+        guard count > 0, !loadedRegions.contains(where: { $0.contains(rect) }) else { return [] }
+        var ranks: [Int] = []
+        for rank in lowest..<kept.count where kept[rank] != nil && table.bounds[rank].intersects(rect) {
+            ranks.append(rank)
+        }
+        let entries = take(ranks: ranks)
         remember(rect)
         return entries
     }
@@ -152,7 +172,7 @@ struct PendingEntries: Sendable {
                 if let current = latest, !current.utf8.lexicographicallyPrecedes(rawKey.utf8) { return }
                 latest = rawKey
             }
-            for rawKey in bases.keys { consider(rawKey) }
+            for rank in lowest..<kept.count { if let key = kept[rank]?.key { consider(key) } }
             for map in sweepMaps.values {
                 guard let sweeps = map.objectValue else { continue }
                 for rawKey in sweeps.keys { consider(rawKey) }
