@@ -356,19 +356,21 @@ public struct RasterLayer: Equatable, Sendable {
         _ slots: [Int32], of stored: SpatialIndex.Slots, in regions: [CellRect], within region: CellRect,
         viewport: Viewport, mode: GlyphMode, cells: CellBuffers
     ) {
-        let hints = StorageHint.isAvailable
+        // Where the layout the hints read is known, a group's pieces are also read in place.
+        let layoutKnown = StorageHint.isAvailable
         slots.withUnsafeBufferPointer { slots in
             walkTopFirst(
                 count: slots.count, in: regions, within: region, viewport: viewport, mode: mode, cells: cells
             ) { at in
-                if hints {
+                if layoutKnown {
                     if at >= piecesAhead { stored.prefetchPieces(inSlot: slots[at - piecesAhead]) }
                     if at >= pointsAhead { stored.prefetchPath(inSlot: slots[at - pointsAhead]) }
                 }
                 let place = stored.places[Int(slots[at])]
                 return (place.inkBounds, place.flags)
             } pieces: {
-                stored.pieces(inSlot: slots[$0])
+                // Asked only for a group with bounds, so the slot holds one.
+                layoutKnown ? stored.piecesInPlace(inSlot: slots[$0]) : stored.pieces(inSlot: slots[$0])
             }
         }
     }

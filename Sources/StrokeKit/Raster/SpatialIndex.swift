@@ -166,6 +166,16 @@ public struct SpatialIndex: Sendable {
         @inline(__always)
         func pieces(inSlot slot: Int32) -> [Stroke]? { groups[Int(slot)]?.pieces }
 
+        /// `pieces(inSlot:)` of a slot whose place has bounds (so it holds a group), read in place
+        /// where `StorageHint.isAvailable` says an optional group keeps its pieces where a group
+        /// does: only the pieces are copied out, where `pieces(inSlot:)` copies the optional
+        /// group (a retain of its key, base, sweeps and pieces, the key's a read of memory
+        /// nothing else here touches).
+        @inline(__always)
+        func piecesInPlace(inSlot slot: Int32) -> [Stroke] {
+            address(ofPiecesIn: slot).load(as: [Stroke].self)
+        }
+
         /// Asks the processor for the storage of the pieces of the group in `slot` (a hint,
         /// `StorageHint`): the raster's walk asks a few groups before it reads them.
         @inline(__always)
