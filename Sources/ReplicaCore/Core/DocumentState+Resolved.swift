@@ -132,9 +132,11 @@ extension PathNode {
         recordDescendantWriteRemoval(writesBelow)
         withChildren(reservingRoomFor: positions.count) { children in
             for position in positions {
-                children[events[position].path[depth], default: PathNode()].recordResolvedHere(
-                    events[position].dot, isRemoved: events[position].isRemoved, kind: events[position].kind,
-                    context: events[position].context)
+                children.withValue(forKey: events[position].path[depth]) {
+                    $0.recordResolvedHere(
+                        events[position].dot, isRemoved: events[position].isRemoved,
+                        kind: events[position].kind, context: events[position].context)
+                }
             }
         }
     }

@@ -152,10 +152,8 @@ extension DocumentState {
         entries.reserveCapacity(children.count)
         // By index: each child is rendered where it lies (a `for` over the pairs copies every
         // node, retaining its live event's shape).
-        var index = children.startIndex
-        while index != children.endIndex {
+        for index in children.values.indices {
             if let value = render(children.values[index]) { entries[children.keys[index]] = value }
-            index = children.index(after: index)
         }
         if winner == nil && entries.isEmpty { return nil }
         return .object(entries)

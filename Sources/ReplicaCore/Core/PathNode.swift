@@ -41,7 +41,7 @@ struct PathNode: Sendable {
         @exclusivity(unchecked) var mapRemoval = VersionVector.empty
         /// Seen by a write below: removes register values here (a map is being written under them).
         @exclusivity(unchecked) var descendantWriteRemoval = VersionVector.empty
-        @exclusivity(unchecked) var children: [String: PathNode] = [:]
+        @exclusivity(unchecked) var children = ChildTable()
 
         init(live: [Dot], subtreeRemoval: VersionVector) {
             self.live = live
@@ -205,8 +205,8 @@ extension PathNode {
     }
 
     /// The levels below, by key (empty for a leaf).
-    var children: [String: PathNode] {
-        guard case .branch(let branch) = shape else { return [:] }
+    var children: ChildTable {
+        guard case .branch(let branch) = shape else { return ChildTable() }
         return branch.children
     }
 
@@ -231,28 +231,22 @@ extension PathNode {
     ) rethrows -> T {
         let branch = makeBranch()
         if let writeBelow { branch.descendantWriteRemoval.formUnion(writeBelow) }
-        return try body(&branch.children[key, default: PathNode()])
+        return try branch.children.withValue(forKey: key, body)
     }
 
     /// Runs `body` on the table of children, made with room for `count` of them when it is
-    /// empty (so that a snapshot's or a record's 100,000 strokes do not grow it step by step).
-    /// A table that holds some already grows as it fills: `reserveCapacity` would rehash it in
-    /// the standard library's unspecialized code, slower per key than growing.
-    mutating func withChildren(reservingRoomFor count: Int, _ body: (inout [String: PathNode]) -> Void) {
+    /// empty (so that a snapshot's or a record's 100,000 strokes do not grow it step by step;
+    /// one that holds some already grows as it fills, since most of a run's keys may be there).
+    mutating func withChildren(reservingRoomFor count: Int, _ body: (inout ChildTable) -> Void) {
         let branch = makeBranch()
-        if branch.children.isEmpty { branch.children = Dictionary(minimumCapacity: count) }
+        if branch.children.isEmpty { branch.children.reserveCapacity(count) }
         body(&branch.children)
     }
 
     /// Runs `body` on every child in place, in the children's order.
     mutating func forEachChild(_ body: (inout PathNode) throws -> Void) rethrows {
         guard hasChildren else { return }
-        let branch = makeBranch()
-        var index = branch.children.values.startIndex
-        while index != branch.children.values.endIndex {
-            try body(&branch.children.values[index])
-            index = branch.children.values.index(after: index)
-        }
+        try makeBranch().children.forEachValue(body)
     }
 
     /// Whether any event at or below this node is live.
