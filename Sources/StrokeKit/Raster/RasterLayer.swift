@@ -349,8 +349,8 @@ public struct RasterLayer: Equatable, Sendable {
 
     /// `walkTopFirst` of the index's `slots` (in key order), their bounds and kinds read from
     /// their places. A few groups before the walk reaches a group, it asks the processor for the
-    /// group's pieces, and a little later for their points (`StorageHint`): the walk is mostly
-    /// waiting on those first reads otherwise.
+    /// group's pieces, and a little later for their points (`StorageHint`): otherwise much of
+    /// the walk's time is spent waiting on those first reads (DECISIONS.md, stop 23).
     @inline(__always)
     private static func walkTopFirst(
         _ slots: [Int32], of stored: SpatialIndex.Slots, in regions: [CellRect], within region: CellRect,

@@ -183,9 +183,9 @@ public struct SpatialIndex: Sendable {
             StorageHint.prefetch(StorageHint.storage(at: address(ofPiecesIn: slot)))
         }
 
-        /// Asks for the points of the first piece of the group in `slot`, which must have
-        /// bounds (so a piece): it reads where they are from the pieces' storage, asked for by
-        /// `prefetchPieces` some groups before.
+        /// Asks for the points of the first piece of the group in `slot` when its place has
+        /// bounds (so it has a piece): it reads where they are from the pieces' storage, asked
+        /// for by `prefetchPieces` some groups before.
         @inline(__always)
         func prefetchPath(inSlot slot: Int32) {
             guard places[Int(slot)].width > 0, let pieces = StorageHint.storage(at: address(ofPiecesIn: slot))
