@@ -212,6 +212,16 @@ struct MapWorkload {
         if deliveriesA == beforeA && deliveriesB == beforeB {
             throw BenchError.wrongResult("\(scenario.rawValue): no observer fired on either side")
         }
+        if !deltaAB.whole {
+            // The floor of B's apply in the same run: the log row it stored, committed by bare
+            // SQLite (what persisting the delta costs before any merge, decode or observer).
+            try FloorCommit(report: report).run(
+                record: FloorCommit.lastLogRecord(ofStoreIn: pathB), count: 5, directory: stores.root,
+                figure: "\(prefix).floor.apply",
+                note:
+                    "bare SQLite: the log row B's apply stored, in one prepared transaction (median of 5), WAL/NORMAL",
+                medianOfOne: true)
+        }
         let documentA = try a.execute(Self.selectDocument, arguments: Self.idArgument)
         let documentB = try b.execute(Self.selectDocument, arguments: Self.idArgument)
         guard documentA == documentB else {
