@@ -22,6 +22,32 @@ import Testing
         try Replica(directory: directory.path + "/" + name, configuration: clock.configuration(peer: 0xAB))
     }
 
+    /// What the observers of drawing-1 on two replicas were told, each in order.
+    final class Deliveries {
+        var first: [DocumentObservation] = []
+        var second: [DocumentObservation] = []
+        var tokens: [ObservationToken] = []
+
+        func cancel() { tokens.forEach { $0.cancel() } }
+    }
+
+    /// Two fresh replicas, each with an observer of drawing-1 whose deliveries are collected.
+    func observedPair(_ first: String, _ second: String) throws -> (Replica, Replica, Deliveries) {
+        let (a, b) = (try open(first), try open(second))
+        let deliveries = Deliveries()
+        deliveries.tokens = [
+            a.observeDocument("drawing-1", in: "drawings") { deliveries.first.append($0) },
+            b.observeDocument("drawing-1", in: "drawings") { deliveries.second.append($0) },
+        ]
+        return (a, b, deliveries)
+    }
+
+    /// Drawing-1's whole state in `replica`, encoded as the delta to a peer that holds nothing.
+    static func wholeState(of replica: Replica) throws -> [UInt8] {
+        try replica.changes(collection: "drawings", documentID: "drawing-1", since: DocumentVersions())
+            .encoded()
+    }
+
     static let entryKeys = (0..<12).map { "k\($0)" }
 
     /// A flush as the coordinator makes one: strokes, sweeps of some of them, a few removals.
@@ -60,16 +86,9 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3])
     func entriesGiveTheObserversPeersAndReopenWhatTheDQLStatementsGive(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        var viaDQL: [DocumentObservation] = []
-        var viaEntries: [DocumentObservation] = []
         do {
-            let dql = try open("dql")
-            let entries = try open("entries")
-            let tokens = [
-                dql.observeDocument("drawing-1", in: "drawings") { viaDQL.append($0) },
-                entries.observeDocument("drawing-1", in: "drawings") { viaEntries.append($0) },
-            ]
-            defer { tokens.forEach { $0.cancel() } }
+            let (dql, entries, heard) = try observedPair("dql", "entries")
+            defer { heard.cancel() }
             for _ in 0..<60 {
                 clock.now += Int64(rng.next() % 2)
                 let (written, removed) = Self.randomFlush(&rng)
@@ -87,15 +106,10 @@ import Testing
                     if !written.isEmpty { try transaction.upsert(written, into: "drawings", id: "drawing-1") }
                     if !removed.isEmpty { try transaction.unset(removed, in: "drawings", id: "drawing-1") }
                 }
-                #expect(viaEntries == viaDQL)
-                let empty = DocumentVersions()
-                #expect(
-                    try entries.changes(collection: "drawings", documentID: "drawing-1", since: empty)
-                        .encoded()
-                        == dql.changes(collection: "drawings", documentID: "drawing-1", since: empty)
-                        .encoded())
+                #expect(heard.second == heard.first)
+                #expect(try Self.wholeState(of: entries) == Self.wholeState(of: dql))
             }
-            #expect(viaDQL.count > 40)
+            #expect(heard.first.count > 40)
         }
         let select = Statements.select()
         let arguments: [String: DocumentValue] = ["id": .string("drawing-1")]
@@ -122,28 +136,18 @@ import Testing
         }
         let asBytes = zip(keys, values).map { DocumentEntry(path: ["strokes", $0], value: .base64($1)) }
         let plain = DocumentEntry(path: ["strokes", "plain"], value: .string("not base64"))
-        var viaText: [DocumentObservation] = []
-        var viaBytes: [DocumentObservation] = []
         do {
-            let text = try open("text")
-            let bytes = try open("bytes")
-            let tokens = [
-                text.observeDocument("drawing-1", in: "drawings") { viaText.append($0) },
-                bytes.observeDocument("drawing-1", in: "drawings") { viaBytes.append($0) },
-            ]
-            defer { tokens.forEach { $0.cancel() } }
+            let (text, bytes, heard) = try observedPair("text", "bytes")
+            defer { heard.cancel() }
             try text.execute(
                 Statements.insert(.updateLocalDiff), arguments: ["doc": Self.nested(asText + [plain])])
             try bytes.write { try $0.upsert(asBytes + [plain], into: "drawings", id: "drawing-1") }
-            #expect(viaBytes == viaText)
+            #expect(heard.second == heard.first)
             // Writing the other form of the same values changes nothing: no delivery.
-            let delivered = viaBytes.count
+            let delivered = heard.second.count
             try bytes.write { try $0.upsert(asText, into: "drawings", id: "drawing-1") }
-            #expect(viaBytes.count == delivered)
-            let empty = DocumentVersions()
-            #expect(
-                try bytes.changes(collection: "drawings", documentID: "drawing-1", since: empty).encoded()
-                    == text.changes(collection: "drawings", documentID: "drawing-1", since: empty).encoded())
+            #expect(heard.second.count == delivered)
+            #expect(try Self.wholeState(of: bytes) == Self.wholeState(of: text))
             try text.checkpoint()
             try bytes.checkpoint()
         }

@@ -37,25 +37,18 @@ extension DocumentValue: Hashable {
 
     /// A `.base64` value hashes as the string it is.
     public func hash(into hasher: inout Hasher) {
+        func tagged(_ tag: UInt8, _ payload: some Hashable) {
+            hasher.combine(tag)
+            hasher.combine(payload)
+        }
         switch self {
         case .null: hasher.combine(0 as UInt8)
-        case .bool(let flag):
-            hasher.combine(1 as UInt8)
-            hasher.combine(flag)
-        case .number(let number):
-            hasher.combine(2 as UInt8)
-            hasher.combine(number)
-        case .string(let text):
-            hasher.combine(3 as UInt8)
-            hasher.combine(text)
-        case .base64(let bytes):
-            DocumentValue.string(CanonicalBase64.encode(bytes)).hash(into: &hasher)
-        case .array(let elements):
-            hasher.combine(4 as UInt8)
-            hasher.combine(elements)
-        case .object(let entries):
-            hasher.combine(5 as UInt8)
-            hasher.combine(entries)
+        case .bool(let flag): tagged(1, flag)
+        case .number(let number): tagged(2, number)
+        case .string(let text): tagged(3, text)
+        case .base64(let bytes): DocumentValue.string(CanonicalBase64.encode(bytes)).hash(into: &hasher)
+        case .array(let elements): tagged(4, elements)
+        case .object(let entries): tagged(5, entries)
         }
     }
 }

@@ -135,9 +135,6 @@ public struct SpatialIndex: Sendable {
         slot(of: key).flatMap { groups[Int($0)] }
     }
 
-    /// The group in a slot (one `order` or a query gave).
-    func group(inSlot slot: Int32) -> StrokeGroup? { groups[Int(slot)] }
-
     /// The slot holding `key`'s group, if any.
     @inline(__always)
     private func slot(of key: StrokeKey) -> Int32? {
