@@ -172,7 +172,7 @@ struct PendingEntries: Sendable {
                 if let current = latest, !current.utf8.lexicographicallyPrecedes(rawKey.utf8) { return }
                 latest = rawKey
             }
-            for rank in lowest..<kept.count { if let key = kept[rank]?.key { consider(key) } }
+            for rawKey in rawKeys { consider(rawKey) }
             for map in sweepMaps.values {
                 guard let sweeps = map.objectValue else { continue }
                 for rawKey in sweeps.keys { consider(rawKey) }
