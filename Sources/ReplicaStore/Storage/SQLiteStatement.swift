@@ -66,6 +66,10 @@ final class SQLiteStatement {
                 handle, inPlace.index, inPlace.buffer.baseAddress, sqlite3_uint64(inPlace.buffer.count), nil)
             guard code == SQLITE_OK else { throw failure(code) }
         }
+        // Reset however it ends: a statement that failed part way (a `BEGIN IMMEDIATE` that met
+        // another writer's lock) stays active until then, and an active statement makes every
+        // later `COMMIT` of the connection fail.
+        defer { sqlite3_reset(handle) }
         var rows: [[SQLiteValue]] = []
         while true {
             let code = sqlite3_step(handle)
@@ -73,7 +77,6 @@ final class SQLiteStatement {
             guard code == SQLITE_ROW else { throw failure(code) }
             rows.append((0..<sqlite3_column_count(handle)).map(column))
         }
-        sqlite3_reset(handle)
         return rows
     }
 
