@@ -10,19 +10,24 @@ public struct TwoReplicaWalk {
     public enum Change: Sendable {
         /// A statement of the workload ran on it.
         case wrote
-        /// The other's delta was applied to it.
-        case applied
+        /// The other's delta was applied to it; `storedFirst` are the received blocks a store
+        /// would have written while it merged (empty unless the walk stores new blocks first).
+        case applied(storedFirst: [(key: DocumentKey, block: ArraySlice<UInt8>)])
     }
 
     public static let collection = "drawings"
 
     public var replicas: [ReplicaState]
     public let workload: RandomWorkload
+    /// Whether a delta is applied as a store applies a large one: checked, its new blocks taken
+    /// to be stored first (`ReplicaState.newBlocks(of:)`), then merged with them stored.
+    public let storesNewBlocksFirst: Bool
     private var rng: SplitMix64
 
-    public init(seed: UInt64, workload: RandomWorkload) {
+    public init(seed: UInt64, workload: RandomWorkload, storesNewBlocksFirst: Bool = false) {
         rng = SplitMix64(seed: seed)
         self.workload = workload
+        self.storesNewBlocksFirst = storesNewBlocksFirst
         replicas = [
             ReplicaState(peerID: PeerID(seed &* 2 &+ 1)), ReplicaState(peerID: PeerID(seed &* 2 &+ 2)),
         ]
@@ -48,10 +53,19 @@ public struct TwoReplicaWalk {
                 decoding: replicas[from].changes(collection: Self.collection, documentID: nil, since: since)
                     .encoded())
             let beforeApply = replicas[to]
-            guard case .applied = try replicas[to].apply(delta, wall: wall(step)) else {
-                throw RefusedDelta(step: step)
+            var storedFirst: [(key: DocumentKey, block: ArraySlice<UInt8>)] = []
+            if storesNewBlocksFirst {
+                guard try replicas[to].refusal(of: delta) == nil else { throw RefusedDelta(step: step) }
+                replicas[to].observeTimestamps(of: delta, wall: wall(step))
+                let blocks = replicas[to].newBlocks(of: delta)
+                storedFirst = blocks ?? []
+                _ = replicas[to].merge(delta, blocksStored: blocks != nil)
+            } else {
+                guard case .applied = try replicas[to].apply(delta, wall: wall(step)) else {
+                    throw RefusedDelta(step: step)
+                }
             }
-            try check(.applied, step, &replicas[to], beforeApply)
+            try check(.applied(storedFirst: storedFirst), step, &replicas[to], beforeApply)
         }
     }
 

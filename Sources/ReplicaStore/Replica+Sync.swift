@@ -15,23 +15,36 @@ extension Replica {
 
     /// Merges a peer's delta in one transaction and tells observers. A delta that depends on writes
     /// not seen yet is refused whole (see `ApplyOutcome.refused`).
+    ///
+    /// A large delta whose events are all new here is stored while it merges: its received blocks
+    /// go into the log on another thread (`ReceivedBlockWrite`), and what the merge changed
+    /// besides them joins them in the same transaction.
     public func apply(_ delta: ReplicaDelta) throws -> ApplyOutcome {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
-        // `state.apply` validates the whole delta before it changes anything (a malformed or
-        // refused delta leaves memory as it was); a failure after that reloads what is committed.
-        let outcome = try state.apply(delta, wall: configuration.wallClock())
-        guard case .applied = outcome else { return outcome }
-        try commitApplied()
+        // The whole delta is checked before anything changes (a malformed or refused delta
+        // leaves memory as it was); a failure after that reloads what is committed.
+        if let refused = try state.refusal(of: delta) { return refused }
+        state.observeTimestamps(of: delta, wall: configuration.wallClock())
+        let write = ReceivedBlockWrite.start(
+            state.newBlocks(of: delta), database: database, clock: state.clock.latest,
+            minimumBytes: configuration.concurrentWriteMinimumBytes)
+        let outcome = state.merge(delta, blocksStored: write != nil)
+        try commitApplied(after: write)
         return outcome
     }
 
-    /// Writes what applying peers' deltas left in memory in one transaction, then tells
-    /// observers; if the transaction fails, memory is put back to what SQLite holds and this
-    /// throws.
-    func commitApplied() throws {
+    /// Writes what applying peers' deltas left in memory in one transaction (the one `write`
+    /// began, when there is one), then tells observers; if the transaction fails, memory is put
+    /// back to what SQLite holds and this throws.
+    func commitApplied(after write: ReceivedBlockWrite? = nil) throws {
         let changed: CommittedChanges
         do {
-            changed = try database.connection.transaction { try persistUnsaved() }
+            if let write {
+                try write.finish()
+                changed = try database.connection.continueTransaction { try persistUnsaved() }
+            } else {
+                changed = try database.connection.transaction { try persistUnsaved() }
+            }
         } catch {
             try restoreCommittedState(after: error)
         }

@@ -25,6 +25,11 @@ public struct ReplicaConfiguration {
     /// How long a peer that is not heard from holds compaction back (30 days); after that it is
     /// sent a document's whole state when it returns.
     public var peerRetentionMilliseconds: Int64 = 30 * 24 * 3_600_000
+    /// A peer's delta whose received blocks hold at least this many bytes (all of them new
+    /// events) is stored on another thread while it merges (`Replica.apply`); smaller ones are
+    /// stored after the merge, where handing the write over would cost more than it saves. With
+    /// one processor online, never (the two would take turns).
+    public var concurrentWriteMinimumBytes = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 64 * 1024 : Int.max
 
     public init(
         wallClock: @escaping () -> Int64 = ReplicaConfiguration.systemWallClock, peerID: PeerID? = nil,

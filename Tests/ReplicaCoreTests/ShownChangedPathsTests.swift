@@ -20,7 +20,7 @@ import Testing
         var leftOut = 0
         // Close wall times, so that concurrent writes race and some restate the same value.
         try walk.run(steps: 400, wall: { Int64($0 / 3) }) { change, step, replica, _ in
-            let what = change == .wrote ? "" : " apply"
+            let what = if case .wrote = change { "" } else { " apply" }
             leftOut += Self.expectMirrored(
                 &replica, &mirrors[replica.peerID == first ? 0 : 1], workload,
                 "seed \(seed) step \(step)\(what)")

@@ -31,6 +31,9 @@ struct StoredNode: ConvergenceNode {
             // Compaction drops events (and the harness has no full-state exchange): the index a
             // reload builds then lacks the facts of what went, which is compared elsewhere.
             configuration.compactsAutomatically = false
+            // Every delta of new events is stored while it merges, as its block and a row of
+            // what the merge changed besides: the reload reads both.
+            configuration.concurrentWriteMinimumBytes = 1
         }
         return configuration
     }

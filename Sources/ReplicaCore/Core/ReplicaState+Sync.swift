@@ -28,14 +28,59 @@ extension ReplicaState {
     /// predecessor from the same peer is missing, nothing is applied and the outcome says what this
     /// replica has, so the sender can resend from there.
     public mutating func apply(_ delta: ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
+        if let refused = try refusal(of: delta) { return refused }
+        observeTimestamps(of: delta, wall: wall)
+        return merge(delta, blocksStored: false)
+    }
+
+    /// Checks a whole delta before anything of it is applied: a malformed event throws, and a
+    /// document whose writes would follow one this replica lacks makes the refusal returned. Nil
+    /// when the delta can be merged.
+    package func refusal(of delta: ReplicaDelta) throws -> ApplyOutcome? {
         var missing = DocumentVersions()
         for document in delta.documents {
             let have = collections[delta.collection]?[document.documentID]?.versionVector ?? VersionVector()
             try Self.validate(document.events, documentID: document.documentID)
             if Self.hasGap(document.events, after: have) { missing.vectors[document.documentID] = have }
         }
-        guard missing.vectors.isEmpty else { return .refused(collection: delta.collection, have: missing) }
+        return missing.vectors.isEmpty ? nil : .refused(collection: delta.collection, have: missing)
+    }
 
+    /// The clock observes the latest timestamp of each document of a delta (merging reads no
+    /// clock, so this may come before the merge: a caller that stores the delta while it merges
+    /// stores the clock it will have).
+    package mutating func observeTimestamps(of delta: ReplicaDelta, wall: Int64) {
+        for document in delta.documents {
+            if let latest = Self.latestTimestamp(of: document.events) { clock.observe(latest, wall: wall) }
+        }
+    }
+
+    /// The received event blocks of a checked delta, one a document, when every document came as
+    /// a block and holds only events this replica lacks, in dot order: stored as they came, each
+    /// block holds a form of every one of its events, and what the merge then changes of them
+    /// (an event removed on arrival) is the merge's to store after it. Nil otherwise.
+    package func newBlocks(of delta: ReplicaDelta) -> [(key: DocumentKey, block: ArraySlice<UInt8>)]? {
+        var blocks: [(key: DocumentKey, block: ArraySlice<UInt8>)] = []
+        for document in delta.documents where !document.events.isEmpty {
+            guard let block = document.encodedBlock else { return nil }
+            let have = collections[delta.collection]?[document.documentID]?.versionVector ?? VersionVector()
+            let allNew = document.events.withUnsafeBufferPointer { events in
+                // Counters are contiguous per peer: one above what is held is one not held.
+                events.indices.allSatisfy { index in
+                    events[index].dot.counter > have[events[index].dot.peer]
+                        && (index == 0 || events[index - 1].dot < events[index].dot)
+                }
+            }
+            guard allNew else { return nil }
+            blocks.append((DocumentKey(collection: delta.collection, id: document.documentID), block))
+        }
+        return blocks
+    }
+
+    /// Merges a checked delta (`refusal(of:)`). `blocksStored`: its blocks (`newBlocks(of:)`)
+    /// are in the store already, so only what the merge changed besides their received forms is
+    /// left unsaved.
+    package mutating func merge(_ delta: ReplicaDelta, blocksStored: Bool) -> ApplyOutcome {
         var newEvents = 0
         var changed: [String] = []
         for document in delta.documents {
@@ -57,10 +102,11 @@ extension ReplicaState {
                     touched, document.events, newEvents: state.eventCount - before, in: state)
                 return ((true, kept), others)
             }
-            if let kept, let block = document.encodedBlock { keepBlock(block, holding: kept, for: key) }
+            if let kept, let block = document.encodedBlock {
+                keepBlock(block, holding: kept, for: key, stored: blocksStored)
+            }
             newEvents += (collections[key.collection]?[key.id]?.eventCount ?? 0) - before
             if touchedAny { changed.append(document.documentID) }
-            if let latest = Self.latestTimestamp(of: document.events) { clock.observe(latest, wall: wall) }
         }
         return .applied(newEvents: newEvents, changedDocumentIDs: changed)
     }

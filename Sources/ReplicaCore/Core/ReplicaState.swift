@@ -20,8 +20,8 @@ public struct ReplicaState: Sendable {
     /// Dots whose stored state changed since the last `takeUnsaved()`.
     private var unsaved: [DocumentKey: [Dot]] = [:]
     /// Event blocks of applied deltas to store as they came, with the dots whose current form
-    /// each holds (they are not in `unsaved`).
-    private var unsavedBlocks: [DocumentKey: [(block: ArraySlice<UInt8>, dots: [Dot])]] = [:]
+    /// each holds (they are not in `unsaved`); `stored` when the caller stored the block already.
+    private var unsavedBlocks: [DocumentKey: [(block: ArraySlice<UInt8>, dots: [Dot], stored: Bool)]] = [:]
 
     public init(peerID: PeerID, clock: HybridClock = HybridClock()) {
         self.peerID = peerID
@@ -115,7 +115,8 @@ public struct ReplicaState: Sendable {
         /// The dots of every changed event the document holds, in order, each once (the events
         /// themselves are read where they lie: see `changedPaths(of:)`).
         package var dots: [Dot]
-        /// Event blocks received in deltas whose events are stored as they came.
+        /// Event blocks received in deltas whose events are to be stored as they came (a block
+        /// stored while its delta merged is not here; its dots are).
         package var blocks: [ArraySlice<UInt8>]
         /// The changed events the blocks do not hold in their current form, in dot order.
         package var unencoded: [DocumentEvent]
@@ -140,7 +141,10 @@ public struct ReplicaState: Sendable {
         if unsaved.isEmpty, unsavedBlocks.count == 1, let (key, held) = unsavedBlocks.first, held.count == 1 {
             unsavedBlocks.removeAll(keepingCapacity: true)
             let dots = Self.heldInOrder(held[0].dots, in: document(key))
-            return [UnsavedDocument(key: key, dots: dots, blocks: [held[0].block], unencoded: [])]
+            return [
+                UnsavedDocument(
+                    key: key, dots: dots, blocks: held[0].stored ? [] : [held[0].block], unencoded: [])
+            ]
         }
         var keys = Array(unsaved.keys)
         for key in unsavedBlocks.keys where unsaved[key] == nil { keys.append(key) }
@@ -154,7 +158,8 @@ public struct ReplicaState: Sendable {
             let extraDots = Self.heldInOrder(extra, in: document)
             for dot in extraDots { if let event = document?.event(at: dot) { unencoded.append(event) } }
             let dots = held.isEmpty ? extraDots : Self.heldInOrder(extra + held.flatMap(\.dots), in: document)
-            return UnsavedDocument(key: key, dots: dots, blocks: held.map(\.block), unencoded: unencoded)
+            let blocks = held.compactMap { $0.stored ? nil : $0.block }
+            return UnsavedDocument(key: key, dots: dots, blocks: blocks, unencoded: unencoded)
         }
         unsaved.removeAll(keepingCapacity: true)
         unsavedBlocks.removeAll(keepingCapacity: true)
@@ -186,9 +191,12 @@ public struct ReplicaState: Sendable {
 
     package var hasUnsavedChanges: Bool { !unsaved.isEmpty || !unsavedBlocks.isEmpty }
 
-    /// Records that `block` holds the current form of `dots` of a document, to be stored as is.
-    mutating func keepBlock(_ block: ArraySlice<UInt8>, holding dots: [Dot], for key: DocumentKey) {
-        unsavedBlocks[key, default: []].append((block: block, dots: dots))
+    /// Records that `block` holds the current form of `dots` of a document, to be stored as is
+    /// (unless `stored`: the caller stored it while the delta merged).
+    mutating func keepBlock(
+        _ block: ArraySlice<UInt8>, holding dots: [Dot], for key: DocumentKey, stored: Bool
+    ) {
+        unsavedBlocks[key, default: []].append((block: block, dots: dots, stored: stored))
     }
 
     /// Forgets what changed in a document since the last `takeUnsaved()`: for a caller that

@@ -160,33 +160,47 @@ extension ReplicaDatabase {
         ReplicaError.damaged(path: path, detail: "\(what) has a value of the wrong type")
     }
 
-    /// Appends one log row per document; the caller holds the transaction. Returns the events
-    /// written per document.
+    /// Appends one log row per document; the caller holds the transaction.
     func append(_ changes: [ReplicaState.UnsavedDocument], clock: HybridTimestamp) throws {
-        let insert = try appendStatement()
-        for change in changes where !change.dots.isEmpty {
-            let key = change.key
-            let sequence = nextSequence
-            nextSequence += 1
+        // A document whose received block was stored while it merged may hold nothing more.
+        for change in changes
+        where !change.dots.isEmpty && !(change.blocks.isEmpty && change.unencoded.isEmpty) {
             // A delta's blocks as they came, and the events they do not hold, encoded.
-            let record = DocumentEvent.encodedList(blocks: change.blocks, then: change.unencoded)
-            let checksum = EventChecksum.of(
-                collection: key.collection, document: key.id, peer: sequence, counter: 0, record: record)
-            // Bound in place: the key's texts and the record are read by SQLite as they lie.
-            var collection = key.collection
-            var document = key.id
-            try collection.withUTF8 { collection in
-                try document.withUTF8 { document in
-                    try record.withUnsafeBytes { record in
-                        try insert.runInPlace { row in
-                            try row.text(collection, at: 1)
-                            try row.text(document, at: 2)
-                            try row.integer(sequence, at: 3)
-                            try row.blob(record, at: 4)
-                            try row.integer(checksum, at: 5)
-                            try row.integer(clock.milliseconds, at: 6)
-                            try row.integer(Int64(clock.counter), at: 7)
-                        }
+            try appendRow(
+                change.key, record: DocumentEvent.encodedList(blocks: change.blocks, then: change.unencoded),
+                clock: clock)
+        }
+    }
+
+    /// Appends one log row per received block, each a stored list of that block as it came;
+    /// the caller holds the transaction.
+    func append(blocks: [(key: DocumentKey, block: ArraySlice<UInt8>)], clock: HybridTimestamp) throws {
+        for (key, block) in blocks {
+            try appendRow(key, record: DocumentEvent.encodedList(blocks: [block], then: []), clock: clock)
+        }
+    }
+
+    /// Appends one log row: the next sequence, `record`, its checksum and the clock.
+    private func appendRow(_ key: DocumentKey, record: [UInt8], clock: HybridTimestamp) throws {
+        let insert = try appendStatement()
+        let sequence = nextSequence
+        nextSequence += 1
+        let checksum = EventChecksum.of(
+            collection: key.collection, document: key.id, peer: sequence, counter: 0, record: record)
+        // Bound in place: the key's texts and the record are read by SQLite as they lie.
+        var collection = key.collection
+        var document = key.id
+        try collection.withUTF8 { collection in
+            try document.withUTF8 { document in
+                try record.withUnsafeBytes { record in
+                    try insert.runInPlace { row in
+                        try row.text(collection, at: 1)
+                        try row.text(document, at: 2)
+                        try row.integer(sequence, at: 3)
+                        try row.blob(record, at: 4)
+                        try row.integer(checksum, at: 5)
+                        try row.integer(clock.milliseconds, at: 6)
+                        try row.integer(Int64(clock.counter), at: 7)
                     }
                 }
             }

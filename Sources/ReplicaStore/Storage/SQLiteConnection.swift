@@ -93,18 +93,35 @@ final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        try begin()
+        return try continueTransaction(body)
+    }
+
+    /// `BEGIN IMMEDIATE`: a write transaction, for a caller that finishes it with
+    /// `continueTransaction` (or `rollback`).
+    func begin() throws {
         if beginImmediate == nil { beginImmediate = try cached("BEGIN IMMEDIATE") }
-        if commit == nil { commit = try cached("COMMIT") }
-        guard let beginImmediate, let commit else { return try wrapped(begin: "BEGIN IMMEDIATE", body) }
-        try beginImmediate.run()
+        try beginImmediate?.run()
+    }
+
+    /// Runs `body` inside the transaction `begin()` started, then commits it; rolls it back if
+    /// anything throws.
+    func continueTransaction<T>(_ body: () throws -> T) throws -> T {
         do {
             let result = try body()
-            try commit.run()
+            if commit == nil { commit = try cached("COMMIT") }
+            try commit?.run()
             return result
         } catch {
-            _ = try? cached("ROLLBACK").run()
+            rollback()
             throw error
         }
+    }
+
+    /// Rolls back the transaction under way, if any (a failed statement may have ended it).
+    func rollback() {
+        guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
+        _ = try? cached("ROLLBACK").run()
     }
 
     /// Runs `body` inside one read transaction, so that its statements see one committed state
