@@ -17,8 +17,9 @@ extension Replica {
     /// not seen yet is refused whole (see `ApplyOutcome.refused`).
     ///
     /// A large delta whose events are all new here is stored while it merges: its received blocks
-    /// go into the log on another thread (`ReceivedBlockWrite`), and what the merge changed
-    /// besides them joins them in the same transaction.
+    /// go into the log on another thread (`ReceivedBlockWrite`), what the merge changed besides
+    /// them joins them in the same transaction, and the commit is written there too while this
+    /// thread works out what observers are told.
     public func apply(_ delta: ReplicaDelta) throws -> ApplyOutcome {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         // The whole delta is checked before anything changes (a malformed or refused delta
@@ -41,7 +42,17 @@ extension Replica {
         do {
             if let write {
                 try write.finish()
-                changed = try database.connection.continueTransaction { try persistUnsaved() }
+                let changes: [ReplicaState.UnsavedDocument]
+                do {
+                    changes = try storeUnsaved()
+                } catch {
+                    database.connection.rollback()
+                    throw error
+                }
+                // The commit is written there while what observers are told is worked out here.
+                write.commit()
+                changed = committedChanges(of: changes)
+                try write.finish()
             } else {
                 changed = try database.connection.transaction { try persistUnsaved() }
             }

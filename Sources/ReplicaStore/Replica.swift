@@ -187,14 +187,26 @@ public final class Replica {
     /// Appends every changed event, one log row per document, with the clock; the caller holds
     /// the SQLite transaction (a failure reloads what is committed, counts included). Returns what
     /// the observers and commit handlers are told of it (see `CommittedChanges`).
+    func persistUnsaved() throws -> CommittedChanges {
+        committedChanges(of: try storeUnsaved())
+    }
+
+    /// The first half of `persistUnsaved`: appends the changes and returns them.
+    func storeUnsaved() throws -> [ReplicaState.UnsavedDocument] {
+        guard state.hasUnsavedChanges else { return [] }
+        let changes = state.takeUnsaved()
+        try database.append(changes, clock: state.clock.latest)
+        return changes
+    }
+
+    /// The second half of `persistUnsaved`: what observers and commit handlers are told of the
+    /// stored changes, and the log counts that make checkpoints due. Memory only (no SQLite), so
+    /// it may run while another thread writes the commit.
     ///
     /// The paths are gathered only when an observer or a commit handler will read them: every
     /// written path only for commit handlers, the paths that show a change only for a document
     /// observed alone.
-    func persistUnsaved() throws -> CommittedChanges {
-        guard state.hasUnsavedChanges else { return CommittedChanges() }
-        let changes = state.takeUnsaved()
-        try database.append(changes, clock: state.clock.latest)
+    func committedChanges(of changes: [ReplicaState.UnsavedDocument]) -> CommittedChanges {
         let listening = !observers.isEmpty || !commitHandlers.isEmpty
         var committed = CommittedChanges()
         for change in changes {

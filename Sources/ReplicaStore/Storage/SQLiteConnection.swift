@@ -109,9 +109,19 @@ final class SQLiteConnection {
     func continueTransaction<T>(_ body: () throws -> T) throws -> T {
         do {
             let result = try body()
+            try commitTransaction()
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// `COMMIT` of the transaction `begin()` started; rolls it back if the commit fails.
+    func commitTransaction() throws {
+        do {
             if commit == nil { commit = try cached("COMMIT") }
             try commit?.run()
-            return result
         } catch {
             rollback()
             throw error
