@@ -20,7 +20,7 @@ extension Replica {
     /// go into the log on another thread (`ReceivedBlockWrite`), what the merge changed besides
     /// them joins them in the same transaction, and the commit is written there too while this
     /// thread works out what observers are told.
-    public func apply(_ delta: ReplicaDelta) throws -> ApplyOutcome {
+    public func apply(_ delta: consuming ReplicaDelta) throws -> ApplyOutcome {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         // The whole delta is checked before anything changes (a malformed or refused delta
         // leaves memory as it was); a failure after that reloads what is committed.

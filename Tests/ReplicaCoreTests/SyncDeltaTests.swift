@@ -30,6 +30,34 @@ import Testing
         #expect(b.allDocuments == a.allDocuments)
     }
 
+    /// A merge takes the events out of the delta it is handed (`ReplicaState.merge`); a delta
+    /// the caller still holds is copied first, so it keeps every event and merges the same again.
+    @Test func aDeltaStillHeldKeepsItsEventsWhenAnotherReplicaMergesIt() throws {
+        var a = ReplicaState(peerID: PeerID(1))
+        for index in 0..<20 {
+            _ = try a.execute(
+                Statements.insert(.update),
+                arguments: [
+                    "doc": .object([
+                        "_id": .string("d"), "strokes": .object(["k\(index)": .string("v\(index)")]),
+                    ])
+                ],
+                wall: Int64(index))
+        }
+        let delta = try ReplicaDelta(
+            decoding: a.changes(collection: "drawings", documentID: nil, since: DocumentVersions()).encoded())
+        let held = delta
+        var b = ReplicaState(peerID: PeerID(2))
+        var c = ReplicaState(peerID: PeerID(3))
+        _ = try b.apply(delta, wall: 30)
+        #expect(
+            held.encoded()
+                == a.changes(collection: "drawings", documentID: nil, since: DocumentVersions()).encoded())
+        _ = try c.apply(held, wall: 30)
+        #expect(b.allDocuments == a.allDocuments)
+        #expect(c.allDocuments == a.allDocuments)
+    }
+
     @Test func deltaCarriesRemovalsSoAnUnsetReachesAPeerThatHadTheValue() throws {
         var a = ReplicaState(peerID: PeerID(1))
         var b = ReplicaState(peerID: PeerID(2))

@@ -45,6 +45,13 @@ public struct DocumentEvent: Equatable, Sendable {
         self.isRemoved = isRemoved || kind == .removal
     }
 
+    /// What a merge leaves in a delta's array where it took an event out (`ReplicaState.merge`):
+    /// no path, no context, no value, so it holds nothing to release.
+    static let placeholder = DocumentEvent(
+        dot: Dot(peer: PeerID(0), counter: 0), timestamp: HybridTimestamp(milliseconds: 0, counter: 0),
+        path: [],
+        kind: .removal, value: nil, context: VersionVector(), isRemoved: true)
+
     /// Last-write-wins order among concurrent live events at one path: timestamp, then peer id
     /// (then counter, which only matters for malformed input, but keeps the order total).
     func winsOver(_ other: DocumentEvent) -> Bool {

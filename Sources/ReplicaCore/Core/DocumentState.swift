@@ -118,19 +118,25 @@ public struct DocumentState: Sendable, Equatable {
         return touched
     }
 
-    /// `integrate(_:)`, appending the dots whose stored state changed to `touched`.
-    mutating func integrate(_ incoming: DocumentEvent, touched: inout [Dot]) {
+    /// `integrate(_:)`, appending the dots whose stored state changed to `touched`. The event is
+    /// taken: it is placed on its path first and then goes into the store as it is (removed if
+    /// the facts on its path remove it), so a caller that hands over its own copy pays for none.
+    mutating func integrate(_ incoming: consuming DocumentEvent, touched: inout [Dot]) {
         let dot = incoming.dot
-        if let existing = store[dot] {
-            guard incoming.isRemoved, !existing.isRemoved else { return }
+        if let existingRemoved = store.isRemoved(at: dot) {
+            guard incoming.isRemoved, !existingRemoved else { return }
             remove(dot, touched: &touched)
             return
         }
         if !compacted.isEmpty, compacted.contains(dot) { return }  // dropped: stays so
-        store.insert(incoming)
         if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
         touched.append(dot)
-        Self.place(incoming, depth: 0, removedAbove: false, node: &root, store: &store, touched: &touched)
+        var removedOnArrival = false
+        Self.place(
+            incoming, depth: 0, removedAbove: false, node: &root, store: &store, touched: &touched,
+            removedOnArrival: &removedOnArrival)
+        if removedOnArrival { incoming.markRemoved() }
+        store.insert(incoming)
     }
 
     /// The event stored and counted in the version vector, not yet recorded on its path (the
@@ -143,10 +149,11 @@ public struct DocumentState: Sendable, Equatable {
 
     /// One walk down the event's path: whether facts already recorded remove it (checked before
     /// its own are recorded), the removal facts it records at each level, the live events it
-    /// removes there, and its place in the live set of its own node.
+    /// removes there, and its place in the live set of its own node. The event is not in the
+    /// store yet: `removedOnArrival` says whether it goes in removed.
     private static func place(
         _ event: DocumentEvent, depth: Int, removedAbove: Bool, node: inout PathNode, store: inout EventStore,
-        touched: inout [Dot]
+        touched: inout [Dot], removedOnArrival: inout Bool
     ) {
         let context = event.context
         let removed = removedAbove || (!event.isRemoved && node.subtreeRemoval.contains(event.dot))
@@ -159,7 +166,7 @@ public struct DocumentState: Sendable, Equatable {
             node.withChild(event.path[depth], recordingWriteBelow: writesBelow ? context : nil) { child in
                 place(
                     event, depth: depth + 1, removedAbove: removed, node: &child, store: &store,
-                    touched: &touched)
+                    touched: &touched, removedOnArrival: &removedOnArrival)
             }
             return
         }
@@ -167,7 +174,7 @@ public struct DocumentState: Sendable, Equatable {
             removed
             || (!event.isRemoved && event.kind == .value
                 && (node.mapRemoval.contains(event.dot) || node.descendantWriteRemoval.contains(event.dot)))
-        if removedHere { store.markRemoved(event.dot) }
+        if removedHere { removedOnArrival = true }
         let joinsLive = !removedHere && !event.isRemoved
         // The event joins its node's live events after the ones its context removes are gone, so
         // a register's node that one write replaces another at keeps its one live event inline
@@ -180,7 +187,8 @@ public struct DocumentState: Sendable, Equatable {
             if joinsLive {
                 if context.contains(event.dot) {
                     // Only hand-made input names its own dot in its context: removed at once.
-                    if store.markRemoved(event.dot) { touched.append(event.dot) }
+                    removedOnArrival = true
+                    touched.append(event.dot)
                 } else {
                     node.addLive(event.dot)
                 }

@@ -94,8 +94,9 @@ struct EventStore: Sendable {
         field(at: dot) { ($0.kind, $0.value) }
     }
 
-    /// Adds an event whose dot is not held yet.
-    mutating func insert(_ event: DocumentEvent) {
+    /// Adds an event whose dot is not held yet. Taken, not borrowed: the caller's copy goes into
+    /// the array as it is.
+    mutating func insert(_ event: consuming DocumentEvent) {
         let dot = event.dot
         count += 1
         let slot: Int
@@ -109,16 +110,16 @@ struct EventStore: Sendable {
         }
         let held = UInt64(logs[slot].count)
         guard dot.counter >= 1, dot.counter <= held + Self.densePadding else {
-            sparse[dot] = event
+            sparse[dot] = consume event
             return
         }
         if dot.counter == held + 1 {
-            logs[slot].append(event)
+            logs[slot].append(consume event)
         } else {
             if dot.counter > held {
                 logs[slot].append(contentsOf: repeatElement(nil, count: Int(dot.counter - held)))
             }
-            logs[slot][Int(dot.counter - 1)] = event
+            logs[slot][Int(dot.counter - 1)] = consume event
         }
     }
 

@@ -27,7 +27,7 @@ extension ReplicaState {
     /// Merges a delta from another peer, all or nothing: if any document would get a write whose
     /// predecessor from the same peer is missing, nothing is applied and the outcome says what this
     /// replica has, so the sender can resend from there.
-    public mutating func apply(_ delta: ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
+    public mutating func apply(_ delta: consuming ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
         if let refused = try refusal(of: delta) { return refused }
         observeTimestamps(of: delta, wall: wall)
         return merge(delta, blocksStored: false)
@@ -80,35 +80,52 @@ extension ReplicaState {
     /// Merges a checked delta (`refusal(of:)`). `blocksStored`: its blocks (`newBlocks(of:)`)
     /// are in the store already, so only what the merge changed besides their received forms is
     /// left unsaved.
-    package mutating func merge(_ delta: ReplicaDelta, blocksStored: Bool) -> ApplyOutcome {
+    ///
+    /// The delta is taken: each event is moved out of it into the document (a placeholder left
+    /// in its place), so a caller that hands over a delta it holds alone copies no event and
+    /// releases none afterwards. A delta still held elsewhere is copied first, as before.
+    package mutating func merge(_ delta: consuming ReplicaDelta, blocksStored: Bool) -> ApplyOutcome {
+        var delta = delta
         var newEvents = 0
         var changed: [String] = []
-        for document in delta.documents {
-            let key = DocumentKey(collection: delta.collection, id: document.documentID)
+        for position in delta.documents.indices {
+            let documentID = delta.documents[position].documentID
+            let block = delta.documents[position].encodedBlock
+            let key = DocumentKey(collection: delta.collection, id: documentID)
             let before = collections[key.collection]?[key.id]?.eventCount ?? 0
             let (touchedAny, kept) = modify(key) { state -> ((Bool, [Dot]?), [Dot]) in
+                let count = delta.documents[position].events.count
                 var touched: [Dot] = []
-                touched.reserveCapacity(document.events.count)
-                if document.events.count > 1 { state.reserve(for: document.events) }
-                // Through the buffer: each event is read where it lies (the store takes its one
-                // copy), not copied out of the array first.
-                document.events.withUnsafeBufferPointer { events in
-                    for index in events.indices { state.integrate(events[index], touched: &touched) }
+                touched.reserveCapacity(count)
+                if count > 1 { state.reserve(for: delta.documents[position].events) }
+                // What `splitByBlock` reads of the received events, before they are taken.
+                let received = block == nil ? [] : Self.receivedForms(of: delta.documents[position].events)
+                delta.documents[position].events.withUnsafeMutableBufferPointer { events in
+                    for index in events.indices {
+                        var event = DocumentEvent.placeholder
+                        swap(&event, &events[index])
+                        state.integrate(event, touched: &touched)
+                    }
                 }
-                guard document.encodedBlock != nil, !touched.isEmpty else {
+                guard block != nil, !touched.isEmpty else {
                     return ((!touched.isEmpty, nil), touched)
                 }
                 let (kept, others) = Self.splitByBlock(
-                    touched, document.events, newEvents: state.eventCount - before, in: state)
+                    touched, received, newEvents: state.eventCount - before, in: state)
                 return ((true, kept), others)
             }
-            if let kept, let block = document.encodedBlock {
-                keepBlock(block, holding: kept, for: key, stored: blocksStored)
-            }
+            if let kept, let block { keepBlock(block, holding: kept, for: key, stored: blocksStored) }
             newEvents += (collections[key.collection]?[key.id]?.eventCount ?? 0) - before
-            if touchedAny { changed.append(document.documentID) }
+            if touchedAny { changed.append(documentID) }
         }
         return .applied(newEvents: newEvents, changedDocumentIDs: changed)
+    }
+
+    /// The dot and removed flag of each of `events`, read in place.
+    private static func receivedForms(of events: [DocumentEvent]) -> [(dot: Dot, isRemoved: Bool)] {
+        events.withUnsafeBufferPointer { events in
+            events.indices.map { (dot: events[$0].dot, isRemoved: events[$0].isRemoved) }
+        }
     }
 
     /// The latest timestamp of `events`, each read in place.
@@ -126,10 +143,8 @@ extension ReplicaState {
     /// form (kept: stored as the block), and the others (encoded anew). The block is kept only
     /// when every event in it was new here and they are in dot order; otherwise nil and every dot.
     static func splitByBlock(
-        _ touched: [Dot], _ received: [DocumentEvent], newEvents: Int, in state: DocumentState
+        _ touched: [Dot], _ received: [(dot: Dot, isRemoved: Bool)], newEvents: Int, in state: DocumentState
     ) -> (kept: [Dot]?, others: [Dot]) {
-        // The received events are read through the buffer: only their dots and removed flags are
-        // needed, and copying each event out would retain its path, value and context.
         received.withUnsafeBufferPointer { received in
             guard newEvents == received.count,
                 received.indices.dropFirst().allSatisfy({ received[$0 - 1].dot < received[$0].dot })
