@@ -255,7 +255,7 @@ public final class ReplicaSyncAdapter: SyncReplica {
         }
     }
 
-    private func apply(_ delta: ReplicaDelta) throws -> SyncApplyOutcome {
+    private func apply(_ delta: consuming ReplicaDelta) throws -> SyncApplyOutcome {
         switch try replica.apply(delta) {
         case .applied(let newEvents, let changedDocumentIDs):
             // New tombstones change nothing visible but still have to reach the other peers.
