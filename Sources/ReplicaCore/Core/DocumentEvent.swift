@@ -45,12 +45,18 @@ public struct DocumentEvent: Equatable, Sendable {
         self.isRemoved = isRemoved || kind == .removal
     }
 
-    /// What a merge leaves in a delta's array where it took an event out (`ReplicaState.merge`):
-    /// no path, no context, no value, so it holds nothing to release.
-    static let placeholder = DocumentEvent(
-        dot: Dot(peer: PeerID(0), counter: 0), timestamp: HybridTimestamp(milliseconds: 0, counter: 0),
-        path: [],
-        kind: .removal, value: nil, context: VersionVector(), isRemoved: true)
+    /// The event, its path, context and value moved out of this one, which keeps its dot, time,
+    /// kind and removed flag (what a merge reads of a delta's events afterwards) and empty ones
+    /// of the rest: nothing is retained or released (`ReplicaState.merge`).
+    mutating func take() -> DocumentEvent {
+        var taken = DocumentEvent(
+            dot: dot, timestamp: timestamp, path: [], kind: kind, value: nil, context: VersionVector(),
+            isRemoved: isRemoved)
+        swap(&taken.path, &path)
+        swap(&taken.context, &context)
+        swap(&taken.value, &value)
+        return taken
+    }
 
     /// Last-write-wins order among concurrent live events at one path: timestamp, then peer id
     /// (then counter, which only matters for malformed input, but keeps the order total).

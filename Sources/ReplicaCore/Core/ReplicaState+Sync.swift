@@ -81,9 +81,10 @@ extension ReplicaState {
     /// are in the store already, so only what the merge changed besides their received forms is
     /// left unsaved.
     ///
-    /// The delta is taken: each event is moved out of it into the document (a placeholder left
-    /// in its place), so a caller that hands over a delta it holds alone copies no event and
-    /// releases none afterwards. A delta still held elsewhere is copied first, as before.
+    /// The delta is taken: each event's path, context and value are moved out of it into the
+    /// document (`DocumentEvent.take`), so a caller that hands over a delta it holds alone copies
+    /// no event and releases none afterwards. A delta still held elsewhere is copied first, as
+    /// before.
     package mutating func merge(_ delta: consuming ReplicaDelta, blocksStored: Bool) -> ApplyOutcome {
         var delta = delta
         var newEvents = 0
@@ -98,20 +99,15 @@ extension ReplicaState {
                 var touched: [Dot] = []
                 touched.reserveCapacity(count)
                 if count > 1 { state.reserve(for: delta.documents[position].events) }
-                // What `splitByBlock` reads of the received events, before they are taken.
-                let received = block == nil ? [] : Self.receivedForms(of: delta.documents[position].events)
                 delta.documents[position].events.withUnsafeMutableBufferPointer { events in
-                    for index in events.indices {
-                        var event = DocumentEvent.placeholder
-                        swap(&event, &events[index])
-                        state.integrate(event, touched: &touched)
-                    }
+                    for index in events.indices { state.integrate(events[index].take(), touched: &touched) }
                 }
                 guard block != nil, !touched.isEmpty else {
                     return ((!touched.isEmpty, nil), touched)
                 }
                 let (kept, others) = Self.splitByBlock(
-                    touched, received, newEvents: state.eventCount - before, in: state)
+                    touched, delta.documents[position].events, newEvents: state.eventCount - before, in: state
+                )
                 return ((true, kept), others)
             }
             if let kept, let block { keepBlock(block, holding: kept, for: key, stored: blocksStored) }
@@ -119,13 +115,6 @@ extension ReplicaState {
             if touchedAny { changed.append(documentID) }
         }
         return .applied(newEvents: newEvents, changedDocumentIDs: changed)
-    }
-
-    /// The dot and removed flag of each of `events`, read in place.
-    private static func receivedForms(of events: [DocumentEvent]) -> [(dot: Dot, isRemoved: Bool)] {
-        events.withUnsafeBufferPointer { events in
-            events.indices.map { (dot: events[$0].dot, isRemoved: events[$0].isRemoved) }
-        }
     }
 
     /// The latest timestamp of `events`, each read in place.
@@ -143,8 +132,10 @@ extension ReplicaState {
     /// form (kept: stored as the block), and the others (encoded anew). The block is kept only
     /// when every event in it was new here and they are in dot order; otherwise nil and every dot.
     static func splitByBlock(
-        _ touched: [Dot], _ received: [(dot: Dot, isRemoved: Bool)], newEvents: Int, in state: DocumentState
+        _ touched: [Dot], _ received: [DocumentEvent], newEvents: Int, in state: DocumentState
     ) -> (kept: [Dot]?, others: [Dot]) {
+        // The received events are read through the buffer: only their dots and removed flags are
+        // needed (a merge leaves them there when it takes the rest, `DocumentEvent.take`).
         received.withUnsafeBufferPointer { received in
             guard newEvents == received.count,
                 received.indices.dropFirst().allSatisfy({ received[$0 - 1].dot < received[$0].dot })
