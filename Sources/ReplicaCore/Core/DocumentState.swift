@@ -139,6 +139,109 @@ public struct DocumentState: Sendable, Equatable {
         store.insert(incoming)
     }
 
+    /// Integrates `events` in order, taking each (`DocumentEvent.take`), and appends the dots
+    /// whose stored state changed to `touched`: a delta's events a run at a time. A peer's
+    /// strokes arrive as thousands of events one after another under one map (`strokes`); taken
+    /// one at a time, each walked from the root to that map again, recording its context in the
+    /// removal by a write below at every level and looking for register values it removes there.
+    ///
+    /// For a run of new events that share the parent of their paths, the levels above their
+    /// nodes are walked once. What the run does there is what its events do one after another:
+    /// whether the facts of a level remove an event depends on facts no event of the run records
+    /// there (they record at their own nodes, below); the live values a write removes at a level
+    /// are those its context covers, so the run removes those the union of its writes' contexts
+    /// covers; and the removal by a write below grows by each context, that is by their union.
+    /// Each event is then placed at its own node in order, as `integrate` does, and stored.
+    mutating func integrate(taking events: UnsafeMutableBufferPointer<DocumentEvent>, touched: inout [Dot]) {
+        var start = events.startIndex
+        while start < events.endIndex {
+            var end = start + 1
+            if isNewInRun(events[start]) {
+                let parent = events[start].path.dropLast()
+                while end < events.endIndex, isNewInRun(events[end]),
+                    events[end].path.count == parent.count + 1, events[end].path.dropLast() == parent
+                {
+                    end += 1
+                }
+            }
+            if end - start > 1 {
+                integrateRun(UnsafeMutableBufferPointer(rebasing: events[start..<end]), touched: &touched)
+            } else {
+                integrate(events[start].take(), touched: &touched)
+            }
+            start = end
+        }
+    }
+
+    /// Whether `event` may be part of a run: not held and not compacted away (so it is placed,
+    /// not merged with a form held), and below the root.
+    private func isNewInRun(_ event: DocumentEvent) -> Bool {
+        !event.path.isEmpty && store.isRemoved(at: event.dot) == nil
+            && (compacted.isEmpty || !compacted.contains(event.dot))
+    }
+
+    /// A run of two or more new events whose paths share their parent (see above).
+    private mutating func integrateRun(
+        _ events: UnsafeMutableBufferPointer<DocumentEvent>, touched: inout [Dot]
+    ) {
+        let parent = Array(events[events.startIndex].path.dropLast())
+        var writesBelow = VersionVector()
+        for index in events.indices {
+            let dot = events[index].dot
+            if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
+            touched.append(dot)
+            if events[index].kind != .removal { writesBelow.formUnion(events[index].context) }
+        }
+        var removedAbove = [Bool](repeating: false, count: events.count)
+        Self.placeRun(
+            events, parent: parent, depth: 0, writesBelow: writesBelow, removedAbove: &removedAbove,
+            node: &root,
+            store: &store, touched: &touched)
+    }
+
+    /// One level above the run's nodes (`depth` components of `parent` down), then the next, and
+    /// at the parent each event at its own node.
+    private static func placeRun(
+        _ events: UnsafeMutableBufferPointer<DocumentEvent>, parent: [String], depth: Int,
+        writesBelow: VersionVector,
+        removedAbove: inout [Bool], node: inout PathNode, store: inout EventStore, touched: inout [Dot]
+    ) {
+        for (position, index) in events.indices.enumerated()
+        where !removedAbove[position] && !events[index].isRemoved
+            && node.subtreeRemoval.contains(events[index].dot)
+        {
+            removedAbove[position] = true
+        }
+        // A write below a register value turns this path into a map: the values the writes saw go.
+        if !writesBelow.isEmpty {
+            removeLiveValues(in: &node, coveredBy: writesBelow, store: &store, touched: &touched)
+        }
+        let recording = writesBelow.isEmpty ? nil : writesBelow
+        if depth < parent.count {
+            node.withChild(parent[depth], recordingWriteBelow: recording) { child in
+                placeRun(
+                    events, parent: parent, depth: depth + 1, writesBelow: writesBelow,
+                    removedAbove: &removedAbove,
+                    node: &child, store: &store, touched: &touched)
+            }
+            return
+        }
+        if let recording { node.recordDescendantWriteRemoval(recording) }
+        for (position, index) in events.indices.enumerated() {
+            var event = events[index].take()
+            var removedOnArrival = false
+            node.withChild(event.path[depth]) { child in
+                let removed =
+                    removedAbove[position] || (!event.isRemoved && child.subtreeRemoval.contains(event.dot))
+                placeAtOwnNode(
+                    event, removed: removed, node: &child, store: &store, touched: &touched,
+                    removedOnArrival: &removedOnArrival)
+            }
+            if removedOnArrival { event.markRemoved() }
+            store.insert(event)
+        }
+    }
+
     /// The event stored and counted in the version vector, not yet recorded on its path (the
     /// caller does that, `PathNode.recordResolved`, before anything reads the path).
     mutating func storeResolved(_ event: DocumentEvent) {
@@ -170,6 +273,19 @@ public struct DocumentState: Sendable, Equatable {
             }
             return
         }
+        placeAtOwnNode(
+            event, removed: removed, node: &node, store: &store, touched: &touched,
+            removedOnArrival: &removedOnArrival)
+    }
+
+    /// The part of `place` at the event's own node: `removed` says whether facts above (or here)
+    /// remove it.
+    static func placeAtOwnNode(
+        _ event: DocumentEvent, removed: Bool, node: inout PathNode, store: inout EventStore,
+        touched: inout [Dot],
+        removedOnArrival: inout Bool
+    ) {
+        let context = event.context
         let removedHere =
             removed
             || (!event.isRemoved && event.kind == .value
@@ -228,7 +344,7 @@ public struct DocumentState: Sendable, Equatable {
     }
 
     /// Removes the live register values at `node` that `context` covers.
-    private static func removeLiveValues(
+    static func removeLiveValues(
         in node: inout PathNode, coveredBy context: VersionVector, store: inout EventStore,
         touched: inout [Dot]
     ) {

@@ -100,7 +100,7 @@ extension ReplicaState {
                 touched.reserveCapacity(count)
                 if count > 1 { state.reserve(for: delta.documents[position].events) }
                 delta.documents[position].events.withUnsafeMutableBufferPointer { events in
-                    for index in events.indices { state.integrate(events[index].take(), touched: &touched) }
+                    state.integrate(taking: events, touched: &touched)
                 }
                 guard block != nil, !touched.isEmpty else {
                     return ((!touched.isEmpty, nil), touched)
