@@ -54,17 +54,14 @@ public struct TwoReplicaWalk {
                     .encoded())
             let beforeApply = replicas[to]
             var storedFirst: [(key: DocumentKey, block: ArraySlice<UInt8>)] = []
-            if storesNewBlocksFirst {
-                guard try replicas[to].refusal(of: delta) == nil else { throw RefusedDelta(step: step) }
-                replicas[to].observeTimestamps(of: delta, wall: wall(step))
-                let blocks = replicas[to].newBlocks(of: delta)
-                storedFirst = blocks ?? []
-                _ = replicas[to].merge(delta, blocksStored: blocks != nil)
-            } else {
-                guard case .applied = try replicas[to].apply(delta, wall: wall(step)) else {
-                    throw RefusedDelta(step: step)
-                }
-            }
+            let outcome = try replicas[to].apply(
+                delta, wall: wall(step),
+                storingNewBlocks: storesNewBlocksFirst
+                    ? { blocks, _ in
+                        storedFirst = blocks
+                        return true
+                    } : nil)
+            guard case .applied = outcome else { throw RefusedDelta(step: step) }
             try check(.applied(storedFirst: storedFirst), step, &replicas[to], beforeApply)
         }
     }

@@ -24,12 +24,14 @@ extension Replica {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         // The whole delta is checked before anything changes (a malformed or refused delta
         // leaves memory as it was); a failure after that reloads what is committed.
-        if let refused = try state.refusal(of: delta) { return refused }
-        state.observeTimestamps(of: delta, wall: configuration.wallClock())
-        let write = ReceivedBlockWrite.start(
-            state.newBlocks(of: delta), database: database, clock: state.clock.latest,
-            minimumBytes: configuration.concurrentWriteMinimumBytes)
-        let outcome = state.merge(delta, blocksStored: write != nil)
+        var write: ReceivedBlockWrite?
+        let (database, minimumBytes) = (database, configuration.concurrentWriteMinimumBytes)
+        let outcome = try state.apply(delta, wall: configuration.wallClock()) { blocks, clock in
+            write = ReceivedBlockWrite.start(
+                blocks, database: database, clock: clock, minimumBytes: minimumBytes)
+            return write != nil
+        }
+        guard case .applied = outcome else { return outcome }
         try commitApplied(after: write)
         return outcome
     }

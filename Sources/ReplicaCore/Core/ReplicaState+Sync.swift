@@ -28,15 +28,28 @@ extension ReplicaState {
     /// predecessor from the same peer is missing, nothing is applied and the outcome says what this
     /// replica has, so the sender can resend from there.
     public mutating func apply(_ delta: consuming ReplicaDelta, wall: Int64) throws -> ApplyOutcome {
+        try apply(delta, wall: wall, storingNewBlocks: nil)
+    }
+
+    /// `apply(_:wall:)`, offering a store the delta's received blocks to write while it merges:
+    /// when every document came as a block of events all new here (`newBlocks(of:)`),
+    /// `storingNewBlocks` is given them and the clock as it will be after the merge, and says
+    /// whether it stores them; the merge then leaves unsaved only what it changed besides their
+    /// received forms (see `keepBlock`).
+    package mutating func apply(
+        _ delta: consuming ReplicaDelta, wall: Int64,
+        storingNewBlocks store: (([(key: DocumentKey, block: ArraySlice<UInt8>)], HybridTimestamp) -> Bool)?
+    ) throws -> ApplyOutcome {
         if let refused = try refusal(of: delta) { return refused }
         observeTimestamps(of: delta, wall: wall)
-        return merge(delta, blocksStored: false)
+        let stored = store.flatMap { store in newBlocks(of: delta).map { store($0, clock.latest) } } ?? false
+        return merge(delta, blocksStored: stored)
     }
 
     /// Checks a whole delta before anything of it is applied: a malformed event throws, and a
     /// document whose writes would follow one this replica lacks makes the refusal returned. Nil
     /// when the delta can be merged.
-    package func refusal(of delta: ReplicaDelta) throws -> ApplyOutcome? {
+    private func refusal(of delta: ReplicaDelta) throws -> ApplyOutcome? {
         var missing = DocumentVersions()
         for document in delta.documents {
             let have = collections[delta.collection]?[document.documentID]?.versionVector ?? VersionVector()
@@ -47,9 +60,9 @@ extension ReplicaState {
     }
 
     /// The clock observes the latest timestamp of each document of a delta (merging reads no
-    /// clock, so this may come before the merge: a caller that stores the delta while it merges
-    /// stores the clock it will have).
-    package mutating func observeTimestamps(of delta: ReplicaDelta, wall: Int64) {
+    /// clock, so this comes before the merge: a store that writes the delta while it merges
+    /// writes the clock it will have).
+    private mutating func observeTimestamps(of delta: ReplicaDelta, wall: Int64) {
         for document in delta.documents {
             if let latest = Self.latestTimestamp(of: document.events) { clock.observe(latest, wall: wall) }
         }
@@ -85,7 +98,7 @@ extension ReplicaState {
     /// document (`DocumentEvent.take`), so a caller that hands over a delta it holds alone copies
     /// no event and releases none afterwards. A delta still held elsewhere is copied first, as
     /// before.
-    package mutating func merge(_ delta: consuming ReplicaDelta, blocksStored: Bool) -> ApplyOutcome {
+    private mutating func merge(_ delta: consuming ReplicaDelta, blocksStored: Bool) -> ApplyOutcome {
         var delta = delta
         var newEvents = 0
         var changed: [String] = []

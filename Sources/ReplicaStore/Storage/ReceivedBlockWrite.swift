@@ -30,10 +30,10 @@ final class ReceivedBlockWrite: @unchecked Sendable {
     /// least `minimumBytes` (`ReplicaConfiguration.concurrentWriteMinimumBytes`); nil when the
     /// caller should store the delta in one go after the merge.
     static func start(
-        _ blocks: [(key: DocumentKey, block: ArraySlice<UInt8>)]?, database: ReplicaDatabase,
+        _ blocks: [(key: DocumentKey, block: ArraySlice<UInt8>)], database: ReplicaDatabase,
         clock: HybridTimestamp, minimumBytes: Int
     ) -> ReceivedBlockWrite? {
-        guard let blocks, !blocks.isEmpty, blocks.reduce(0, { $0 + $1.block.count }) >= minimumBytes
+        guard !blocks.isEmpty, blocks.reduce(0, { $0 + $1.block.count }) >= minimumBytes
         else { return nil }
         let write = ReceivedBlockWrite(database: database)
         write.run { database in

@@ -104,17 +104,18 @@ final class SQLiteConnection {
         try beginImmediate?.run()
     }
 
-    /// Runs `body` inside the transaction `begin()` started, then commits it; rolls it back if
-    /// anything throws.
+    /// Runs `body` inside the transaction `begin()` (or another `BEGIN`) started, then commits
+    /// it; rolls it back if anything throws.
     func continueTransaction<T>(_ body: () throws -> T) throws -> T {
+        let result: T
         do {
-            let result = try body()
-            try commitTransaction()
-            return result
+            result = try body()
         } catch {
             rollback()
             throw error
         }
+        try commitTransaction()
+        return result
     }
 
     /// `COMMIT` of the transaction `begin()` started; rolls it back if the commit fails.
@@ -138,19 +139,7 @@ final class SQLiteConnection {
     /// while a writer may be committing; inside a transaction already, just runs it.
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
         guard let handle, sqlite3_get_autocommit(handle) != 0 else { return try body() }
-        return try wrapped(begin: "BEGIN", body)
-    }
-
-    /// Runs `body` between `begin` and `COMMIT`; rolls back if it throws.
-    private func wrapped<T>(begin: String, _ body: () throws -> T) throws -> T {
-        try cached(begin).run()
-        do {
-            let result = try body()
-            try cached("COMMIT").run()
-            return result
-        } catch {
-            _ = try? cached("ROLLBACK").run()
-            throw error
-        }
+        try cached("BEGIN").run()
+        return try continueTransaction(body)
     }
 }
