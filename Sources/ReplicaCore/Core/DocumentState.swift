@@ -129,14 +129,10 @@ public struct DocumentState: Sendable, Equatable {
             return
         }
         if !compacted.isEmpty, compacted.contains(dot) { return }  // dropped: stays so
-        if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
-        touched.append(dot)
-        var removedOnArrival = false
-        Self.place(
-            incoming, depth: 0, removedAbove: false, node: &root, store: &store, touched: &touched,
-            removedOnArrival: &removedOnArrival)
-        if removedOnArrival { incoming.markRemoved() }
-        store.insert(incoming)
+        // A run of one: the same walk as a delta's runs (`integrate(taking:touched:)`).
+        withUnsafeMutablePointer(to: &incoming) { event in
+            integrateRun(UnsafeMutableBufferPointer(start: event, count: 1), touched: &touched)
+        }
     }
 
     /// Integrates `events` in order, taking each (`DocumentEvent.take`), and appends the dots
@@ -180,11 +176,10 @@ public struct DocumentState: Sendable, Equatable {
             && (compacted.isEmpty || !compacted.contains(event.dot))
     }
 
-    /// A run of two or more new events whose paths share their parent (see above).
+    /// A run of new events whose paths share their parent (see above), or one new event.
     private mutating func integrateRun(
         _ events: UnsafeMutableBufferPointer<DocumentEvent>, touched: inout [Dot]
     ) {
-        let parent = Array(events[events.startIndex].path.dropLast())
         var writesBelow = VersionVector()
         for index in events.indices {
             let dot = events[index].dot
@@ -192,19 +187,34 @@ public struct DocumentState: Sendable, Equatable {
             touched.append(dot)
             if events[index].kind != .removal { writesBelow.formUnion(events[index].context) }
         }
-        var removedAbove = [Bool](repeating: false, count: events.count)
-        Self.placeRun(
-            events, parent: parent, depth: 0, writesBelow: writesBelow, removedAbove: &removedAbove,
-            node: &root,
-            store: &store, touched: &touched)
+        let levels = events[events.startIndex].path.count - 1
+        guard levels >= 0 else {
+            // The document itself (only ever a run of one): its own node is the root.
+            var event = events[events.startIndex].take()
+            var removedOnArrival = false
+            Self.placeAtOwnNode(
+                event, removed: !event.isRemoved && root.subtreeRemoval.contains(event.dot), node: &root,
+                store: &store, touched: &touched, removedOnArrival: &removedOnArrival)
+            if removedOnArrival { event.markRemoved() }
+            store.insert(event)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: events.count) { removedAbove in
+            removedAbove.initialize(repeating: false)
+            Self.placeRun(
+                events, levels: levels, depth: 0, writesBelow: writesBelow, removedAbove: removedAbove,
+                node: &root,
+                store: &store, touched: &touched)
+        }
     }
 
-    /// One level above the run's nodes (`depth` components of `parent` down), then the next, and
-    /// at the parent each event at its own node.
+    /// One level above the run's nodes (`depth` components of the first event's path down, of
+    /// `levels` above the nodes), then the next, and at the parent each event at its own node.
     private static func placeRun(
-        _ events: UnsafeMutableBufferPointer<DocumentEvent>, parent: [String], depth: Int,
+        _ events: UnsafeMutableBufferPointer<DocumentEvent>, levels: Int, depth: Int,
         writesBelow: VersionVector,
-        removedAbove: inout [Bool], node: inout PathNode, store: inout EventStore, touched: inout [Dot]
+        removedAbove: UnsafeMutableBufferPointer<Bool>, node: inout PathNode, store: inout EventStore,
+        touched: inout [Dot]
     ) {
         for (position, index) in events.indices.enumerated()
         where !removedAbove[position] && !events[index].isRemoved
@@ -217,11 +227,12 @@ public struct DocumentState: Sendable, Equatable {
             removeLiveValues(in: &node, coveredBy: writesBelow, store: &store, touched: &touched)
         }
         let recording = writesBelow.isEmpty ? nil : writesBelow
-        if depth < parent.count {
-            node.withChild(parent[depth], recordingWriteBelow: recording) { child in
+        if depth < levels {
+            // The first event's path names the levels above: no event is taken before the walk is below them.
+            node.withChild(events[events.startIndex].path[depth], recordingWriteBelow: recording) { child in
                 placeRun(
-                    events, parent: parent, depth: depth + 1, writesBelow: writesBelow,
-                    removedAbove: &removedAbove,
+                    events, levels: levels, depth: depth + 1, writesBelow: writesBelow,
+                    removedAbove: removedAbove,
                     node: &child, store: &store, touched: &touched)
             }
             return
@@ -250,36 +261,10 @@ public struct DocumentState: Sendable, Equatable {
         if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
     }
 
-    /// One walk down the event's path: whether facts already recorded remove it (checked before
-    /// its own are recorded), the removal facts it records at each level, the live events it
-    /// removes there, and its place in the live set of its own node. The event is not in the
-    /// store yet: `removedOnArrival` says whether it goes in removed.
-    private static func place(
-        _ event: DocumentEvent, depth: Int, removedAbove: Bool, node: inout PathNode, store: inout EventStore,
-        touched: inout [Dot], removedOnArrival: inout Bool
-    ) {
-        let context = event.context
-        let removed = removedAbove || (!event.isRemoved && node.subtreeRemoval.contains(event.dot))
-        guard depth == event.path.count else {
-            // A write below a register value turns this path into a map: the value it saw goes.
-            let writesBelow = event.kind != .removal
-            if writesBelow {
-                removeLiveValues(in: &node, coveredBy: context, store: &store, touched: &touched)
-            }
-            node.withChild(event.path[depth], recordingWriteBelow: writesBelow ? context : nil) { child in
-                place(
-                    event, depth: depth + 1, removedAbove: removed, node: &child, store: &store,
-                    touched: &touched, removedOnArrival: &removedOnArrival)
-            }
-            return
-        }
-        placeAtOwnNode(
-            event, removed: removed, node: &node, store: &store, touched: &touched,
-            removedOnArrival: &removedOnArrival)
-    }
-
-    /// The part of `place` at the event's own node: `removed` says whether facts above (or here)
-    /// remove it.
+    /// An event's placement at its own node: whether facts already recorded remove it (`removed`
+    /// says whether those above or here do; checked before its own are recorded), the removal
+    /// facts it records, the live events it removes here and below, and its place in the live
+    /// set. The event is not in the store yet: `removedOnArrival` says whether it goes in removed.
     static func placeAtOwnNode(
         _ event: DocumentEvent, removed: Bool, node: inout PathNode, store: inout EventStore,
         touched: inout [Dot],
