@@ -88,6 +88,21 @@ import Testing
         }
     }
 
+    @Test func theBucketsAreAPowerOfTwoAtMostFourFifthsFull() {
+        for count in [0, 1, 12, 13, 100, 1_000, 100_020] {
+            let size = SlotIndex<Int>.bucketCount(for: count)
+            #expect(size >= 16 && size & (size - 1) == 0)
+            #expect(count * 5 <= size * 4)
+            #expect(size == 16 || count * 5 > size / 2 * 4, "\(count) keys need fewer buckets")
+            // Filled one key at a time, the index stays within the same bound.
+            var index = SlotIndex<Int>()
+            for key in 0..<count { index.insert(Int32(key), for: key) }
+            #expect(count * 5 <= max(index.buckets.count, 16) * 4)
+        }
+        // 100,020 strokes: 131,072 buckets (1 MB), where three quarters full took 262,144.
+        #expect(SlotIndex<Int>.bucketCount(for: 100_020) == 131_072)
+    }
+
     @Test func reservingFirstKeepsEveryKey() {
         let keys = (0..<1_000).map { $0 * 7 }
         var index = SlotIndex<Int>()
