@@ -50,7 +50,7 @@ public struct DocumentEvent: Equatable, Sendable {
     /// of the rest: nothing is retained or released (`ReplicaState.merge`).
     mutating func take() -> DocumentEvent {
         var taken = DocumentEvent(
-            dot: dot, timestamp: timestamp, path: [], kind: kind, value: nil, context: VersionVector(),
+            dot: dot, timestamp: timestamp, path: [], kind: kind, value: nil, context: .empty,
             isRemoved: isRemoved)
         swap(&taken.path, &path)
         swap(&taken.context, &context)

@@ -180,7 +180,7 @@ public struct DocumentState: Sendable, Equatable {
     private mutating func integrateRun(
         _ events: UnsafeMutableBufferPointer<DocumentEvent>, touched: inout [Dot]
     ) {
-        var writesBelow = VersionVector()
+        var writesBelow = VersionVector.empty
         for index in events.indices {
             let dot = events[index].dot
             if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
@@ -239,17 +239,21 @@ public struct DocumentState: Sendable, Equatable {
         }
         if let recording { node.recordDescendantWriteRemoval(recording) }
         for (position, index) in events.indices.enumerated() {
-            var event = events[index].take()
-            var removedOnArrival = false
-            node.withChild(event.path[depth]) { child in
+            node.withChild(events[index].path[depth]) { child in
+                // Taken here, where nothing else holds it, so the store takes it as it is: taken
+                // outside and placed inside this closure, it was copied into the store and the
+                // original released (three retains and three releases an event).
+                let event = events[index].take()
                 let removed =
                     removedAbove[position] || (!event.isRemoved && child.subtreeRemoval.contains(event.dot))
+                var removedOnArrival = false
                 placeAtOwnNode(
                     event, removed: removed, node: &child, store: &store, touched: &touched,
                     removedOnArrival: &removedOnArrival)
+                var stored = consume event
+                if removedOnArrival { stored.markRemoved() }
+                store.insert(consume stored)
             }
-            if removedOnArrival { event.markRemoved() }
-            store.insert(event)
         }
     }
 
