@@ -71,7 +71,7 @@ extension DocumentState {
     }
 
     /// Whether two paths of one length end under the same map.
-    private static func haveOneParent(_ lhs: [String], _ rhs: [String]) -> Bool {
+    static func haveOneParent(_ lhs: [String], _ rhs: [String]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         for index in 0..<(lhs.count - 1) where lhs[index] != rhs[index] { return false }
         return true

@@ -113,9 +113,13 @@ extension ReplicaState {
         // Only paths told by removed events can come twice (a path's winner tells it once, and
         // then no removed event does), so only those are remembered.
         var toldByRemoved: Set<[String]> = []
-        // The node above the last path: a peer's thousands of strokes share one, which is found
-        // once, so each stroke's node is one lookup in its map.
-        var above: (path: ArraySlice<String>, node: PathNode?)?
+        // The children of the map above the last path (`abovePath` is a path under it): a peer's
+        // thousands of strokes share one map, whose table is taken once, so each stroke's node is
+        // one lookup in it. Looked up through the map's node instead, each lookup copied the node
+        // and the table out of it (four retains and four releases a stroke); and the paths are
+        // compared in place, where a slice of each path was one more.
+        var abovePath: [String]?
+        var aboveChildren: ChildTable?
         // The dots through their buffer: every check searches them, and passing the array
         // retained and released it each time.
         unsaved.dots.withUnsafeBufferPointer { dots in
@@ -123,9 +127,11 @@ extension ReplicaState {
                 guard let path = document.path(at: dot) else { continue }
                 let node: PathNode?
                 if let last = path.last {
-                    let parent = path.dropLast()
-                    if above?.path != parent { above = (parent, document.root[parent]) }
-                    node = above?.node?.child(last)
+                    if abovePath.map({ !DocumentState.haveOneParent(path, $0) }) ?? true {
+                        abovePath = path
+                        aboveChildren = document.root[path.dropLast()]?.children
+                    }
+                    node = aboveChildren?[last]
                 } else {
                     node = document.root
                 }
