@@ -181,12 +181,11 @@ struct MapWorkload {
         report.add(
             "\(prefix).encode", encodeSeconds, "s",
             [("note", .text("A's changes since B's versions (or A's whole state), encoded"))])
-        report.add(
-            "\(prefix).delta.a_to_b", Double(deltaAB.bytes.count), "bytes",
-            [("kind", .text(deltaAB.whole ? "whole state" : "delta"))])
-        report.add(
-            "\(prefix).delta.b_to_a", Double(deltaBA.bytes.count), "bytes",
-            [("kind", .text(deltaBA.whole ? "whole state" : "delta"))])
+        for (direction, message) in [("a_to_b", deltaAB), ("b_to_a", deltaBA)] {
+            let kind = message.whole ? "whole state" : message.bytes.isEmpty ? "nothing new" : "delta"
+            report.add(
+                "\(prefix).delta.\(direction)", Double(message.bytes.count), "bytes", [("kind", .text(kind))])
+        }
 
         let beforeB = deliveriesB
         let applyB = try BenchClock.measure { try Self.apply(deltaAB, to: b) }.seconds
@@ -323,17 +322,17 @@ struct MapWorkload {
 
     /// What `replica` sends a peer holding `versions`, as the sync session chooses it: the whole
     /// state when the peer cannot be sent a delta (the document compacted what it lacks), else
-    /// the delta; encoded.
+    /// the delta, encoded; and no bytes when there is nothing new, as the session's delta message
+    /// then carries an empty body (`ReplicaSyncAdapter.encodedChanges`), not an encoded empty
+    /// delta (13 bytes of header, collection and count that no peer is sent).
     static func outgoing(from replica: Replica, since versions: DocumentVersions) throws -> (
         bytes: [UInt8], whole: Bool
     ) {
         if let whole = replica.fullState(collection: collection, documentID: documentID, since: versions) {
             return (whole.encoded(), true)
         }
-        return (
-            try replica.changes(collection: collection, documentID: documentID, since: versions).encoded(),
-            false
-        )
+        let delta = try replica.changes(collection: collection, documentID: documentID, since: versions)
+        return (delta.isEmpty ? [] : delta.encoded(), false)
     }
 
     /// Decodes and applies what `outgoing` encoded; a refusal is a wrong result here (nothing is
