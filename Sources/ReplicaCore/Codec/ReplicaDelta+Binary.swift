@@ -121,7 +121,7 @@ extension ReplicaDelta {
                 // The count is checked against the bytes left before it is reserved.
                 try DocumentEvent.readBlock(
                     from: &reader, format: blocks, reserve: { events.reserveCapacity($0) }
-                ) { event in events.append(consume event) }
+                ) { events.append($0) }
                 var document = DocumentDelta(documentID: id, events: events)
                 if blocks == EventBlockFormat.current { document.encodedBlock = bytes[start..<reader.offset] }
                 documents.append(document)

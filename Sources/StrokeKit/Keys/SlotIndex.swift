@@ -59,7 +59,7 @@ struct SlotIndex<Key: Hashable>: Sendable {
     @inlinable
     mutating func insert(_ slot: Int32, for key: Key) {
         precondition(slot >= 0, "a slot is never negative")
-        if (count + 1) * 5 > buckets.count * 4 { resize(to: max(16, buckets.count * 2)) }
+        if !Self.holds(count + 1, inBuckets: buckets.count) { resize(to: max(16, buckets.count * 2)) }
         place(Self.hashBits(of: key) << 32 | UInt64(UInt32(slot) + 1))
         count += 1
     }
@@ -107,8 +107,15 @@ struct SlotIndex<Key: Hashable>: Sendable {
     @inlinable
     static func bucketCount(for count: Int) -> Int {
         var size = 16
-        while count * 5 > size * 4 { size *= 2 }
+        while !holds(count, inBuckets: size) { size *= 2 }
         return size
+    }
+
+    /// Whether `buckets` hold `count` keys at most four fifths full: a lookup probes two or three
+    /// buckets on average.
+    @inlinable @inline(__always)
+    static func holds(_ count: Int, inBuckets buckets: Int) -> Bool {
+        count * 5 <= buckets * 4
     }
 
     @inlinable
