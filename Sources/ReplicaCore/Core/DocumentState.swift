@@ -153,9 +153,8 @@ public struct DocumentState: Sendable, Equatable {
         while start < events.endIndex {
             var end = start + 1
             if isNewInRun(events[start]) {
-                let parent = events[start].path.dropLast()
                 while end < events.endIndex, isNewInRun(events[end]),
-                    events[end].path.count == parent.count + 1, events[end].path.dropLast() == parent
+                    Self.haveOneParent(events[end].path, events[start].path)
                 {
                     end += 1
                 }
@@ -190,13 +189,9 @@ public struct DocumentState: Sendable, Equatable {
         let levels = events[events.startIndex].path.count - 1
         guard levels >= 0 else {
             // The document itself (only ever a run of one): its own node is the root.
-            var event = events[events.startIndex].take()
-            var removedOnArrival = false
-            Self.placeAtOwnNode(
-                event, removed: !event.isRemoved && root.subtreeRemoval.contains(event.dot), node: &root,
-                store: &store, touched: &touched, removedOnArrival: &removedOnArrival)
-            if removedOnArrival { event.markRemoved() }
-            store.insert(event)
+            Self.placeAndStore(
+                events, at: events.startIndex, removedAbove: false, node: &root, store: &store,
+                touched: &touched)
             return
         }
         withUnsafeTemporaryAllocation(of: Bool.self, capacity: events.count) { removedAbove in
@@ -240,21 +235,31 @@ public struct DocumentState: Sendable, Equatable {
         if let recording { node.recordDescendantWriteRemoval(recording) }
         for (position, index) in events.indices.enumerated() {
             node.withChild(events[index].path[depth]) { child in
-                // Taken here, where nothing else holds it, so the store takes it as it is: taken
-                // outside and placed inside this closure, it was copied into the store and the
-                // original released (three retains and three releases an event).
-                let event = events[index].take()
-                let removed =
-                    removedAbove[position] || (!event.isRemoved && child.subtreeRemoval.contains(event.dot))
-                var removedOnArrival = false
-                placeAtOwnNode(
-                    event, removed: removed, node: &child, store: &store, touched: &touched,
-                    removedOnArrival: &removedOnArrival)
-                var stored = consume event
-                if removedOnArrival { stored.markRemoved() }
-                store.insert(consume stored)
+                placeAndStore(
+                    events, at: index, removedAbove: removedAbove[position], node: &child, store: &store,
+                    touched: &touched)
             }
         }
+    }
+
+    /// Takes `events[index]`, places it at its own node (`node`; `removedAbove`: facts above it
+    /// remove it) and stores it, removed when the facts remove it. Taken here, where nothing
+    /// else holds it, the store takes it as it is: taken by the caller and placed inside the
+    /// caller's closure, it was copied into the store and the original released (three retains
+    /// and three releases an event).
+    private static func placeAndStore(
+        _ events: UnsafeMutableBufferPointer<DocumentEvent>, at index: Int, removedAbove: Bool,
+        node: inout PathNode, store: inout EventStore, touched: inout [Dot]
+    ) {
+        let event = events[index].take()
+        let removed = removedAbove || (!event.isRemoved && node.subtreeRemoval.contains(event.dot))
+        var removedOnArrival = false
+        placeAtOwnNode(
+            event, removed: removed, node: &node, store: &store, touched: &touched,
+            removedOnArrival: &removedOnArrival)
+        var stored = consume event
+        if removedOnArrival { stored.markRemoved() }
+        store.insert(consume stored)
     }
 
     /// The event stored and counted in the version vector, not yet recorded on its path (the

@@ -46,13 +46,18 @@ extension ReplicaState {
         return merge(delta, blocksStored: stored)
     }
 
+    /// The version vector of a document as this replica holds it (empty when it holds none).
+    private func held(_ collection: String, _ documentID: String) -> VersionVector {
+        collections[collection]?[documentID]?.versionVector ?? .empty
+    }
+
     /// Checks a whole delta before anything of it is applied: a malformed event throws, and a
     /// document whose writes would follow one this replica lacks makes the refusal returned. Nil
     /// when the delta can be merged.
     private func refusal(of delta: ReplicaDelta) throws -> ApplyOutcome? {
         var missing = DocumentVersions()
         for document in delta.documents {
-            let have = collections[delta.collection]?[document.documentID]?.versionVector ?? VersionVector()
+            let have = held(delta.collection, document.documentID)
             try Self.validate(document.events, documentID: document.documentID)
             if Self.hasGap(document.events, after: have) { missing.vectors[document.documentID] = have }
         }
@@ -76,7 +81,7 @@ extension ReplicaState {
         var blocks: [(key: DocumentKey, block: ArraySlice<UInt8>)] = []
         for document in delta.documents where !document.events.isEmpty {
             guard let block = document.encodedBlock else { return nil }
-            let have = collections[delta.collection]?[document.documentID]?.versionVector ?? VersionVector()
+            let have = held(delta.collection, document.documentID)
             let allNew = document.events.withUnsafeBufferPointer { events in
                 // Counters are contiguous per peer: one above what is held is one not held.
                 events.indices.allSatisfy { index in
@@ -99,7 +104,6 @@ extension ReplicaState {
     /// no event and releases none afterwards. A delta still held elsewhere is copied first, as
     /// before.
     private mutating func merge(_ delta: consuming ReplicaDelta, blocksStored: Bool) -> ApplyOutcome {
-        var delta = delta
         var newEvents = 0
         var changed: [String] = []
         for position in delta.documents.indices {
