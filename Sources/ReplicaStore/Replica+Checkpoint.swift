@@ -34,6 +34,7 @@ extension Replica {
     public var hasBackgroundWork: Bool {
         !isReadOnly
             && (checkpointJob != nil || !dueDocuments.isEmpty || !peerVersions.unsaved.isEmpty || vacuumDue
+                || database.isLogCheckpointDue
                 || (configuration.compactsAutomatically && !compactionCandidates.isEmpty))
     }
 
@@ -53,6 +54,10 @@ extension Replica {
             if try savePeerVersionsStep() { return true }
             if vacuumDue {
                 if database.hasPagesToVacuum { try database.vacuumStep() } else { vacuumDue = false }
+                return true
+            }
+            if database.isLogCheckpointDue {
+                database.checkpointLog()
                 return true
             }
             return false

@@ -72,7 +72,8 @@ public final class Replica {
         tightenedPaths = StoreFiles.tighten(directory: directory)
         database = try ReplicaDatabase(
             directory: directory, readOnly: lock == nil,
-            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+            busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
+            logCheckpointPages: configuration.logCheckpointPages)
         let peerID: PeerID
         if let stored = try database.metaInteger("peer_id") {
             peerID = PeerID(UInt64(bitPattern: stored))

@@ -17,6 +17,10 @@ public struct ReplicaConfiguration {
     /// A document's snapshot is rewritten once its log holds this many events and as many as
     /// the snapshot (so an event is rewritten a bounded number of times).
     public var checkpointMinimumLogEvents: Int
+    /// How many pages SQLite's write-ahead log may hold before a background step checkpoints
+    /// it into the database file (SQLite's own default for its checkpoint inside a commit, which
+    /// this replaces; a commit still checkpoints past twice as many: `WALCheckpointer`).
+    public var logCheckpointPages = 1_000
     /// Whether background steps compact documents (see `Replica+Compaction`).
     public var compactsAutomatically = true
     /// A document is compacted outside a checkpoint only when at least this many of its events,

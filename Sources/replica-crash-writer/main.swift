@@ -4,28 +4,51 @@
 // snapshots are written N events a step, one step after each commit as the loop's idle steps
 // would run them (1 keeps a checkpoint under way after nearly every commit, so the kill lands
 // inside one).
-import Glibc
-import ReplicaCore
-import ReplicaStore
-
 //
 // With `--compacting` as well, each commit also erases the stroke written ten commits before, and
 // a peer that holds everything is recorded after each commit, so background steps compact the
 // document over and over (the kill lands in a compaction's snapshot).
+//
+// With `--log-checkpoint-pages N`, SQLite's log is checkpointed into the database file by the
+// step after each commit once it holds N pages (a small N: the kill often lands in one).
+import Glibc
+import ReplicaCore
+import ReplicaStore
+
 let arguments = CommandLine.arguments
 var configuration = ReplicaConfiguration()
 var stepsAfterCommits = false
-let compacting = arguments.count == 5 && arguments[4] == "--compacting"
-if arguments.count == 4 || compacting, arguments[2] == "--checkpoint-part-events",
-    let events = Int(arguments[3]),
-    events > 0
-{
-    configuration.checkpointPartEvents = events
-    configuration.checkpointMinimumLogEvents = 8
-    configuration.compactionMinimumEvents = 8
-    stepsAfterCommits = true
-} else if arguments.count != 2 {
-    let usage = "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N [--compacting]]\n"
+var compacting = false
+var options = arguments.dropFirst(2)
+var understood = arguments.count >= 2
+while understood, let option = options.popFirst() {
+    switch option {
+    case "--checkpoint-part-events":
+        guard let events = options.popFirst().flatMap({ Int($0) }), events > 0 else {
+            understood = false
+            break
+        }
+        configuration.checkpointPartEvents = events
+        configuration.checkpointMinimumLogEvents = 8
+        configuration.compactionMinimumEvents = 8
+        stepsAfterCommits = true
+    case "--compacting" where stepsAfterCommits:
+        compacting = true
+    case "--log-checkpoint-pages":
+        guard let pages = options.popFirst().flatMap({ Int($0) }), pages > 0 else {
+            understood = false
+            break
+        }
+        configuration.logCheckpointPages = pages
+        stepsAfterCommits = true
+    default:
+        understood = false
+    }
+}
+if !understood {
+    let usage =
+        "usage: replica-crash-writer STORE-DIRECTORY [--checkpoint-part-events N [--compacting]] "
+        + "[--log-checkpoint-pages N]\n"
     _ = write(STDERR_FILENO, usage, usage.utf8.count)
     exit(2)
 }

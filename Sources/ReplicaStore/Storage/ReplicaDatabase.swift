@@ -46,6 +46,8 @@ final class ReplicaDatabase {
     private(set) var storedVersion: Int32 = 0
     /// The sequence number the next log row gets: past every row and every snapshot's reach.
     var nextSequence: Int64 = 1
+    /// When the writer checkpoints SQLite's log: in idle steps (nil when opened to read).
+    private(set) var checkpointer: WALCheckpointer?
     /// The log's `INSERT`, run by every commit: held here so it is not looked up by its text.
     private var appendInsert: SQLiteStatement?
 
@@ -58,7 +60,11 @@ final class ReplicaDatabase {
         return statement
     }
 
-    init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
+    /// `logCheckpointPages`: how long SQLite's log may grow before an idle step checkpoints it
+    /// (`WALCheckpointer`).
+    init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32, logCheckpointPages: Int = 1_000)
+        throws
+    {
         path = directory + "/" + Self.fileName
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
@@ -93,6 +99,9 @@ final class ReplicaDatabase {
                 // In WAL mode NORMAL keeps every commit across a crash of the process; only a
                 // power loss can drop the last few.
                 try connection.run("PRAGMA synchronous=NORMAL")
+                let checkpointer = WALCheckpointer(idlePages: logCheckpointPages)
+                connection.checkpointWhenIdle(checkpointer)
+                self.checkpointer = checkpointer
             }
             let before = storedVersion
             try migrate(readOnly: readOnly, isNew: isNew)
@@ -110,6 +119,20 @@ final class ReplicaDatabase {
             default:
                 throw error.classified(path: path)
             }
+        }
+    }
+
+    /// Whether SQLite's log has grown enough for an idle step to checkpoint it.
+    var isLogCheckpointDue: Bool { checkpointer?.isDue ?? false }
+
+    /// Checkpoints SQLite's log (between transactions). One that cannot run now (another
+    /// process is checkpointing) is left for a later step.
+    func checkpointLog() {
+        guard let checkpointer else { return }
+        do {
+            try connection.checkpointLog(checkpointer)
+        } catch {
+            checkpointer.postpone()
         }
     }
 

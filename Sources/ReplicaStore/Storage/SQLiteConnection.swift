@@ -48,6 +48,14 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Runs `body` with the open handle; throws when the connection is closed.
+    func withHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+        guard let handle else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: nil)
+        }
+        return try body(handle)
+    }
+
     /// Frees the pages SQLite's cache holds for this connection that no statement is using (all
     /// of them between transactions); later reads fetch them from the file (the system's cache).
     func releaseCachedPages() {
