@@ -70,6 +70,34 @@ import Testing
         #expect(loop.now == start + .milliseconds(100))
     }
 
+    /// SQLite's log is checkpointed by the loop too: a store whose only background work is a log
+    /// grown past its length gets a step once the commits pause, and has nothing left after it.
+    @Test func aLongLogIsCheckpointedByTheLoopOnceTheCommitsPause() throws {
+        let logDirectory = try TemporaryDirectory(prefix: "idle-log")
+        var configuration = ReplicaConfiguration(peerID: PeerID(0xA2))
+        configuration.logCheckpointPages = 4
+        configuration.checkpointMinimumLogEvents = .max
+        let logged = try Replica(directory: logDirectory.path, configuration: configuration)
+        let steps = ReplicaIdleSteps(replica: logged, loop: loop)
+        var index = 0
+        while !logged.hasBackgroundWork {
+            try logged.execute(
+                "INSERT INTO drawings DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE",
+                arguments: [
+                    "doc": .object([
+                        "_id": .string("drawing-1"),
+                        "strokes": .object(["k\(index)": .string(String(repeating: "x", count: 1_500))]),
+                    ])
+                ])
+            index += 1
+            try #require(index < 100, "the log never grew past 4 pages")
+        }
+        #expect(steps.isScheduled)
+        #expect(loop.run(until: { !logged.hasBackgroundWork }, timeout: .seconds(1)))
+        #expect(steps.stepsRun == 1)
+        #expect(!steps.isScheduled)
+    }
+
     @Test func nothingIsScheduledWhileNoSnapshotIsDue() throws {
         let steps = ReplicaIdleSteps(replica: replica, loop: loop)
         try write(0)
