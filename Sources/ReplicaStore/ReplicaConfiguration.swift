@@ -18,9 +18,9 @@ public struct ReplicaConfiguration {
     /// the snapshot (so an event is rewritten a bounded number of times).
     public var checkpointMinimumLogEvents: Int
     /// How many pages SQLite's write-ahead log may hold before a background step checkpoints
-    /// it into the database file (SQLite's own default for its checkpoint inside a commit, which
-    /// this replaces; a commit still checkpoints past twice as many: `WALCheckpointer`).
-    public var logCheckpointPages = 1_000
+    /// it into the database file; a commit checkpoints past twice as many, which by default is
+    /// where SQLite's own checkpoint inside a commit (replaced by this) runs: `WALCheckpointer`.
+    public var logCheckpointPages = 500
     /// Whether background steps compact documents (see `Replica+Compaction`).
     public var compactsAutomatically = true
     /// A document is compacted outside a checkpoint only when at least this many of its events,

@@ -62,7 +62,7 @@ final class ReplicaDatabase {
 
     /// `logCheckpointPages`: how long SQLite's log may grow before an idle step checkpoints it
     /// (`WALCheckpointer`).
-    init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32, logCheckpointPages: Int = 1_000)
+    init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32, logCheckpointPages: Int = 500)
         throws
     {
         path = directory + "/" + Self.fileName
