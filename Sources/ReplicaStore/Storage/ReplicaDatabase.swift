@@ -122,6 +122,11 @@ final class ReplicaDatabase {
         }
     }
 
+    deinit {
+        // The hook holds the checkpointer unretained: it is taken off before either goes.
+        if checkpointer != nil { connection.checkpointWhenIdle(nil) }
+    }
+
     /// Whether SQLite's log has grown enough for an idle step to checkpoint it.
     var isLogCheckpointDue: Bool { checkpointer?.isDue ?? false }
 

@@ -67,10 +67,15 @@ final class WALCheckpointer {
 
 extension SQLiteConnection {
     /// Hands the log's length after each commit of this connection to `checkpointer`, in place
-    /// of SQLite's automatic checkpoint inside the commit. The checkpointer must outlive the
-    /// connection (its owner keeps both).
-    func checkpointWhenIdle(_ checkpointer: WALCheckpointer) {
+    /// of SQLite's automatic checkpoint inside the commit; nil takes the hook off again (and
+    /// leaves no automatic checkpoint either). The checkpointer must outlive the hook: its owner
+    /// keeps it, and takes the hook off before it lets go of either.
+    func checkpointWhenIdle(_ checkpointer: WALCheckpointer?) {
         _ = try? withHandle { handle in
+            guard let checkpointer else {
+                sqlite3_wal_hook(handle, nil, nil)
+                return
+            }
             sqlite3_wal_hook(
                 handle,
                 { context, database, _, pages in
