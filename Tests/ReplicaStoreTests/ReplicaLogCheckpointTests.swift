@@ -73,6 +73,42 @@ import Testing
         #expect(!replica.backgroundStep())
     }
 
+    /// A reader in another process holds the rows it reads in the log: the step copies what it
+    /// can, and nothing is due again until the next commit (no checkpoint on every idle turn).
+    @Test func aLogAReaderHoldsIsTriedOnceACommitNotOnEveryStep() throws {
+        // A short log to start from: the store's creation checkpointed, the next commit restarts it.
+        try write(0)
+        replica.database.checkpointLog()
+        try write(1)
+        let reader = try SQLiteConnection(
+            path: directory.path + "/" + ReplicaDatabase.fileName, readOnly: true,
+            busyTimeoutMilliseconds: 1_000)
+        try reader.run("BEGIN")
+        #expect(try reader.run("SELECT count(*) FROM batches").first?.first?.integer == 2)
+        // Commits after the reader's snapshot, which no checkpoint can copy under it.
+        var commits = 2
+        repeat {
+            try write(commits)
+            commits += 1
+            try #require(commits < 200, "the log never grew past \(Self.pages) pages")
+        } while !replica.database.isLogCheckpointDue
+        #expect(checkpointer.checkpointsInCommits == 0)
+        #expect(replica.backgroundStep())
+        #expect(!replica.hasBackgroundWork)
+        #expect(!replica.backgroundStep())
+        #expect(try reader.run("SELECT count(*) FROM batches").first?.first?.integer == 2)
+        // Nothing committed after the reader's snapshot reached the file.
+        let beforeReaderEnds = try rowsInTheFileAlone()
+        #expect(beforeReaderEnds <= 2, "the file alone holds \(beforeReaderEnds) rows")
+
+        try reader.run("COMMIT")
+        try write(commits)
+        commits += 1
+        #expect(replica.hasBackgroundWork)
+        #expect(replica.backgroundStep())
+        #expect(try rowsInTheFileAlone() == Int64(commits))
+    }
+
     @Test func aWriterThatNeverIdlesCheckpointsInItsCommitsPastTwiceTheLength() throws {
         var longest: Int32 = 0
         for index in 0..<120 {

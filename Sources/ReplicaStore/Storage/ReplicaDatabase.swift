@@ -131,14 +131,11 @@ final class ReplicaDatabase {
     var isLogCheckpointDue: Bool { checkpointer?.isDue ?? false }
 
     /// Checkpoints SQLite's log (between transactions). One that cannot run now (another
-    /// process is checkpointing) is left for a later step.
+    /// process is checkpointing) is left for a step after the next commit.
     func checkpointLog() {
         guard let checkpointer else { return }
-        do {
-            try connection.checkpointLog(checkpointer)
-        } catch {
-            checkpointer.postpone()
-        }
+        try? connection.checkpointLog()
+        checkpointer.checkpointed()
     }
 
     /// Creates the file before SQLite does, so it is private (0600) whatever the umask; SQLite

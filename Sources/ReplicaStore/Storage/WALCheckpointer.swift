@@ -26,7 +26,7 @@ final class WALCheckpointer {
     /// The log's length past which a commit checkpoints after all.
     var commitPages: Int32 { 2 * idlePages }
 
-    /// The log's length after the last commit, or 0 after a checkpoint that copied all of it.
+    /// The log's length after the last commit, or 0 once a checkpoint ran since.
     private(set) var pages: Int32 = 0
     /// Checkpoints run by commits (the loop did not run one in time).
     private(set) var checkpointsInCommits = 0
@@ -42,26 +42,19 @@ final class WALCheckpointer {
         self.pages = pages
         guard pages >= commitPages else { return }
         checkpointsInCommits += 1
-        // As SQLite's automatic checkpoint does: passive, errors left to the next.
-        var logged: Int32 = 0
-        var copied: Int32 = 0
-        if sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied) == SQLITE_OK
-        {
-            finished(logged: logged, copied: copied)
+        // Passive, as SQLite's automatic checkpoint is; one that cannot run now (another
+        // process is checkpointing) is left to the next idle step.
+        if sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_OK {
+            checkpointed()
         }
     }
 
-    /// A checkpoint could not run (another process was checkpointing): the next commit says
-    /// again how long the log is, and the step after it tries again.
-    func postpone() {
+    /// A checkpoint ran, or could not run now: nothing is due until the next commit says how
+    /// long the log is. A checkpoint copies what no reader still needs, and a reader in another
+    /// process (`Replica.openReadOnly`) can keep the log from starting again; such a log is then
+    /// tried once a commit, as SQLite tries it, and not again on every turn of an idle loop.
+    func checkpointed() {
         pages = 0
-    }
-
-    fileprivate func finished(logged: Int32, copied: Int32) {
-        // All of it copied: the next write transaction starts the log again from its beginning.
-        // Otherwise (a reader in another process still needs the rest) the next commit says how
-        // long it is.
-        pages = copied >= logged ? 0 : logged
     }
 }
 
@@ -89,15 +82,12 @@ extension SQLiteConnection {
 
     /// A passive checkpoint of the log (between transactions): copies what no reader still
     /// needs into the database file.
-    func checkpointLog(_ checkpointer: WALCheckpointer) throws {
+    func checkpointLog() throws {
         try withHandle { handle in
-            var logged: Int32 = 0
-            var copied: Int32 = 0
-            let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied)
+            let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             guard code == SQLITE_OK else {
                 throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: nil)
             }
-            checkpointer.finished(logged: logged, copied: copied)
         }
     }
 }
