@@ -53,8 +53,8 @@ struct FloorCommit {
             ])
     }
 
-    /// SQLite's log checkpointed every this many commits when checkpoints are kept apart: about
-    /// as often as its own 1,000 pages come round for rows of this size.
+    /// SQLite's log checkpointed every this many commits when checkpoints are kept apart: for
+    /// rows of a page or so, about as often as the replica's idle steps checkpoint (500 pages).
     private static let commitsPerCheckpoint = 300
 
     /// `count` commits of `record` into a fresh database at `path`, each timed; with
