@@ -21,12 +21,14 @@ extension Replica {
         var dropsEvents = false
     }
 
-    /// Writes every document's snapshot that has log rows, to the end: afterwards a reopen reads
-    /// snapshots only. The loop's idle steps (`backgroundStep`) do this a part at a time; this is
-    /// for a caller that wants it done now (a clean shutdown, a test, the bench).
+    /// Writes every document's snapshot that has log rows, to the end, then checkpoints SQLite's
+    /// log into the database file: afterwards a reopen reads snapshots only. The loop's idle
+    /// steps (`backgroundStep`) do this a part at a time; this is for a caller that wants it done
+    /// now (a clean shutdown, a test, the bench).
     public func checkpoint() throws {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         while try checkpointStep(onlyDue: false) {}
+        database.checkpointLog()
     }
 
     /// Whether a commit left background work: a snapshot under way or a document whose log has

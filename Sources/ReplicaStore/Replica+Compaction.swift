@@ -58,6 +58,7 @@ extension Replica {
         }
         compactionCandidates = []
         while database.hasPagesToVacuum { try database.vacuumStep() }
+        database.checkpointLog()
         return held - heldEventCount
     }
 

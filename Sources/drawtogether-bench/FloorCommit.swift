@@ -72,9 +72,9 @@ struct FloorCommit {
         for sql in (autoVacuum ? ["PRAGMA auto_vacuum = INCREMENTAL"] : []) + [
             "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
             """
-            CREATE TABLE batches(collection TEXT NOT NULL, document TEXT NOT NULL, sequence INTEGER NOT NULL,
+            CREATE TABLE batches(sequence INTEGER PRIMARY KEY, collection TEXT NOT NULL, document TEXT NOT NULL,
                 record BLOB NOT NULL, checksum INTEGER NOT NULL, clock_milliseconds INTEGER NOT NULL,
-                clock_counter INTEGER NOT NULL, PRIMARY KEY(collection, document, sequence)) WITHOUT ROWID
+                clock_counter INTEGER NOT NULL)
             """,
         ] + (checkpointsApart ? ["PRAGMA wal_autocheckpoint=0"] : []) {
             guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else {
@@ -82,7 +82,8 @@ struct FloorCommit {
             }
         }
         let begin = try prepare("BEGIN IMMEDIATE", database)
-        let insert = try prepare("INSERT INTO batches VALUES('drawings', 'bench', ?, ?, ?, ?, 0)", database)
+        let insert = try prepare("INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
+                + "clock_counter) VALUES('drawings', 'bench', ?, ?, ?, ?, 0)", database)
         let commit = try prepare("COMMIT", database)
         defer { [begin, insert, commit].forEach { sqlite3_finalize($0) } }
         var commits: [Double] = []

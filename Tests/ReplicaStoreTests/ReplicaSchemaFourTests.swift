@@ -36,14 +36,14 @@ import Testing
         #expect(versions.vectors.count == 3)  // the deleted drawing's tombstone is kept
         do {
             let migrated = try Replica(directory: directory.path)
-            #expect(migrated.database.storedVersion == 4)
+            #expect(migrated.database.storedVersion == ReplicaDatabase.schemaVersion)
             #expect(migrated.peerID == old.peerID)
             #expect(try documents(migrated) == expected)
             #expect(try migrated.versions(collection: "drawings", documentID: nil) == versions)
             #expect(migrated.state.allDocuments == old.state.allDocuments)
             #expect(migrated.state.clock.latest >= old.state.clock.latest)
             #expect(try migrated.database.connection.run("PRAGMA auto_vacuum").first?.first?.integer == 2)
-            // It writes, checkpoints and reopens like any schema 4 store.
+            // It writes, checkpoints and reopens like any store of the current schema.
             try migrated.execute(
                 Statements.insert(.updateLocalDiff),
                 arguments: [

@@ -37,6 +37,8 @@ final class ReplicaDatabase {
         (schemaThreeSQL, { try $0.moveEventsIntoSnapshots() }),
         // Compaction: each snapshot's compacted vector, and what peers said they hold.
         (schemaFourSQL, nil),
+        // The log keyed by its sequence alone: a commit's row is appended, not placed by key.
+        (schemaFiveSQL, nil),
     ]
     static var schemaVersion: Int32 { Int32(migrations.count) }
 
