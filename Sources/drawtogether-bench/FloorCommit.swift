@@ -82,7 +82,8 @@ struct FloorCommit {
             }
         }
         let begin = try prepare("BEGIN IMMEDIATE", database)
-        let insert = try prepare("INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
+        let insert = try prepare(
+            "INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
                 + "clock_counter) VALUES('drawings', 'bench', ?, ?, ?, ?, 0)", database)
         let commit = try prepare("COMMIT", database)
         defer { [begin, insert, commit].forEach { sqlite3_finalize($0) } }
