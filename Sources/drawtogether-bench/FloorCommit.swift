@@ -13,14 +13,17 @@ struct FloorCommit {
     /// compaction's freed pages go back to the file system): `replica.floor.auto_vacuum`, the
     /// same commits paying for the pointer-map pages that mode keeps.
     ///
+    /// Returns the microseconds a commit took (with SQLite's checkpoints inside).
+    ///
     /// `figure` names the result (`live.floor.commit` for the floor of a live apply, measured
     /// with the bytes of the row an applied update is stored as; `replica.overlap.floor.apply`
     /// for that of a whole delta's apply, whose value is one commit's time, the median of
     /// `count`), and `note` says what was committed; `autoVacuum` picks the defaults.
+    @discardableResult
     func run(
         record: [UInt8], count: Int, directory: String, autoVacuum: Bool = false, figure: String? = nil,
         note: String? = nil, medianOfOne: Bool = false
-    ) throws {
+    ) throws -> Double {
         let name = (autoVacuum ? "floor-auto-vacuum" : "floor") + (figure.map { "-" + $0 } ?? "")
         let inline = try commits(
             record: record, count: count, path: directory + "/\(name).sqlite", autoVacuum: autoVacuum,
@@ -51,6 +54,7 @@ struct FloorCommit {
                     )
                 ),
             ])
+        return inline.seconds * 1e6 / Double(max(1, count))
     }
 
     /// SQLite's log checkpointed every this many commits when checkpoints are kept apart: for

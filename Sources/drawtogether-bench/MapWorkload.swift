@@ -106,26 +106,34 @@ struct MapWorkload {
                 for index in 0..<(keys / 2) { try Self.unset(keyNames[index * 2], in: a) }
             }.seconds
         }
-        if scenario == .disjoint, let last = writesA.last {
-            // The floor in the same run, with the bytes of A's last write as its log row holds them.
-            let state = try a.changes(
-                collection: Self.collection, documentID: Self.documentID, since: DocumentVersions())
-            if let event = state.documents.first?.events.first(where: { $0.path == ["strokes", last.0] }) {
-                for autoVacuum in [false, true] {
-                    try FloorCommit(report: report).run(
-                        record: DocumentEvent.encodedList([event]), count: writesA.count,
-                        directory: stores.root,
-                        autoVacuum: autoVacuum)
-                }
+        // The floor in the same process, with the bytes of A's last log row (its last write: in
+        // the overwrite, the new value and the removed form of the one it replaced):
+        // `replica.floor.commit` (and its auto-vacuum twin) in the disjoint scenario, each other
+        // scenario's own beside it, so that every write's ratio to it is read in one process.
+        var floorPerWrite: Double?
+        if reusedWriteSeconds == nil, !writesA.isEmpty {
+            let record = try FloorCommit.lastLogRecord(ofStoreIn: pathA)
+            for autoVacuum in scenario == .disjoint ? [false, true] : [false] {
+                let perWrite = try FloorCommit(report: report).run(
+                    record: record, count: min(writesA.count, 5_000), directory: stores.root,
+                    autoVacuum: autoVacuum, figure: scenario == .disjoint ? nil : "\(prefix).floor.commit",
+                    note: scenario == .disjoint ? nil : "as replica.floor.commit, in this scenario's process")
+                if !autoVacuum { floorPerWrite = perWrite }
             }
         }
         let writeB = try BenchClock.measure { try Self.write(writesB, into: b) }.seconds
         let operations = writeCount + (scenario == .deleteHalf ? keys / 2 : 0)
+        // A write's time over the floor's commit in this process (none where the writes were
+        // timed in another: delete-half reuses the overwrite's).
+        let floorRatio: [(key: String, value: Figure.Detail)] =
+            floorPerWrite.map { [("floor_ratio", .number(writeA * 1e6 / Double(max(1, writeCount)) / $0))] }
+            ?? []
         report.add(
             "\(prefix).write", writeA + deleteSeconds, "s",
             [
                 ("writes", .number(Double(operations))),
                 ("us_per_write", .number((writeA + deleteSeconds) * 1e6 / Double(max(1, operations)))),
+            ] + floorRatio + [
                 (
                     "note",
                     .text(
@@ -133,7 +141,7 @@ struct MapWorkload {
                             ? "peer A, one transaction per write"
                             : "peer A, one transaction per write; the 5N writes are the overwrite run's (its store copied)"
                     )
-                ),
+                )
             ])
         if scenario == .deleteHalf {
             report.add("\(prefix).delete", deleteSeconds, "s", [("deletes", .number(Double(keys / 2)))])
