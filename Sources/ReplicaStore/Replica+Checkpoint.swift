@@ -27,8 +27,13 @@ extension Replica {
     /// now (a clean shutdown, a test, the bench).
     public func checkpoint() throws {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
-        while try checkpointStep(onlyDue: false) {}
+        try writeEverySnapshot()
         database.checkpointLog()
+    }
+
+    /// `checkpoint()` without the log's checkpoint, for a caller that writes more first.
+    func writeEverySnapshot() throws {
+        while try checkpointStep(onlyDue: false) {}
     }
 
     /// Whether a commit left background work: a snapshot under way or a document whose log has

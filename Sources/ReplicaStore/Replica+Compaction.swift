@@ -41,20 +41,20 @@ extension Replica {
 
     /// Compacts every document as far as the counted peers allow and writes every snapshot to
     /// the end (the background steps do the same a step at a time; this is for a caller that
-    /// wants it done now: a test, the bench). Returns the events dropped: counted as the events
-    /// held before less those held after, because the snapshots that `checkpoint()` starts
-    /// compact their documents too.
+    /// wants it done now: a test, the bench), then checkpoints SQLite's log once. Returns the
+    /// events dropped: counted as the events held before less those held after, because the
+    /// snapshots it starts compact their documents too.
     @discardableResult
     public func compact() throws -> Int {
         if isReadOnly { throw ReplicaError.readOnly(directory: directory) }
         let held = heldEventCount
-        try checkpoint()
+        try writeEverySnapshot()
         for key in state.allDocuments.keys.sorted(by: { ($0.collection, $0.id) < ($1.collection, $1.id) }) {
             guard !state.compact(key, stable: stableVector(for: key)).isEmpty else { continue }
             var job = startCheckpoint(of: key)
             job.dropsEvents = true
             checkpointJob = job
-            try checkpoint()
+            try writeEverySnapshot()
         }
         compactionCandidates = []
         while database.hasPagesToVacuum { try database.vacuumStep() }

@@ -27,18 +27,23 @@ struct FloorCommit {
         let name = (autoVacuum ? "floor-auto-vacuum" : "floor") + (figure.map { "-" + $0 } ?? "")
         let inline = try commits(
             record: record, count: count, path: directory + "/\(name).sqlite", autoVacuum: autoVacuum,
-            checkpointsApart: false)
+            checkpointsApart: false, timesEach: medianOfOne)
         // The same commits with SQLite's checkpoints of its log run between them, untimed, as
         // the replica's idle steps run them (`WALCheckpointer`): what the commits alone cost.
-        let apart = try commits(
-            record: record, count: count, path: directory + "/\(name)-apart.sqlite", autoVacuum: autoVacuum,
-            checkpointsApart: true)
+        // Fewer commits than come between two checkpoints would be the same commits again.
+        let apart =
+            count < Self.commitsPerCheckpoint
+            ? inline
+            : try commits(
+                record: record, count: count, path: directory + "/\(name)-apart.sqlite",
+                autoVacuum: autoVacuum, checkpointsApart: true, timesEach: false)
         let value = medianOfOne ? inline.commits.sorted()[inline.commits.count / 2] : inline.seconds
+        let perWrite = inline.seconds * 1e6 / Double(max(1, count))
         report.add(
             figure ?? (autoVacuum ? "replica.floor.auto_vacuum" : "replica.floor.commit"), value, "s",
             [
                 ("writes", .number(Double(count))),
-                ("us_per_write", .number(inline.seconds * 1e6 / Double(max(1, count)))),
+                ("us_per_write", .number(perWrite)),
                 ("cpu_us_per_write", .number(inline.cpuSeconds * 1e6 / Double(max(1, count)))),
                 ("us_per_write_checkpoints_apart", .number(apart.seconds * 1e6 / Double(max(1, count)))),
                 ("record_bytes", .number(Double(record.count))),
@@ -54,18 +59,18 @@ struct FloorCommit {
                     )
                 ),
             ])
-        return inline.seconds * 1e6 / Double(max(1, count))
+        return perWrite
     }
 
     /// SQLite's log checkpointed every this many commits when checkpoints are kept apart: for
     /// rows of a page or so, about as often as the replica's idle steps checkpoint (500 pages).
     private static let commitsPerCheckpoint = 300
 
-    /// `count` commits of `record` into a fresh database at `path`, each timed; with
-    /// `checkpointsApart` SQLite's automatic checkpoint is off and one runs every
+    /// `count` commits of `record` into a fresh database at `path` (with `timesEach`, each one
+    /// timed too); with `checkpointsApart` SQLite's automatic checkpoint is off and one runs every
     /// `commitsPerCheckpoint` commits outside the timing (`seconds` is then the commits' sum).
     private func commits(
-        record: [UInt8], count: Int, path: String, autoVacuum: Bool, checkpointsApart: Bool
+        record: [UInt8], count: Int, path: String, autoVacuum: Bool, checkpointsApart: Bool, timesEach: Bool
     ) throws -> (seconds: Double, cpuSeconds: Double, commits: [Double]) {
         var handle: OpaquePointer?
         guard
@@ -92,11 +97,11 @@ struct FloorCommit {
         let commit = try prepare("COMMIT", database)
         defer { [begin, insert, commit].forEach { sqlite3_finalize($0) } }
         var commits: [Double] = []
-        commits.reserveCapacity(count)
+        if timesEach { commits.reserveCapacity(count) }
         var checkpointSeconds = 0.0
         let (_, seconds, cpuSeconds) = try BenchClock.measureWithCPU {
             for index in 0..<count {
-                let start = BenchClock.now()
+                let start = timesEach ? BenchClock.now() : 0
                 try step(begin, database)
                 sqlite3_bind_int64(insert, 1, Int64(index + 1))
                 _ = record.withUnsafeBytes { bytes in
@@ -106,7 +111,7 @@ struct FloorCommit {
                 sqlite3_bind_int64(insert, 4, 1_700_000_000_000 + Int64(index))
                 try step(insert, database)
                 try step(commit, database)
-                commits.append(BenchClock.seconds(since: start))
+                if timesEach { commits.append(BenchClock.seconds(since: start)) }
                 if checkpointsApart, (index + 1) % Self.commitsPerCheckpoint == 0 {
                     checkpointSeconds +=
                         BenchClock.measure {

@@ -64,7 +64,7 @@ final class ReplicaDatabase {
 
     /// `logCheckpointPages`: how long SQLite's log may grow before an idle step checkpoints it
     /// (`WALCheckpointer`).
-    init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32, logCheckpointPages: Int = 500)
+    init(directory: String, readOnly: Bool, busyTimeoutMilliseconds: Int32, logCheckpointPages: Int)
         throws
     {
         path = directory + "/" + Self.fileName
@@ -135,9 +135,7 @@ final class ReplicaDatabase {
     /// Checkpoints SQLite's log (between transactions). One that cannot run now (another
     /// process is checkpointing) is left for a step after the next commit.
     func checkpointLog() {
-        guard let checkpointer else { return }
-        try? connection.checkpointLog()
-        checkpointer.checkpointed()
+        checkpointer?.checkpoint(connection)
     }
 
     /// Creates the file before SQLite does, so it is private (0600) whatever the umask; SQLite

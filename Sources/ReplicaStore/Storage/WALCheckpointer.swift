@@ -42,19 +42,25 @@ final class WALCheckpointer {
         self.pages = pages
         guard pages >= commitPages else { return }
         checkpointsInCommits += 1
-        // Passive, as SQLite's automatic checkpoint is; one that cannot run now (another
-        // process is checkpointing) is left to the next idle step.
-        if sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_OK {
-            checkpointed()
-        }
+        // One that cannot run now (another process is checkpointing) is left to the next idle
+        // step.
+        if Self.checkpointPassively(database) { self.pages = 0 }
     }
 
-    /// A checkpoint ran, or could not run now: nothing is due until the next commit says how
-    /// long the log is. A checkpoint copies what no reader still needs, and a reader in another
-    /// process (`Replica.openReadOnly`) can keep the log from starting again; such a log is then
-    /// tried once a commit, as SQLite tries it, and not again on every turn of an idle loop.
-    func checkpointed() {
+    /// The idle step's checkpoint, on the writer's connection between transactions. Whether it
+    /// ran or could not run now, nothing is due until the next commit says how long the log is:
+    /// a checkpoint copies what no reader still needs, and a reader in another process
+    /// (`Replica.openReadOnly`) can keep the log from starting again; such a log is then tried
+    /// once a commit, as SQLite tries it, and not again on every turn of an idle loop.
+    func checkpoint(_ connection: SQLiteConnection) {
+        _ = try? connection.withHandle(Self.checkpointPassively)
         pages = 0
+    }
+
+    /// A passive checkpoint of the log, as SQLite's automatic one is: copies what no reader
+    /// still needs into the database file. False when it could not run.
+    private static func checkpointPassively(_ database: OpaquePointer) -> Bool {
+        sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_OK
     }
 }
 
@@ -77,17 +83,6 @@ extension SQLiteConnection {
                         .committed(pages: pages, database: database)
                     return SQLITE_OK
                 }, Unmanaged.passUnretained(checkpointer).toOpaque())
-        }
-    }
-
-    /// A passive checkpoint of the log (between transactions): copies what no reader still
-    /// needs into the database file.
-    func checkpointLog() throws {
-        try withHandle { handle in
-            let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            guard code == SQLITE_OK else {
-                throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: nil)
-            }
         }
     }
 }
