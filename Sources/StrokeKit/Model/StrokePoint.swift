@@ -5,8 +5,9 @@
 /// cells (±2^24 units), and the time offset, which is clamped to 32 bits anyway. A drawing keeps
 /// millions of these, so they are most of its memory.
 public struct StrokePoint: Hashable, Sendable {
-    private let xUnits: Int32
-    private let yUnits: Int32
+    /// The position in 1/16-cell units (read by the sampler's exact walk of thin paths).
+    let xUnits: Int32
+    let yUnits: Int32
     private let milliseconds: Int32
 
     /// The longest stroke duration the model keeps (about 24 days); later samples are clamped.

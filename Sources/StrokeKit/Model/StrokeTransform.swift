@@ -6,8 +6,9 @@
 /// Kept as whole 1/16-cell units (8 bytes, not 16: every stroke piece holds one), which is exact
 /// since a translation is snapped to that grid within ±`FixedPoint.coordinateLimit` cells.
 public struct StrokeTransform: Hashable, Sendable {
-    private let dxUnits: Int32
-    private let dyUnits: Int32
+    /// The translation in 1/16-cell units.
+    let dxUnits: Int32
+    let dyUnits: Int32
 
     public var dx: Double { FixedPoint.value(units: Int64(dxUnits)) }
     public var dy: Double { FixedPoint.value(units: Int64(dyUnits)) }

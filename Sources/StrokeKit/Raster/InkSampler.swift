@@ -11,6 +11,15 @@
 /// its right and bottom edges (which belong to the next sample).
 struct InkSampler {
     let lattice: SampleLattice
+    /// Whether a path no wider than a sample's shorter side is walked exactly, in the grid's
+    /// integers (`InkSampler+ThinPaths.swift`); false only in the tests that compare that walk
+    /// with the general one.
+    var walksThinPathsExactly = true
+
+    init(lattice: SampleLattice, walksThinPathsExactly: Bool = true) {
+        self.lattice = lattice
+        self.walksThinPathsExactly = walksThinPathsExactly
+    }
 
     /// Far below the 1/16 grid, so only points exactly on a right or bottom edge are left out.
     private static let edge = 1e-9
@@ -20,12 +29,16 @@ struct InkSampler {
     /// A stroke's geometry on the canvas (path segments, half width, mask), derived once so that
     /// sampling it many times (as `visibleBounds` does, a row or column at a time) does not
     /// derive it again each time.
-    private struct Shape {
+    struct Shape {
         /// The path in the stroke's own coordinates; `offset` places it on the canvas. Points
         /// are placed as they are read, so preparing a stroke allocates nothing for its path.
         private let path: [StrokePoint]
         private let offset: Vector2
+        /// `offset` in 1/16-cell units.
+        private let offsetUnits: (x: Int, y: Int)
         let halfWidth: Double
+        /// The width in 1/16-cell units.
+        let widthUnits: Int
         private let mask: [MaskSegment]
 
         private struct MaskSegment {
@@ -43,7 +56,10 @@ struct InkSampler {
         init(path: [StrokePoint], transform: StrokeTransform, width: Double, mask strokeMask: StrokeMask) {
             self.path = path
             offset = Vector2(transform.dx, transform.dy)
+            offsetUnits = (Int(transform.dxUnits), Int(transform.dyUnits))
             halfWidth = width / 2
+            // Exact: a width is on the 1/16 grid.
+            widthUnits = Int(width * FixedPoint.unitsPerCell)
             let offset = self.offset
             mask =
                 strokeMask.isEmpty
@@ -67,6 +83,20 @@ struct InkSampler {
         func segment(_ index: Int) -> (Vector2, Vector2) {
             path.count == 1 ? (point(0), point(0)) : (point(index), point(index + 1))
         }
+
+        /// Segment `index` on the canvas in 1/16-cell units.
+        @inline(__always)
+        func segmentUnits(_ index: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+            let first = path[path.count == 1 ? 0 : index]
+            let second = path[path.count == 1 ? 0 : index + 1]
+            return (
+                Int(first.xUnits) + offsetUnits.x, Int(first.yUnits) + offsetUnits.y,
+                Int(second.xUnits) + offsetUnits.x, Int(second.yUnits) + offsetUnits.y
+            )
+        }
+
+        /// Whether a mask hides any of the stroke.
+        var hasMask: Bool { !mask.isEmpty }
 
         @inline(__always)
         private func point(_ index: Int) -> Vector2 {
@@ -156,6 +186,9 @@ struct InkSampler {
     private func forEachVisibleSample<Visitor: SampleVisitor>(
         of shape: Shape, columns: Range<Int>?, rows: Range<Int>?, _ visitor: inout Visitor
     ) -> Bool {
+        if walksThinPathsExactly && shape.widthUnits <= lattice.thinPathWidthUnits {
+            return forEachVisibleSample(ofThinPath: shape, columns: columns, rows: rows, &visitor)
+        }
         let halfWidth = shape.halfWidth
         let sw = lattice.sampleWidth
         let sh = lattice.sampleHeight

@@ -20,6 +20,22 @@ struct SampleLattice: Equatable, Sendable {
     var sampleWidth: Double { 1 / Double(columnsPerCell) }
     var sampleHeight: Double { 1 / Double(rowsPerCell) }
 
+    /// A sample's width and height in 1/16-cell units as powers of two (braille 2^3 by 2^2, half
+    /// blocks 2^4 by 2^3): a coordinate in units shifted right by one is its sample column or row.
+    var unitShifts: (column: Int, row: Int) {
+        (unitsShift - columnsPerCell.trailingZeroBitCount, unitsShift - rowsPerCell.trailingZeroBitCount)
+    }
+
+    /// The widest path whose samples are exactly those its spine passes through, in 1/16-cell
+    /// units: a sample's shorter side. Within half of it of a sample's centre lies inside the
+    /// sample, so the centre rule inks nothing the rectangle rule does not (`InkSampler`).
+    var thinPathWidthUnits: Int {
+        1 << min(unitShifts.column, unitShifts.row)
+    }
+
+    /// 16 units a cell (`FixedPoint.unitsPerCell`).
+    private var unitsShift: Int { 4 }
+
     /// How far from a stroke's path a sample's centre can be and still be inked by the thin-line
     /// rule, in the coarsest lattice: half the diagonal of a half-block sample, rounded up to the
     /// grid. The eraser uses it to tell whether a sweep can hide anything a mode shows.
