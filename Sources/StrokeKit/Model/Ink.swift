@@ -8,7 +8,7 @@
 public struct Ink: Hashable, Sendable {
     public var tool: InkTool
     public var colour: UInt8
-    private(set) var widthUnits: UInt16
+    private var widthUnits: UInt16
 
     /// The width in cells, on the 1/16 grid, within `Ink.widthRange` (a width set is snapped and
     /// clamped to it).

@@ -73,16 +73,13 @@ extension InkSampler {
             else { continue }
             let (dx, dy) = (x1 - x0, y1 - y0)
             if dy == 0 {
-                if !visitRow(firstRow, from: min(x0, x1) >> columnShift, through: max(x0, x1) >> columnShift)
-                {
-                    return false
-                }
+                if !visitRow(firstRow, from: first, through: last) { return false }
                 continue
             }
             // Where the segment crosses the top edge of a row below its first, as the column the
             // crossing lies in and whether it lies on that column's left edge: x = x0 + (y -
-            // y0)·dx/dy, in units, over a column's width. (Within the coordinate limit every
-            // product stays below 2^53.)
+            // y0)·dx/dy, in units, over a column's width. (Within the coordinate limit, a point
+            // and a translation each within 2^24 units, every product stays below 2^53.)
             let denominator = dy << columnShift
             @inline(__always)
             func crossing(ofRowEdge row: Int) -> (column: Int, onEdge: Bool) {

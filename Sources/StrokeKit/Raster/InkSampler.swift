@@ -14,7 +14,7 @@ struct InkSampler {
     /// Whether a path no wider than a sample's shorter side is walked exactly, in the grid's
     /// integers (`InkSampler+ThinPaths.swift`); false only in the tests that compare that walk
     /// with the general one.
-    var walksThinPathsExactly = true
+    let walksThinPathsExactly: Bool
 
     init(lattice: SampleLattice, walksThinPathsExactly: Bool = true) {
         self.lattice = lattice
