@@ -13,40 +13,50 @@
 extension DocumentState {
     /// A document holding these events of a resolved state, in any order (what loading a snapshot
     /// builds): for a state that `DocumentState(events:)` built from the same events, identical.
-    package init(resolved events: [DocumentEvent]) {
+    package init(resolved events: consuming [DocumentEvent]) {
         loadResolved(contentsOf: events)
     }
 
     /// Adds the events of a resolved state (see above): no removal is worked out. An event held
     /// already has something to say only in a removed form of an event held live.
     ///
-    /// The new events are stored first and recorded on their paths together: a run of events
-    /// under one map (a stored record lists a drawing's strokes one after another) walks to the
-    /// map once, records what the run writes below it once at each level above, and makes room
-    /// among the map's children for the run at once, where one event at a time hashed the
-    /// levels above for each event and grew the children's table by doubling (at 100,000
-    /// strokes a sixth of a reopen's instructions).
-    package mutating func loadResolved(contentsOf events: [DocumentEvent]) {
-        // Where the events stored but not yet recorded on their paths are (positions, not
-        // copies: a copy of an event retains its path, its context and its value).
+    /// The new events are recorded on their paths together, then moved into the store (taken out
+    /// of `events`, not copied: a copy of an event retains its path, its context and its value,
+    /// and the array's copy released them again, a sixth of a reopen's time at 100,000 strokes). A
+    /// run of events under one map (a stored record lists a drawing's strokes one after another)
+    /// walks to the map once, records what the run writes below it once at each level above, and
+    /// makes room among the map's children for the run at once, where one event at a time hashed
+    /// the levels above for each event and grew the children's table by doubling.
+    package mutating func loadResolved(contentsOf events: consuming [DocumentEvent]) {
+        var events = events
+        // Where the new events not yet recorded nor stored are (positions, not copies).
         var fresh: [Int] = []
         fresh.reserveCapacity(events.count)
         for index in events.indices {
             let dot = events[index].dot
-            if let wasRemoved = isRemoved(at: dot) {
-                if events[index].isRemoved, !wasRemoved {
-                    // Its live form may be among the fresh ones: on its path before it goes.
-                    recordResolved(events, at: fresh)
-                    fresh.removeAll(keepingCapacity: true)
-                    integrate(events[index])
+            let held = versionVector[dot.peer]
+            if dot.counter <= held {
+                // It may be held, or be among the fresh ones (a record can hold an event's live
+                // form and, after it, its removed form): those go in first, so the store answers.
+                putAway(&events, at: fresh)
+                fresh.removeAll(keepingCapacity: true)
+                if let wasRemoved = isRemoved(at: dot) {
+                    if events[index].isRemoved, !wasRemoved { integrate(events[index].take()) }
+                    continue
                 }
-                continue
             }
             if !compacted.isEmpty, compacted.contains(dot) { continue }
-            storeResolved(events[index])
+            countResolved(dot)
             fresh.append(index)
         }
-        recordResolved(events, at: fresh)
+        putAway(&events, at: fresh)
+    }
+
+    /// Records the new events at these positions on their paths, then moves them into the store.
+    private mutating func putAway(_ events: inout [DocumentEvent], at positions: [Int]) {
+        guard !positions.isEmpty else { return }
+        recordResolved(events, at: positions)
+        for index in positions { storeResolved(events[index].take()) }
     }
 
     /// Records the stored events at these positions on their paths (see

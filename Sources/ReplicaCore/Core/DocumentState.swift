@@ -262,12 +262,15 @@ public struct DocumentState: Sendable, Equatable {
         store.insert(consume stored)
     }
 
-    /// The event stored and counted in the version vector, not yet recorded on its path (the
-    /// caller does that, `PathNode.recordResolved`, before anything reads the path).
-    mutating func storeResolved(_ event: DocumentEvent) {
-        let dot = event.dot
-        store.insert(event)
+    /// Counts the dot of a stored event being loaded in the version vector; the event goes into
+    /// the store after it is recorded on its path (`storeResolved`, `loadResolved`).
+    mutating func countResolved(_ dot: Dot) {
         if dot.counter > versionVector[dot.peer] { versionVector[dot.peer] = dot.counter }
+    }
+
+    /// A stored event being loaded, moved into the store once recorded on its path.
+    mutating func storeResolved(_ event: consuming DocumentEvent) {
+        store.insert(event)
     }
 
     /// An event's placement at its own node: whether facts already recorded remove it (`removed`

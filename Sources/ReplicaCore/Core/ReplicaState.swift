@@ -103,7 +103,7 @@ public struct ReplicaState: Sendable {
     /// Loads the events of a stored resolved state (a snapshot part or a log row) into one
     /// document, without marking them unsaved, trusting each event's stored form (see
     /// `DocumentState.loadResolved`).
-    package mutating func loadResolvedEvents(_ events: [DocumentEvent], into key: DocumentKey) {
+    package mutating func loadResolvedEvents(_ events: consuming [DocumentEvent], into key: DocumentKey) {
         var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
         state.loadResolved(contentsOf: events)
         collections[key.collection, default: [:]][key.id] = state

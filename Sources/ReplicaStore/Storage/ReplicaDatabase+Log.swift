@@ -119,11 +119,14 @@ extension ReplicaDatabase {
                 if snapshot?.key == key {
                     snapshot?.events += events
                 } else {
-                    if let snapshot { state.loadResolvedEvents(snapshot.events, into: snapshot.key) }
+                    // Taken out, so the loader moves the events into the state without a copy.
+                    if case let (previous, held)? = snapshot.take() {
+                        state.loadResolvedEvents(consume held, into: previous)
+                    }
                     snapshot = (key, events)
                 }
             }
-            if let snapshot { state.loadResolvedEvents(snapshot.events, into: snapshot.key) }
+            if case let (key, held)? = snapshot.take() { state.loadResolvedEvents(consume held, into: key) }
             for (key, parts) in expectedParts where partsSeen[key, default: 0] != parts {
                 throw ReplicaError.damaged(
                     path: path,
@@ -157,8 +160,8 @@ extension ReplicaDatabase {
                 // Rows a finished snapshot covers are deleted with it; one left behind is harmless.
                 guard sequence > documents[key]?.through ?? 0 else { return }
                 let events = try decoded(record, place: place)
-                state.loadResolvedEvents(events, into: key)
                 documents[key, default: StoredDocument()].logEvents += events.count
+                state.loadResolvedEvents(consume events, into: key)
             }
             nextSequence = highest + 1
             // After the events: a compacted vector makes the loader ignore missing events it covers.
