@@ -21,6 +21,13 @@ extension DrawingModel {
             self.base = base
             self.sweepMap = sweepMap
         }
+
+        /// This entry, moved out; an empty one is left in its place (nothing is retained).
+        mutating func take() -> NewEntry {
+            var taken = NewEntry(rawKey: "", base: .null)
+            swap(&taken, &self)
+            return taken
+        }
     }
 
     /// What `takeNew(_:)` made: the groups, in the order of the entries, and the entries that

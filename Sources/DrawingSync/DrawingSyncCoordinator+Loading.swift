@@ -117,12 +117,13 @@ extension DrawingSyncCoordinator {
         var later = openedCache.map { PendingEntries(table: $0) }
         var statistics = OpenStatistics()
         if openedCache != nil { model.reserveCapacity(document.entryCapacity(ofMap: "strokes")) }
+        // Read once: the property read in the loop copied the table out of the coordinator for
+        // every stroke (a retain and a release of each of its arrays).
+        let cache = openedCache
         document.forEachEntry(ofMap: "strokes") { rawKey, value in
             statistics.storedStrokes += 1
             var rank = Int32.max
-            if let openedCache, let bytes = value.base64Bytes,
-                let entry = openedCache.entry(of: rawKey, storedBytes: bytes)
-            {
+            if let bytes = value.base64Bytes, let entry = cache?.entry(of: rawKey, storedBytes: bytes) {
                 statistics.cachedBounds += 1
                 if !entry.bounds.intersects(firstRegion),
                     later?.add(rawKey, value: value, rank: entry.rank) == true
@@ -155,9 +156,16 @@ extension DrawingSyncCoordinator {
         // Moved out, not copied: a copy left behind would make the first take copy every rank.
         pending = later.take().flatMap { $0.isEmpty ? nil : $0 }
         // In key order, so the drawing's index is built from groups already sorted (those the
-        // cache did not know come last, for it to sort).
-        now.sort { $0.rank < $1.rank }
-        let taken = model.takeNew(now.map(\.entry))
+        // cache did not know come last, in the order read, for it to sort). The ranks are sorted
+        // with their places, and the entries moved out in that order: sorting the entries
+        // themselves, then mapping them out, copied each twice.
+        var order = now.indices.map { (rank: now[$0].rank, place: $0) }
+        order.sort { ($0.rank, $0.place) < ($1.rank, $1.place) }
+        var entries: [DrawingModel.NewEntry] = []
+        entries.reserveCapacity(order.count)
+        for (_, place) in order { entries.append(now[place].entry.take()) }
+        now = []
+        let taken = model.takeNew(entries)
         if !sweepsNow.isEmpty {
             // Sweeps under a key with no stroke: kept apart by the model, shown by nothing.
             var orphans = DrawingModel.StoredEntries()
