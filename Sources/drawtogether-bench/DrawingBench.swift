@@ -23,6 +23,8 @@ struct DrawingBench {
     }
 
     func run() throws {
+        // As the app's process sets its heap up before it opens a drawing.
+        HeapRelease.configure()
         let stores = try TemporaryStores("drawing")
         let path = stores.path("replica")
         var sample = SampleDrawing(seed: 0xD0A7, peer: "bencha")
@@ -319,6 +321,7 @@ struct DrawingBench {
     /// without a cache.
     static func coldOpen(path: String, suffix: String, staged: Bool, report: FigureReport) throws {
         let start = BenchClock.now()
+        HeapRelease.configure()
         // From the parent's spawn, so the figure is from process start as its name says.
         let processStart = min(WorkerProcess.spawnedAt ?? start, start)
         let replica = try Replica(directory: path)

@@ -8,6 +8,8 @@ import TerminalCanvas
 /// `drawtogether [open] [DRAWING]`: the interactive canvas, syncing as configured.
 enum OpenCommand {
     static func run(configuration: Configuration, drawing named: String?) throws -> Int32 {
+        // Before the replica loads: the heap as a drawing's process keeps it (it releases it when idle).
+        HeapRelease.configure()
         // Everything that can fail without a terminal fails before curses takes the screen.
         let resources = try ResourceDirectory.locate()
         let palette = try Palette(text: resources.text("palette.txt"))
