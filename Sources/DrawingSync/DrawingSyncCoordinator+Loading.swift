@@ -164,7 +164,7 @@ extension DrawingSyncCoordinator {
         var entries: [DrawingModel.NewEntry] = []
         entries.reserveCapacity(order.count)
         for (_, place) in order { entries.append(now[place].entry.take()) }
-        now = []
+        now = []  // its emptied entries freed before the groups are made
         let taken = model.takeNew(entries)
         if !sweepsNow.isEmpty {
             // Sweeps under a key with no stroke: kept apart by the model, shown by nothing.

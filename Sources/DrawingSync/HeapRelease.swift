@@ -28,9 +28,9 @@ public enum HeapRelease {
     /// a mapping of their own, the heap is not shrunk each time its top is freed, and it grows 16
     /// MB at a time. A mapped block is given back when freed, and the next one of its size is
     /// mapped again, and a shrunk heap grows again: each time the kernel clears every page anew
-    /// (a fifth of the pages a cold open of 100,000 strokes touched, and, at a slow moment of
-    /// this shared machine, a fifth of its time). Resident size once released is the same
-    /// (`drawing.rss`). False where there is no `mallopt` (not glibc).
+    /// (about a fifth of the pages a cold open of 100,000 strokes touched; at a slow moment of
+    /// this shared machine, clearing fresh pages was a fifth of the replica's open). Resident size
+    /// once released is the same (`drawing.rss`). False where there is no `mallopt` (not glibc).
     @discardableResult
     public static func configure() -> Bool {
         #if canImport(Glibc)

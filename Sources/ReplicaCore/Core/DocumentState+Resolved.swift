@@ -21,12 +21,13 @@ extension DocumentState {
     /// already has something to say only in a removed form of an event held live.
     ///
     /// The new events are recorded on their paths together, then moved into the store (taken out
-    /// of `events`, not copied: a copy of an event retains its path, its context and its value,
-    /// and the array's copy released them again, a sixth of a reopen's time at 100,000 strokes). A
+    /// of `events`: a copy of an event retains its path, its context and its value, and the
+    /// array released them again, about a seventh of a reopen's samples at 100,000 strokes). A
     /// run of events under one map (a stored record lists a drawing's strokes one after another)
     /// walks to the map once, records what the run writes below it once at each level above, and
     /// makes room among the map's children for the run at once, where one event at a time hashed
-    /// the levels above for each event and grew the children's table by doubling.
+    /// the levels above for each event and grew the children's table by doubling (a sixth of a
+    /// reopen's instructions).
     package mutating func loadResolved(contentsOf events: consuming [DocumentEvent]) {
         var events = events
         // Where the new events not yet recorded nor stored are (positions, not copies).
