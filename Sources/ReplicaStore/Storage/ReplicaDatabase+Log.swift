@@ -159,9 +159,9 @@ extension ReplicaDatabase {
                     HybridTimestamp(milliseconds: milliseconds, counter: UInt32(truncatingIfNeeded: counter)))
                 // Rows a finished snapshot covers are deleted with it; one left behind is harmless.
                 guard sequence > documents[key]?.through ?? 0 else { return }
-                let events = try decoded(record, place: place)
-                documents[key, default: StoredDocument()].logEvents += events.count
-                state.loadResolvedEvents(consume events, into: key)
+                try loadDecoded(record, place: place, into: &state, key: key) {
+                    documents[key, default: StoredDocument()].logEvents += $0
+                }
             }
             nextSequence = highest + 1
             // After the events: a compacted vector makes the loader ignore missing events it covers.
@@ -169,6 +169,40 @@ extension ReplicaDatabase {
             return (documents, clock)
         }
     }
+
+    /// Loads the events of a stored log row into `state` as they are decoded, 16,384 at a
+    /// time (`recordChunkEvents`), telling `counted` how many each time: a large row (a first
+    /// flush of 100,000 strokes) is never held decoded whole beside the state it becomes, and
+    /// each chunk is loaded while its events are still in the processor's caches.
+    private func loadDecoded(
+        _ record: [UInt8], place: String, into state: inout ReplicaState, key: DocumentKey,
+        counted: (Int) -> Void
+    ) throws {
+        var chunk: [DocumentEvent] = []
+        func load() {
+            counted(chunk.count)
+            // Moved out (a copy left in `chunk` would make the loader copy every event).
+            var events: [DocumentEvent] = []
+            swap(&events, &chunk)
+            state.loadResolvedEvents(consume events, into: key)
+        }
+        // Events of the block being read not yet decoded: a chunk is made at its size.
+        var remaining = 0
+        do {
+            try DocumentEvent.decodeList(record, reserve: { remaining = $0 }) { event in
+                if chunk.isEmpty { chunk.reserveCapacity(min(max(remaining, 1), Self.recordChunkEvents)) }
+                remaining -= 1
+                chunk.append(event)
+                if chunk.count == Self.recordChunkEvents { load() }
+            }
+        } catch {
+            throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
+        }
+        if !chunk.isEmpty { load() }
+    }
+
+    /// Events decoded before they are loaded (`loadDecoded`).
+    static let recordChunkEvents = 16_384
 
     /// The events of one stored record (a snapshot part or a log row), each in its stored form:
     /// the stored rows are a resolved state, loaded by `ReplicaState.loadResolvedEvents` (see
