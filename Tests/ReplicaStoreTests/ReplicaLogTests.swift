@@ -86,43 +86,41 @@ import Testing
         let directory = try TemporaryDirectory()
         let clock = ManualClock(1_000)
         let keys = (0..<(2 * ReplicaDatabase.recordChunkEvents + 1_000)).map { "k\($0)" }
-        do {
-            let replica = try Replica(
-                directory: directory.path, configuration: clock.configuration(peer: 0xA1))
+        let replica = try Replica(
+            directory: directory.path, configuration: clock.configuration(peer: 0xA1))
+        try replica.write { transaction in
+            _ = try transaction.upsert(
+                keys.map { DocumentEntry(path: ["strokes", $0], value: .string("first \($0)")) },
+                into: "drawings", id: "a")
+        }
+        #expect(try count("SELECT count(*) FROM batches", in: directory.path) == 1)
+        for index in stride(from: 0, to: keys.count, by: 997) {
+            clock.now += 1
             try replica.write { transaction in
                 _ = try transaction.upsert(
-                    keys.map { DocumentEntry(path: ["strokes", $0], value: .string("first \($0)")) },
-                    into: "drawings", id: "a")
+                    [DocumentEntry(path: ["strokes", keys[index]], value: .string("again"))],
+                    into: "drawings",
+                    id: "a")
             }
-            #expect(try count("SELECT count(*) FROM batches", in: directory.path) == 1)
-            for index in stride(from: 0, to: keys.count, by: 997) {
-                clock.now += 1
-                try replica.write { transaction in
-                    _ = try transaction.upsert(
-                        [DocumentEntry(path: ["strokes", keys[index]], value: .string("again"))],
-                        into: "drawings",
-                        id: "a")
-                }
-                try replica.execute(
-                    Statements.unset([["strokes", keys[index + 1]]]), arguments: ["id": .string("a")])
-            }
-            // A reader loads the log as a reopen does, beside the writer that holds the store.
-            let reopened = try Replica.openReadOnly(directory: directory.path)
-            try expectSameReplica(reopened, replica)
-            #expect(reopened.storedDocuments == replica.storedDocuments)
-            let shown = reopened.state.document(DocumentKey(collection: "drawings", id: "a"))?.value(at: [
-                "strokes"
-            ])
-            guard case .object(let strokes)? = shown else {
-                Issue.record("no strokes after the reopen")
-                return
-            }
-            #expect(strokes.count == keys.count - (keys.count + 996) / 997)
-            #expect(strokes[keys[997]] == .string("again"))
-            #expect(
-                strokes[keys[2 * ReplicaDatabase.recordChunkEvents]]
-                    == .string("first \(keys[2 * ReplicaDatabase.recordChunkEvents])"))
+            try replica.execute(
+                Statements.unset([["strokes", keys[index + 1]]]), arguments: ["id": .string("a")])
         }
+        // A reader loads the log as a reopen does, beside the writer that holds the store.
+        let reopened = try Replica.openReadOnly(directory: directory.path)
+        try expectSameReplica(reopened, replica)
+        #expect(reopened.storedDocuments == replica.storedDocuments)
+        let shown = reopened.state.document(DocumentKey(collection: "drawings", id: "a"))?.value(at: [
+            "strokes"
+        ])
+        guard case .object(let strokes)? = shown else {
+            Issue.record("no strokes after the reopen")
+            return
+        }
+        #expect(strokes.count == keys.count - (keys.count + 996) / 997)
+        #expect(strokes[keys[997]] == .string("again"))
+        #expect(
+            strokes[keys[2 * ReplicaDatabase.recordChunkEvents]]
+                == .string("first \(keys[2 * ReplicaDatabase.recordChunkEvents])"))
     }
 
     @Test func aTransactionIsOneLogRowPerDocumentItWrote() throws {

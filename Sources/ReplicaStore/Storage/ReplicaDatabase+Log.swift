@@ -4,8 +4,9 @@ import ReplicaCore
 ///
 /// A commit appends one `batches` row per document it wrote: the current form of every event it
 /// touched, encoded together (`DocumentEvent.encodedList`), with a checksum and the clock as of
-/// that commit (since schema 5 the table is keyed by the row's sequence alone: `schemaFiveSQL`). A document's snapshot is its whole state in `snapshot_parts` rows of one
-/// generation, written a part at a time by the checkpoint (see `Replica+Checkpoint`) and made
+/// that commit (since schema 5 the table is keyed by the row's sequence alone: `schemaFiveSQL`).
+/// A document's snapshot is its whole state in `snapshot_parts` rows of one generation, written a
+/// part at a time by the checkpoint (see `Replica+Checkpoint`) and made
 /// current by its `snapshots` row, which also says through which log sequence it reaches. Opening
 /// reads the current snapshot parts, then the log rows after them. An event's stored form only
 /// ever moves from live to removed, and integrating is idempotent and order-free, so a snapshot

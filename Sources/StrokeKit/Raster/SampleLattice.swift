@@ -33,8 +33,8 @@ struct SampleLattice: Equatable, Sendable {
         1 << min(unitShifts.column, unitShifts.row)
     }
 
-    /// 16 units a cell (`FixedPoint.unitsPerCell`).
-    private var unitsShift: Int { 4 }
+    /// Units a cell as a power of two (`FixedPoint.unitsPerCell`, 16).
+    private var unitsShift: Int { Int(FixedPoint.unitsPerCell).trailingZeroBitCount }
 
     /// How far from a stroke's path a sample's centre can be and still be inked by the thin-line
     /// rule, in the coarsest lattice: half the diagonal of a half-block sample, rounded up to the
