@@ -39,7 +39,8 @@ public enum HeapRelease {
             let mallopt = unsafeBitCast(symbol, to: Option.self)
             // malloc.h's M_TRIM_THRESHOLD, M_TOP_PAD and M_MMAP_THRESHOLD.
             let settings: [(option: Int32, value: Int32)] = [(-1, 256 << 20), (-2, 16 << 20), (-3, 32 << 20)]
-            return settings.allSatisfy { mallopt($0.option, $0.value) == 1 }
+            // Every setting is given, whether or not one before it was taken.
+            return settings.map { mallopt($0.option, $0.value) == 1 }.allSatisfy { $0 }
         #else
             return false
         #endif

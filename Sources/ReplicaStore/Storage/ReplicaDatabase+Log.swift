@@ -197,7 +197,7 @@ extension ReplicaDatabase {
                 if chunk.count == Self.recordChunkEvents { load() }
             }
         } catch {
-            throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
+            throw undecodable(place)
         }
         if !chunk.isEmpty { load() }
     }
@@ -212,8 +212,12 @@ extension ReplicaDatabase {
         do {
             return try DocumentEvent.decodedList(record)
         } catch {
-            throw ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
+            throw undecodable(place)
         }
+    }
+
+    private func undecodable(_ place: String) -> ReplicaError {
+        ReplicaError.damaged(path: path, detail: "\(place) cannot be decoded")
     }
 
     private func wrongType(_ what: String) -> ReplicaError {
