@@ -26,3 +26,27 @@ public func runProcess(
         status: process.wait(), standardOutput: String(decoding: output, as: UTF8.self),
         standardError: String(decoding: errors, as: UTF8.self))
 }
+
+/// Copies a program to `destination` by running `cp`, so that the copy is written by a child
+/// process and never by this one. A test process spawns children from many threads at once; a
+/// file it holds open for writing is inherited by any child forked meanwhile, and running the copy
+/// while such a child has not yet exec'd fails with "Text file busy" (ETXTBSY).
+public func copyExecutable(_ source: String, to destination: String) throws {
+    let copy = try runProcess("/bin/cp", [source, destination])
+    guard copy.status == 0 else {
+        throw ProcessRunnerError.copyFailed(
+            source: source, destination: destination, reason: copy.standardError)
+    }
+}
+
+/// Why a helper of this file could not do what it was asked.
+public enum ProcessRunnerError: Error, CustomStringConvertible {
+    case copyFailed(source: String, destination: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .copyFailed(let source, let destination, let reason):
+            "cannot copy \(source) to \(destination): \(reason)"
+        }
+    }
+}

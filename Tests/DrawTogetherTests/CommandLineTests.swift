@@ -23,7 +23,7 @@ import Testing
     @Test func helpIsFoundFromACopiedBinaryThroughTheEnvironment() throws {
         let directory = try TemporaryDirectory()
         let copy = directory.url.appendingPathComponent("drawtogether").path
-        try FileManager.default.copyItem(atPath: binary, toPath: copy)
+        try copyExecutable(binary, to: copy)
         let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Resources").path
         var environment = ProcessInfo.processInfo.environment

@@ -31,8 +31,7 @@ import Testing
         try files.createDirectory(atPath: tree + "/.build/debug", withIntermediateDirectories: true)
         try files.copyItem(atPath: Self.sourceTree.path + "/bin/install", toPath: tree + "/bin/install")
         try files.copyItem(atPath: Self.sourceTree.path + "/Resources", toPath: tree + "/Resources")
-        try files.copyItem(
-            atPath: BuiltProducts.executable("drawtogether"), toPath: tree + "/.build/debug/drawtogether")
+        try copyExecutable(BuiltProducts.executable("drawtogether"), to: tree + "/.build/debug/drawtogether")
         return tree
     }
 
