@@ -321,7 +321,8 @@ struct DrawingBench {
     /// without a cache.
     static func coldOpen(path: String, suffix: String, staged: Bool, report: FigureReport) throws {
         let start = BenchClock.now()
-        HeapRelease.configure()
+        // As the app's open does before the replica loads.
+        HeapRelease.prefault(forStoreBytes: Replica.storedBytes(inDirectory: path))
         // From the parent's spawn, so the figure is from process start as its name says.
         let processStart = min(WorkerProcess.spawnedAt ?? start, start)
         let replica = try Replica(directory: path)

@@ -8,8 +8,9 @@ import TerminalCanvas
 /// `drawtogether [open] [DRAWING]`: the interactive canvas, syncing as configured.
 enum OpenCommand {
     static func run(configuration: Configuration, drawing named: String?) throws -> Int32 {
-        // Before the replica loads: the heap as a drawing's process keeps it (it releases it when idle).
-        HeapRelease.configure()
+        // Before the replica loads: the heap as a drawing's process keeps it (it releases it when
+        // idle), grown by what the open of a large drawing will fill, its pages made on the other core.
+        HeapRelease.prefault(forStoreBytes: configuration.replicaLocation.likelyStoredBytes)
         // Everything that can fail without a terminal fails before curses takes the screen.
         let resources = try ResourceDirectory.locate()
         let palette = try Palette(text: resources.text("palette.txt"))

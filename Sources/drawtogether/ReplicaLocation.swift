@@ -22,6 +22,12 @@ struct ReplicaLocation {
             ? storeDirectory : nil
     }
 
+    /// The bytes of the replica an open for writing most likely takes (the explicit one, else the
+    /// first slot; another instance holding it leaves the next, a copy of the same database).
+    var likelyStoredBytes: Int {
+        Replica.storedBytes(inDirectory: explicitReplica ?? slotDirectory(1))
+    }
+
     func slotDirectory(_ slot: Int) -> String {
         "\(storeDirectory)/\(databaseID)/replica-\(slot)"
     }
