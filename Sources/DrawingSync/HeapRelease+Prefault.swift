@@ -54,7 +54,9 @@ extension HeapRelease {
                 guard let block = malloc(prefaultBlock) else { break }
                 blocks.append(block)
             }
-            let ranges = blocks.compactMap { PagePopulator.PageRange(wholePagesOf: $0, length: prefaultBlock) }
+            let ranges = blocks.compactMap {
+                PagePopulator.PageRange(wholePagesOf: $0, length: prefaultBlock)
+            }
             for block in blocks { free(block) }
             return ranges
         }

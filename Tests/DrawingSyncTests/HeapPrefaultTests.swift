@@ -37,7 +37,8 @@ import Testing
             #expect(Self.residentPages(mapped, pages: pages, page: page) == 2)
 
             // From inside the first page to inside the last: only the whole pages between are given.
-            let range = try #require(PagePopulator.PageRange(wholePagesOf: mapped + 1, length: pages * page - 2))
+            let range = try #require(
+                PagePopulator.PageRange(wholePagesOf: mapped + 1, length: pages * page - 2))
             #expect(range.start == UInt(bitPattern: mapped) + UInt(page))
             #expect(range.length == (pages - 2) * page)
             let thread = try #require(PagePopulator.start([range]))
@@ -48,7 +49,8 @@ import Testing
             #expect(Self.residentPages(mapped, pages: pages, page: page) == pages - 2)
             #expect(bytes[3 * page + 17] == 0xA5)
             #expect(bytes[40 * page] == 0x5A)
-            #expect((0..<pages * page).allSatisfy { [3 * page + 17, 40 * page].contains($0) || bytes[$0] == 0 })
+            #expect(
+                (0..<pages * page).allSatisfy { [3 * page + 17, 40 * page].contains($0) || bytes[$0] == 0 })
         }
 
         @Test func lessThanAPageIsNoRange() throws {
