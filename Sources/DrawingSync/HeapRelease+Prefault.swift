@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+    import Dispatch
     import Glibc
 #endif
 
@@ -31,14 +32,14 @@ extension HeapRelease {
     /// Sets malloc up (`configure()`) and, for a store file of `storeBytes` (the replica the
     /// process is about to open), grows the heap by what its open will take and has its pages
     /// made on another thread. Returns how many bytes were grown; 0 when nothing was (a small
-    /// store, no glibc, or no thread could be made).
+    /// store, or no glibc).
     @discardableResult
     public static func prefault(forStoreBytes storeBytes: Int) -> Int {
         #if canImport(Glibc)
             guard configure() else { return 0 }
             let ranges = growHeap(by: prefaultBytes(forStoreBytes: storeBytes))
-            guard !ranges.isEmpty, let thread = PagePopulator.start(ranges) else { return 0 }
-            pthread_detach(thread)
+            guard !ranges.isEmpty else { return 0 }
+            _ = PagePopulator.start(ranges)
             return ranges.reduce(0) { $0 + $1.length }
         #else
             return 0
@@ -82,34 +83,19 @@ extension HeapRelease {
             }
         }
 
-        private final class Work: Sendable {
-            let ranges: [PageRange]
-            init(_ ranges: [PageRange]) { self.ranges = ranges }
-        }
-
-        /// Starts a thread that populates `ranges`; the caller joins or detaches it. Nil when no
-        /// thread could be made.
-        static func start(_ ranges: [PageRange]) -> pthread_t? {
-            let work = Unmanaged.passRetained(Work(ranges)).toOpaque()
-            var thread = pthread_t()
-            let started = pthread_create(
-                &thread, nil,
-                { argument in
-                    guard let argument else { return nil }
-                    let work = Unmanaged<Work>.fromOpaque(argument).takeRetainedValue()
-                    for range in work.ranges {
-                        // MADV_POPULATE_WRITE (Linux 5.14): the pages are made present and
-                        // writable, as a write would make them, but nothing is written. An older
-                        // kernel refuses it, and nothing is done.
-                        _ = madvise(UnsafeMutableRawPointer(bitPattern: range.start), range.length, 23)
-                    }
-                    return nil
-                }, work)
-            guard started == 0 else {
-                Unmanaged<Work>.fromOpaque(work).release()
-                return nil
+        /// Populates `ranges` on one of Dispatch's threads (as the replica writes a received
+        /// block beside its merge); the group says when it is done.
+        static func start(_ ranges: [PageRange]) -> DispatchGroup {
+            let done = DispatchGroup()
+            DispatchQueue.global(qos: .userInitiated).async(group: done) {
+                for range in ranges {
+                    // MADV_POPULATE_WRITE (Linux 5.14): the pages are made present and writable,
+                    // as a write would make them, but nothing is written. An older kernel
+                    // refuses it, and nothing is done.
+                    _ = madvise(UnsafeMutableRawPointer(bitPattern: range.start), range.length, 23)
+                }
             }
-            return thread
+            return done
         }
     }
 #endif

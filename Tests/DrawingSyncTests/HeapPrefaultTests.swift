@@ -3,6 +3,7 @@ import Testing
 @testable import DrawingSync
 
 #if canImport(Glibc)
+    import Dispatch
     import Glibc
 #endif
 
@@ -44,8 +45,7 @@ import Testing
                 PagePopulator.PageRange(wholePagesOf: mapped + 1, length: pages * page - 2))
             #expect(range.start == UInt(bitPattern: mapped) + UInt(page))
             #expect(range.length == (pages - 2) * page)
-            let thread = try #require(PagePopulator.start([range]))
-            #expect(pthread_join(thread, nil) == 0)
+            PagePopulator.start([range]).wait()
 
             // Every page of the range made; the first and the last, outside it, are still not.
             #expect(Self.residentPages(mapped, pages: pages, page: page) == (populates ? pages - 2 : 2))
