@@ -23,4 +23,19 @@ public struct CellRect: Hashable, Sendable {
         return CellRect(
             x: minX, y: minY, width: max(maxX, other.maxX) - minX, height: max(maxY, other.maxY) - minY)
     }
+
+    /// Whether the two share at least one cell (an empty rectangle shares none).
+    public func intersects(_ other: CellRect) -> Bool {
+        width > 0 && height > 0 && other.width > 0 && other.height > 0 && x < other.maxX && other.x < maxX
+            && y < other.maxY && other.y < maxY
+    }
+
+    /// The cells the two share; nil when they share none.
+    public func intersection(_ other: CellRect) -> CellRect? {
+        guard intersects(other) else { return nil }
+        let minX = max(x, other.x)
+        let minY = max(y, other.y)
+        return CellRect(
+            x: minX, y: minY, width: min(maxX, other.maxX) - minX, height: min(maxY, other.maxY) - minY)
+    }
 }

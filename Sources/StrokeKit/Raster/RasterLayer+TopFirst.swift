@@ -150,6 +150,7 @@ extension RasterLayer {
             walkTopFirst(
                 count: slots.count, in: regions, within: region, viewport: viewport, mode: mode, cells: cells
             ) { at in
+                if at >= slotsAhead { stored.prefetchSlot(slots[at - slotsAhead]) }
                 if layoutKnown {
                     if at >= piecesAhead { stored.prefetchPieces(inSlot: slots[at - piecesAhead]) }
                     if at >= pointsAhead { stored.prefetchPath(inSlot: slots[at - pointsAhead]) }
@@ -163,8 +164,11 @@ extension RasterLayer {
         }
     }
 
-    /// How many groups ahead of the walk their pieces, and their points, are asked for: measured
-    /// at 100,000 strokes (DECISIONS.md); 2 to 8 groups ahead all did about as well.
+    /// How many groups ahead of the walk their places and slots, their pieces, and their points
+    /// are asked for: measured at 100,000 strokes (DECISIONS.md); 2 to 8 groups ahead all did
+    /// about as well for the pieces and points, and the slots asked for 12 to 32 ahead as well
+    /// (stop 29; without them the pieces' hint itself waited on the read of the slot).
+    private static let slotsAhead = 12
     private static let piecesAhead = 4
     private static let pointsAhead = 2
 

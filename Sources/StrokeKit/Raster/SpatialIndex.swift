@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The drawing's groups: by key, in key order (z-order), and by place — each group's bounds in
 /// cells and a grid of tiles that lists the groups whose bounds reach into each tile.
 ///
@@ -23,58 +25,6 @@ public struct SpatialIndex: Sendable {
     public static let tileHeight = 8
     /// The most tiles a group is listed in; one with larger bounds is a wide group.
     public static let maximumTiles = 256
-
-    /// Where a slot's group is and what it holds, kept apart from the group so that a query and
-    /// the raster's test of what is settled read 24 bytes per group, not the group.
-    struct Place: Sendable {
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var width: Int32 = 0
-        var height: Int32 = 0
-        /// The index of the slot in `order`.
-        var rank: Int32 = 0
-        var flags: UInt8 = 0
-        /// How far in from `bounds` the cells the group's ink can reach lie (`inkBounds`): two
-        /// bits a side (left, top, right, bottom, from the low bits), in the bytes the place
-        /// has spare.
-        var insets: UInt8 = 0
-
-        static let pen: UInt8 = 1
-        static let marker: UInt8 = 2
-        /// Text or a kind this build does not know: cells of its own, drawn in key order.
-        static let glyphs: UInt8 = 4
-        static let wide: UInt8 = 8
-
-        var bounds: CellRect? {
-            width > 0 ? CellRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)) : nil
-        }
-
-        /// The cells the group's samples can lie in, in either lattice: `bounds` without the
-        /// extra cell of margin they keep (for the tiles, the dirty regions and the bounds
-        /// cache), so the raster's walk asks about a third fewer cells of a stroke under others.
-        var inkBounds: CellRect? {
-            guard width > 0 else { return nil }
-            let left = Int(insets & 3)
-            let top = Int(insets >> 2 & 3)
-            let right = Int(insets >> 4 & 3)
-            let bottom = Int(insets >> 6 & 3)
-            return CellRect(
-                x: Int(x) + left, y: Int(y) + top, width: Int(width) - left - right,
-                height: Int(height) - top - bottom)
-        }
-
-        /// The insets of `ink` inside `bounds` (which holds it), each at most 3.
-        static func insets(of ink: CellRect, in bounds: CellRect) -> UInt8 {
-            func inset(_ value: Int) -> UInt8 { UInt8(min(max(value, 0), 3)) }
-            return inset(ink.x - bounds.x) | inset(ink.y - bounds.y) << 2 | inset(bounds.maxX - ink.maxX) << 4
-                | inset(bounds.maxY - ink.maxY) << 6
-        }
-
-        func intersects(_ rect: CellRect) -> Bool {
-            width > 0 && Int(x) < rect.maxX && rect.x < Int(x) + Int(width) && Int(y) < rect.maxY
-                && rect.y < Int(y) + Int(height)
-        }
-    }
 
     /// The slot of each key (read back from the group in the slot).
     private var keySlots = SlotIndex<StrokeKey>()
@@ -171,6 +121,15 @@ public struct SpatialIndex: Sendable {
         @inline(__always)
         func piecesInPlace(inSlot slot: Int32) -> [Stroke] {
             address(ofPiecesIn: slot).load(as: [Stroke].self)
+        }
+
+        /// Asks the processor for the place of `slot` and for the part of its group that holds
+        /// where the pieces are (a hint): the raster's walk asks some groups before
+        /// `prefetchPieces` reads it.
+        @inline(__always)
+        func prefetchSlot(_ slot: Int32) {
+            drawtogether_prefetch(places.baseAddress.unsafelyUnwrapped + Int(slot))
+            drawtogether_prefetch(address(ofPiecesIn: slot))
         }
 
         /// Asks the processor for the storage of the pieces of the group in `slot` (a hint,
@@ -308,13 +267,13 @@ public struct SpatialIndex: Sendable {
             for (id, slots) in tiles {
                 let (column, row) = Self.tile(id)
                 guard range.columns.contains(column), range.rows.contains(row) else { continue }
-                for slot in slots { consider(slot, column: column, row: row) }
+                forEach(slots) { consider($0, column: column, row: row) }
             }
         } else {
             for row in range.rows {
                 for column in range.columns {
                     guard let slots = tiles[Self.tileID(column, row)] else { continue }
-                    for slot in slots { consider(slot, column: column, row: row) }
+                    forEach(slots) { consider($0, column: column, row: row) }
                 }
             }
         }
@@ -339,6 +298,28 @@ public struct SpatialIndex: Sendable {
         }
         return found
     }
+
+    /// Calls `body` with each slot of a tile's list, having asked the processor for the place of
+    /// the slot `placesAhead` further on: a tile lists its slots in no order of where their places
+    /// lie, so without the hint nearly every place a query reads waits on memory (at 100,000
+    /// strokes, the query of a cold frame was a fifth of the frame, three quarters of it that
+    /// wait; DECISIONS.md, stop 29).
+    @inline(__always)
+    private func forEach(_ slots: [Int32], _ body: (Int32) -> Void) {
+        places.withUnsafeBufferPointer { places in
+            let places = places.baseAddress.unsafelyUnwrapped
+            slots.withUnsafeBufferPointer { slots in
+                for at in slots.indices {
+                    if at + Self.placesAhead < slots.count {
+                        drawtogether_prefetch(places + Int(slots[at + Self.placesAhead]))
+                    }
+                    body(slots[at])
+                }
+            }
+        }
+    }
+
+    private static let placesAhead = 8
 
     /// The rank a new key takes: the first rank whose key is not below it.
     private func insertionRank(of key: StrokeKey) -> Int {
@@ -471,22 +452,5 @@ public struct SpatialIndex: Sendable {
 
     private static func tile(_ id: Int64) -> (column: Int, row: Int) {
         (Int(id >> 32), Int(Int32(truncatingIfNeeded: id)))
-    }
-}
-
-extension CellRect {
-    /// Whether the two share at least one cell (an empty rectangle shares none).
-    public func intersects(_ other: CellRect) -> Bool {
-        width > 0 && height > 0 && other.width > 0 && other.height > 0 && x < other.maxX && other.x < maxX
-            && y < other.maxY && other.y < maxY
-    }
-
-    /// The cells the two share; nil when they share none.
-    public func intersection(_ other: CellRect) -> CellRect? {
-        guard intersects(other) else { return nil }
-        let minX = max(x, other.x)
-        let minY = max(y, other.y)
-        return CellRect(
-            x: minX, y: minY, width: min(maxX, other.maxX) - minX, height: min(maxY, other.maxY) - minY)
     }
 }
