@@ -33,8 +33,8 @@ package enum EventBlockFormat: Sendable {
 /// Deterministic: the tables are in ascending peer order and in order of first use. A block is
 /// self-contained, so a block received in a delta can be stored as it came.
 extension DocumentEvent {
-    private static let removedBit: UInt8 = 1 << 2
-    private static let valueBit: UInt8 = 1 << 3
+    static let removedBit: UInt8 = 1 << 2
+    static let valueBit: UInt8 = 1 << 3
 
     /// Writes `events` (in the order given) as one event block.
     static func writeBlock(
@@ -42,6 +42,8 @@ extension DocumentEvent {
     ) {
         if events.count == 1 {
             writeBlock(of: events[0], format: format, to: &writer)
+        } else if events.count <= smallBlockEvents {
+            writeSmallBlock(events, format: format, to: &writer)
         } else {
             writeBlockWithTables(events, format: format, to: &writer)
         }
@@ -61,36 +63,19 @@ extension DocumentEvent {
         return writer.bytes
     }
 
-    /// `writeBlock` of any number of events: the peer, component and path tables built first.
+    /// `writeBlock` of any number of events: the peer, component and path tables built first,
+    /// with sets and dictionaries (a few events are written by `writeSmallBlock`, the same bytes).
     static func writeBlockWithTables(
         _ events: [DocumentEvent], format: EventBlockFormat = .current, to writer: inout ByteWriter
     ) {
-        // A local write's block has one or two events: short arrays searched in order are cheaper
-        // there than sets and dictionaries, and nothing is allocated per event or per path; the
-        // tables come out the same either way.
-        let small = events.count <= 8
-        var peers: [PeerID] = []
-        if small {
-            for event in events {
-                if !peers.contains(event.dot.peer) { peers.append(event.dot.peer) }
-                for entry in event.context.entries where !peers.contains(entry.peer) {
-                    peers.append(entry.peer)
-                }
-            }
-            peers.sort()
-        } else {
-            var peerSet: Set<PeerID> = []
-            for event in events {
-                peerSet.insert(event.dot.peer)
-                for entry in event.context.entries { peerSet.insert(entry.peer) }
-            }
-            peers = peerSet.sorted()
+        var peerSet: Set<PeerID> = []
+        for event in events {
+            peerSet.insert(event.dot.peer)
+            for entry in event.context.entries { peerSet.insert(entry.peer) }
         }
+        let peers = peerSet.sorted()
         var peerIndex: [PeerID: Int] = [:]
-        if !small { for (index, peer) in peers.enumerated() { peerIndex[peer] = index } }
-        func slot(of peer: PeerID) -> Int {
-            small ? peers.firstIndex(of: peer) ?? 0 : peerIndex[peer] ?? 0
-        }
+        for (index, peer) in peers.enumerated() { peerIndex[peer] = index }
         // The distinct paths in order of first use, and each event's; then the components in
         // order of first use along them.
         var paths: [[String]] = []
@@ -98,22 +83,19 @@ extension DocumentEvent {
         var eventPaths: [Int] = []
         eventPaths.reserveCapacity(events.count)
         for event in events {
-            if let index = small ? paths.firstIndex(of: event.path) : pathIndex[event.path] {
+            if let index = pathIndex[event.path] {
                 eventPaths.append(index)
                 continue
             }
-            if !small { pathIndex[event.path] = paths.count }
+            pathIndex[event.path] = paths.count
             eventPaths.append(paths.count)
             paths.append(event.path)
         }
         var components: [String] = []
         var componentIndex: [String: Int] = [:]
-        func slot(of component: String) -> Int? {
-            small ? components.firstIndex(of: component) : componentIndex[component]
-        }
         for path in paths {
-            for component in path where slot(of: component) == nil {
-                if !small { componentIndex[component] = components.count }
+            for component in path where componentIndex[component] == nil {
+                componentIndex[component] = components.count
                 components.append(component)
             }
         }
@@ -125,30 +107,51 @@ extension DocumentEvent {
         writer.writeVarint(UInt64(paths.count))
         for path in paths {
             writer.writeVarint(UInt64(path.count))
-            for component in path { writer.writeVarint(UInt64(slot(of: component) ?? 0)) }
+            for component in path { writer.writeVarint(UInt64(componentIndex[component] ?? 0)) }
         }
+        var previousContext = [UInt64](repeating: 0, count: peers.count)
+        events.withUnsafeBufferPointer { events in
+            previousContext.withUnsafeMutableBufferPointer { previousContext in
+                writeEventRecords(
+                    events, format: format, previousContext: previousContext,
+                    peerSlot: { peerIndex[$0] ?? 0 }, pathIndex: { eventPaths[$0] }, to: &writer)
+            }
+        }
+    }
+
+    /// The events of a block, after its tables: `peerSlot` gives a peer's index in the block's
+    /// table of peers, `pathIndex` the index of event `n`'s path in its table of paths, and
+    /// `previousContext` (one zero per peer) keeps each peer's counter in the context before.
+    @inline(__always)
+    static func writeEventRecords(
+        _ events: UnsafeBufferPointer<DocumentEvent>, format: EventBlockFormat,
+        previousContext: UnsafeMutableBufferPointer<UInt64>, peerSlot: (PeerID) -> Int,
+        pathIndex: (Int) -> Int, to writer: inout ByteWriter
+    ) {
         let packs = format == .three
         var previousCounter: UInt64 = 0
         var previousMilliseconds: Int64 = 0
-        var previousContext = [UInt64](repeating: 0, count: peers.count)
-        for (position, event) in events.enumerated() {
-            let peer = event.dot.peer
-            writer.writeVarint(UInt64(slot(of: peer)))
-            writer.writeZigzag(Int64(bitPattern: event.dot.counter &- previousCounter))
-            previousCounter = event.dot.counter
-            writer.writeZigzag(event.timestamp.milliseconds &- previousMilliseconds)
-            previousMilliseconds = event.timestamp.milliseconds
-            writer.writeVarint(UInt64(event.timestamp.counter))
-            writer.writeVarint(UInt64(eventPaths[position]))
+        for position in events.indices {
+            let peer = events[position].dot.peer
+            let counter = events[position].dot.counter
+            writer.writeVarint(UInt64(peerSlot(peer)))
+            writer.writeZigzag(Int64(bitPattern: counter &- previousCounter))
+            previousCounter = counter
+            let timestamp = events[position].timestamp
+            writer.writeZigzag(timestamp.milliseconds &- previousMilliseconds)
+            previousMilliseconds = timestamp.milliseconds
+            writer.writeVarint(UInt64(timestamp.counter))
+            writer.writeVarint(UInt64(pathIndex(position)))
             writer.writeByte(
-                event.kind.rawValue | (event.isRemoved ? removedBit : 0) | (event.value == nil ? 0 : valueBit)
-            )
-            event.value?.write(to: &writer, packsBase64: packs)
-            writer.writeVarint(UInt64(event.context.entries.count))
-            for entry in event.context.entries {
-                let index = slot(of: entry.peer)
+                events[position].kind.rawValue | (events[position].isRemoved ? removedBit : 0)
+                    | (events[position].value == nil ? 0 : valueBit))
+            events[position].value?.write(to: &writer, packsBase64: packs)
+            let entries = events[position].context.entries
+            writer.writeVarint(UInt64(entries.count))
+            for entry in entries {
+                let index = peerSlot(entry.peer)
                 writer.writeVarint(UInt64(index))
-                let base = packs && entry.peer == peer ? event.dot.counter &- 1 : previousContext[index]
+                let base = packs && entry.peer == peer ? counter &- 1 : previousContext[index]
                 let difference = packs && entry.peer == peer ? base &- entry.counter : entry.counter &- base
                 writer.writeZigzag(Int64(bitPattern: difference))
                 previousContext[index] = entry.counter

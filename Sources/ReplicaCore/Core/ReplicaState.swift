@@ -128,14 +128,19 @@ public struct ReplicaState: Sendable {
     /// builds no set, and the tables of unsaved dots keep their storage for the next commit. The
     /// events a received block holds are not copied: only their dots are taken.
     package mutating func takeUnsaved() -> [UnsavedDocument] {
-        // A local write: one document, one event, no received block. The same result as below
-        // without the arrays of keys and dots on the way.
-        if unsavedBlocks.isEmpty, unsaved.count == 1, let (key, dots) = unsaved.first, dots.count == 1 {
+        // A local write: one document, its events (one, or a value and the removed form of the
+        // one it replaced), no received block. The same result as below without the arrays of
+        // keys and the closure on the way.
+        if unsavedBlocks.isEmpty, unsaved.count == 1, let (key, dots) = unsaved.first {
             unsaved.removeAll(keepingCapacity: true)
-            guard let event = collections[key.collection]?[key.id]?.event(at: dots[0]) else {
+            guard let document = collections[key.collection]?[key.id] else {
                 return [UnsavedDocument(key: key, dots: [], blocks: [], unencoded: [])]
             }
-            return [UnsavedDocument(key: key, dots: dots, blocks: [], unencoded: [event])]
+            let held = Self.heldInOrder(dots, in: document)
+            var unencoded: [DocumentEvent] = []
+            unencoded.reserveCapacity(held.count)
+            for dot in held { if let event = document.event(at: dot) { unencoded.append(event) } }
+            return [UnsavedDocument(key: key, dots: held, blocks: [], unencoded: unencoded)]
         }
         // A live update applied alone: one document, one received block, nothing else.
         if unsaved.isEmpty, unsavedBlocks.count == 1, let (key, held) = unsavedBlocks.first, held.count == 1 {
