@@ -54,7 +54,8 @@ let package = Package(
                 "ByteCoding", "ReplicaCore", "ReplicaStore", "CSodium", "MonotonicTime", "EventRuntime",
             ]),
         .target(
-            name: "DrawingSync", dependencies: ["ByteCoding", "StrokeKit", "ReplicaCore", "ReplicaStore"]),
+            name: "DrawingSync",
+            dependencies: ["ByteCoding", "StrokeKit", "ReplicaCore", "ReplicaStore", "CPrefetch"]),
         .target(name: "TerminalCanvas", dependencies: ["StrokeKit", "CNcurses", "EventRuntime"]),
 
         // The executable.

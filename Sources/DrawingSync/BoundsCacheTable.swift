@@ -1,3 +1,4 @@
+import CPrefetch
 import Glibc
 import StrokeKit
 
@@ -129,6 +130,18 @@ struct BoundsCacheTable: Sendable {
             firstRank(ofBytes: key) { fingerprints[$0] == fingerprint }
         }
         return found.map { entry(ofRank: $0) }
+    }
+
+    /// Asks the processor for the slot `entry(of:storedBytes:)` reads first for `rawKey` (a
+    /// hint): the 2 MB of slots are read in the replica's order of keys, which the processor
+    /// cannot guess, so an open asks some strokes before it looks each up.
+    func prefetch(_ rawKey: String) {
+        var rawKey = rawKey
+        let hash = rawKey.withUTF8 { Self.hash($0) }
+        slots.withUnsafeBufferPointer { slots in
+            let slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+            drawtogether_prefetch(slots.baseAddress.unsafelyUnwrapped + slot)
+        }
     }
 
     private static func range(_ rank: Int, _ keyEnds: [Int32]) -> Range<Int> {

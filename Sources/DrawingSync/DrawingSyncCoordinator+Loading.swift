@@ -111,6 +111,8 @@ extension DrawingSyncCoordinator {
     /// The document's entries are read one at a time from the replica's state (a dictionary of
     /// every stroke is never built): those that wait go straight into the pending entries, the
     /// others into the model's first update.
+    static let cacheAhead = 8
+
     func beginStagedOpen(_ document: ObservedDocument, firstRegion: CellRect) {
         // The strokes decoded now, and beside each its rank in key order where the cache knew
         // it. Two arrays, not one of pairs: a pair holding an entry is copied and moved through
@@ -123,7 +125,7 @@ extension DrawingSyncCoordinator {
         // Read once: the property read in the loop copied the table out of the coordinator for
         // every stroke (a retain and a release of each of its arrays).
         let cache = openedCache
-        document.forEachEntry(ofMap: "strokes") { rawKey, value in
+        func take(_ rawKey: String, _ value: DocumentValue) {
             statistics.storedStrokes += 1
             var rank = Int32.max
             if let bytes = value.base64Bytes, let entry = cache?.entry(of: rawKey, storedBytes: bytes) {
@@ -137,6 +139,27 @@ extension DrawingSyncCoordinator {
             }
             now.append(DrawingModel.NewEntry(rawKey: rawKey, base: value))
             nowRanks.append(rank)
+        }
+        // Each stroke is looked up in the cache `cacheAhead` strokes after the processor was
+        // asked for the slot its lookup reads first, in the order the replica gives them.
+        var ahead: [(rawKey: String, value: DocumentValue)] = []
+        ahead.reserveCapacity(Self.cacheAhead)
+        var next = 0
+        document.forEachEntry(ofMap: "strokes") { rawKey, value in
+            guard let cache else { return take(rawKey, value) }
+            cache.prefetch(rawKey)
+            if ahead.count < Self.cacheAhead {
+                ahead.append((rawKey, value))
+                return
+            }
+            let (oldKey, oldValue) = ahead[next]
+            ahead[next] = (rawKey, value)
+            next = (next + 1) % Self.cacheAhead
+            take(oldKey, oldValue)
+        }
+        for offset in 0..<ahead.count {
+            let (rawKey, value) = ahead[(next + offset) % ahead.count]
+            take(rawKey, value)
         }
         var sweepsNow: [String: DocumentValue] = [:]
         document.forEachEntry(ofMap: "sweeps") { rawKey, map in
