@@ -111,8 +111,6 @@ extension DrawingSyncCoordinator {
     /// The document's entries are read one at a time from the replica's state (a dictionary of
     /// every stroke is never built): those that wait go straight into the pending entries, the
     /// others into the model's first update.
-    static let cacheAhead = 8
-
     func beginStagedOpen(_ document: ObservedDocument, firstRegion: CellRect) {
         // The strokes decoded now, and beside each its rank in key order where the cache knew
         // it. Two arrays, not one of pairs: a pair holding an entry is copied and moved through
@@ -205,6 +203,10 @@ extension DrawingSyncCoordinator {
         drawing = Drawing(groups: taken.groups)
         if pending != nil { drawing.reserveCapacity(statistics.storedStrokes) }
     }
+
+    /// How many strokes the staged open keeps between asking for a stroke's slot in the bounds
+    /// cache and looking the stroke up there (`BoundsCacheTable.prefetch`).
+    static let cacheAhead = 8
 
     /// Before patches from the replica apply: a pending key whose entries they change is loaded
     /// first (then changed as any other); one they restate unchanged (a patch of a whole map

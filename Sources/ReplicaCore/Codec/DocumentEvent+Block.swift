@@ -33,8 +33,8 @@ package enum EventBlockFormat: Sendable {
 /// Deterministic: the tables are in ascending peer order and in order of first use. A block is
 /// self-contained, so a block received in a delta can be stored as it came.
 extension DocumentEvent {
-    static let removedBit: UInt8 = 1 << 2
-    static let valueBit: UInt8 = 1 << 3
+    private static let removedBit: UInt8 = 1 << 2
+    private static let valueBit: UInt8 = 1 << 3
 
     /// Writes `events` (in the order given) as one event block.
     static func writeBlock(
