@@ -100,7 +100,7 @@ struct BoundsCacheTable: Sendable {
         let hash = Self.hash(key)
         let tag = hash & Self.tagMask
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        var slot = firstSlot(ofHash: hash)
         for _ in 0..<Self.probeLimit {
             let held = slots[slot]
             if held == 0 { return nil }
@@ -138,10 +138,14 @@ struct BoundsCacheTable: Sendable {
     func prefetch(_ rawKey: String) {
         var rawKey = rawKey
         let hash = rawKey.withUTF8 { Self.hash($0) }
-        slots.withUnsafeBufferPointer { slots in
-            let slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-            drawtogether_prefetch(slots.baseAddress.unsafelyUnwrapped + slot)
-        }
+        let slot = firstSlot(ofHash: hash)
+        slots.withUnsafeBufferPointer { drawtogether_prefetch($0.baseAddress.unsafelyUnwrapped + slot) }
+    }
+
+    /// Where the probe for a key of hash `hash` starts.
+    @inline(__always)
+    private func firstSlot(ofHash hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash) & (slots.count - 1)
     }
 
     private static func range(_ rank: Int, _ keyEnds: [Int32]) -> Range<Int> {

@@ -76,46 +76,65 @@ extension DocumentEvent {
         let peers = peerSet.sorted()
         var peerIndex: [PeerID: Int] = [:]
         for (index, peer) in peers.enumerated() { peerIndex[peer] = index }
-        // The distinct paths in order of first use, and each event's; then the components in
-        // order of first use along them.
-        var paths: [[String]] = []
+        // The distinct paths in order of first use (each as the first event on it), and each
+        // event's; then the components in order of first use along them.
+        var pathOwners: [Int] = []
         var pathIndex: [[String]: Int] = [:]
         var eventPaths: [Int] = []
         eventPaths.reserveCapacity(events.count)
-        for event in events {
+        for (position, event) in events.enumerated() {
             if let index = pathIndex[event.path] {
                 eventPaths.append(index)
                 continue
             }
-            pathIndex[event.path] = paths.count
-            eventPaths.append(paths.count)
-            paths.append(event.path)
+            pathIndex[event.path] = pathOwners.count
+            eventPaths.append(pathOwners.count)
+            pathOwners.append(position)
         }
         var components: [String] = []
         var componentIndex: [String: Int] = [:]
-        for path in paths {
-            for component in path where componentIndex[component] == nil {
+        for owner in pathOwners {
+            for component in events[owner].path where componentIndex[component] == nil {
                 componentIndex[component] = components.count
                 components.append(component)
             }
         }
-        writer.writeVarint(UInt64(events.count))
-        writer.writeVarint(UInt64(peers.count))
-        for peer in peers { writer.writeFixed(peer.rawValue, .littleEndian) }
-        writer.writeVarint(UInt64(components.count))
-        for component in components { writer.writeUTF8(component, prefix: .varint) }
-        writer.writeVarint(UInt64(paths.count))
-        for path in paths {
-            writer.writeVarint(UInt64(path.count))
-            for component in path { writer.writeVarint(UInt64(componentIndex[component] ?? 0)) }
-        }
         var previousContext = [UInt64](repeating: 0, count: peers.count)
         events.withUnsafeBufferPointer { events in
+            peers.withUnsafeBufferPointer { peers in
+                pathOwners.withUnsafeBufferPointer { pathOwners in
+                    writeTables(
+                        of: events, peers: peers, pathOwners: pathOwners, componentCount: components.count,
+                        component: { components[$0] }, componentSlot: { componentIndex[$0] ?? 0 }, to: &writer
+                    )
+                }
+            }
             previousContext.withUnsafeMutableBufferPointer { previousContext in
                 writeEventRecords(
                     events, format: format, previousContext: previousContext,
                     peerSlot: { peerIndex[$0] ?? 0 }, pathIndex: { eventPaths[$0] }, to: &writer)
             }
+        }
+    }
+
+    /// A block's count and tables: its peers (ascending), its `componentCount` components
+    /// (`component(n)`, in order of first use along the paths), and each distinct path (that of
+    /// event `pathOwners[n]`) as the indices of its components (`componentSlot`).
+    @inline(__always)
+    static func writeTables(
+        of events: UnsafeBufferPointer<DocumentEvent>, peers: UnsafeBufferPointer<PeerID>,
+        pathOwners: UnsafeBufferPointer<Int>, componentCount: Int, component: (Int) -> String,
+        componentSlot: (String) -> Int, to writer: inout ByteWriter
+    ) {
+        writer.writeVarint(UInt64(events.count))
+        writer.writeVarint(UInt64(peers.count))
+        for peer in peers { writer.writeFixed(peer.rawValue, .littleEndian) }
+        writer.writeVarint(UInt64(componentCount))
+        for slot in 0..<componentCount { writer.writeUTF8(component(slot), prefix: .varint) }
+        writer.writeVarint(UInt64(pathOwners.count))
+        for owner in pathOwners {
+            writer.writeVarint(UInt64(events[owner].path.count))
+            for part in events[owner].path { writer.writeVarint(UInt64(componentSlot(part))) }
         }
     }
 

@@ -33,13 +33,17 @@ extension DocumentEvent {
                     let eventPaths = UnsafeMutableBufferPointer(rebasing: scratch[..<events.count])
                     let owners = UnsafeMutableBufferPointer(rebasing: scratch[events.count...])
                     let pathCount = collectPaths(of: events, eventPaths: eventPaths, owners: owners)
+                    let pathOwners = UnsafeBufferPointer(rebasing: owners[..<pathCount])
                     withUnsafeTemporaryAllocation(
                         of: (event: Int, position: Int).self, capacity: componentCapacity
-                    ) {
+                    ) { components in
+                        let componentCount = collectComponents(
+                            of: events, along: pathOwners, into: components)
+                        let found = UnsafeBufferPointer(rebasing: components[..<componentCount])
                         writeTables(
-                            of: events, peers: peers,
-                            pathOwners: UnsafeMutableBufferPointer(rebasing: owners[..<pathCount]),
-                            components: $0, to: &writer)
+                            of: events, peers: UnsafeBufferPointer(peers), pathOwners: pathOwners,
+                            componentCount: componentCount, component: { text(of: found[$0], in: events) },
+                            componentSlot: { slot(of: $0, among: found, in: events) }, to: &writer)
                     }
                     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: max(peers.count, 1)) {
                         previous in
@@ -98,40 +102,40 @@ extension DocumentEvent {
         return count
     }
 
-    /// The block's count and tables: the peers, the components in order of first use along the
-    /// paths (each kept in `components` as where it is first found), and each path as indices
-    /// of its components.
-    private static func writeTables(
-        of events: UnsafeBufferPointer<DocumentEvent>, peers: UnsafeMutableBufferPointer<PeerID>,
-        pathOwners: UnsafeMutableBufferPointer<Int>,
-        components: UnsafeMutableBufferPointer<(event: Int, position: Int)>, to writer: inout ByteWriter
-    ) {
-        var componentCount = 0
-        func componentSlot(_ component: String) -> Int? {
-            for slot in 0..<componentCount
-            where events[components[slot].event].path[components[slot].position] == component {
-                return slot
-            }
-            return nil
-        }
+    /// The distinct components of the paths of `pathOwners` (events), in order of first use
+    /// along them, each as where it is first found, in the first places of `components`;
+    /// returns how many.
+    private static func collectComponents(
+        of events: UnsafeBufferPointer<DocumentEvent>, along pathOwners: UnsafeBufferPointer<Int>,
+        into components: UnsafeMutableBufferPointer<(event: Int, position: Int)>
+    ) -> Int {
+        var count = 0
         for owner in pathOwners {
-            for position in events[owner].path.indices
-            where componentSlot(events[owner].path[position]) == nil {
-                components[componentCount] = (owner, position)
-                componentCount += 1
+            for position in events[owner].path.indices {
+                let found = UnsafeBufferPointer(rebasing: components[..<count])
+                if slot(of: events[owner].path[position], among: found, in: events) == count {
+                    components[count] = (owner, position)
+                    count += 1
+                }
             }
         }
-        writer.writeVarint(UInt64(events.count))
-        writer.writeVarint(UInt64(peers.count))
-        for peer in peers { writer.writeFixed(peer.rawValue, .littleEndian) }
-        writer.writeVarint(UInt64(componentCount))
-        for slot in 0..<componentCount {
-            writer.writeUTF8(events[components[slot].event].path[components[slot].position], prefix: .varint)
-        }
-        writer.writeVarint(UInt64(pathOwners.count))
-        for owner in pathOwners {
-            writer.writeVarint(UInt64(events[owner].path.count))
-            for component in events[owner].path { writer.writeVarint(UInt64(componentSlot(component) ?? 0)) }
-        }
+        return count
+    }
+
+    /// A component kept as where it is found.
+    private static func text(
+        of component: (event: Int, position: Int), in events: UnsafeBufferPointer<DocumentEvent>
+    ) -> String {
+        events[component.event].path[component.position]
+    }
+
+    /// The slot of `part` among `components`; their count when it is not there.
+    private static func slot(
+        of part: String, among components: UnsafeBufferPointer<(event: Int, position: Int)>,
+        in events: UnsafeBufferPointer<DocumentEvent>
+    ) -> Int {
+        var slot = 0
+        while slot < components.count, text(of: components[slot], in: events) != part { slot += 1 }
+        return slot
     }
 }
