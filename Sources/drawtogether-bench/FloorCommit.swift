@@ -8,6 +8,14 @@ import FoundationEssentials
 struct FloorCommit {
     let report: FigureReport
 
+    /// What a run of the floor's commits took: the seconds in all, the CPU of this thread, and
+    /// (when each was timed) every commit's seconds.
+    struct Commits {
+        var seconds = 0.0
+        var cpuSeconds = 0.0
+        var each: [Double] = []
+    }
+
     /// Inserts `record` `count` times into a fresh database under `directory`. With
     /// `autoVacuum` the file is in incremental auto-vacuum mode, as the replica's is (so that a
     /// compaction's freed pages go back to the file system): `replica.floor.auto_vacuum`, the
@@ -24,10 +32,22 @@ struct FloorCommit {
         record: [UInt8], count: Int, directory: String, autoVacuum: Bool = false, figure: String? = nil,
         note: String? = nil, medianOfOne: Bool = false
     ) throws -> Double {
-        let name = (autoVacuum ? "floor-auto-vacuum" : "floor") + (figure.map { "-" + $0 } ?? "")
         let inline = try commits(
-            record: record, count: count, path: directory + "/\(name).sqlite", autoVacuum: autoVacuum,
-            checkpointsApart: false, timesEach: medianOfOne)
+            record: record, count: count, path: directory + "/\(Self.fileName(autoVacuum, figure)).sqlite",
+            autoVacuum: autoVacuum, checkpointsApart: false, timesEach: medianOfOne)
+        return try add(
+            inline, record: record, count: count, directory: directory, autoVacuum: autoVacuum,
+            figure: figure,
+            note: note, medianOfOne: medianOfOne)
+    }
+
+    /// Reports `inline`, `count` commits of `record` with SQLite's checkpoints inside them
+    /// (measured by `run`, or by a caller that timed them beside its own writes), and measures
+    /// the same commits with the checkpoints apart. Returns the microseconds a commit took.
+    func add(
+        _ inline: Commits, record: [UInt8], count: Int, directory: String, autoVacuum: Bool = false,
+        figure: String? = nil, note: String? = nil, medianOfOne: Bool = false
+    ) throws -> Double {
         // The same commits with SQLite's checkpoints of its log run between them, untimed, as
         // the replica's idle steps run them (`WALCheckpointer`): what the commits alone cost.
         // Fewer commits than come between two checkpoints would be the same commits again.
@@ -35,9 +55,10 @@ struct FloorCommit {
             count < Self.commitsPerCheckpoint
             ? inline
             : try commits(
-                record: record, count: count, path: directory + "/\(name)-apart.sqlite",
+                record: record, count: count,
+                path: directory + "/\(Self.fileName(autoVacuum, figure))-apart.sqlite",
                 autoVacuum: autoVacuum, checkpointsApart: true, timesEach: false)
-        let value = medianOfOne ? inline.commits.sorted()[inline.commits.count / 2] : inline.seconds
+        let value = medianOfOne ? inline.each.sorted()[inline.each.count / 2] : inline.seconds
         let perWrite = inline.seconds * 1e6 / Double(max(1, count))
         report.add(
             figure ?? (autoVacuum ? "replica.floor.auto_vacuum" : "replica.floor.commit"), value, "s",
@@ -62,6 +83,11 @@ struct FloorCommit {
         return perWrite
     }
 
+    /// The name of the floor's database file under the run's directory.
+    static func fileName(_ autoVacuum: Bool, _ figure: String?) -> String {
+        (autoVacuum ? "floor-auto-vacuum" : "floor") + (figure.map { "-" + $0 } ?? "")
+    }
+
     /// SQLite's log checkpointed every this many commits when checkpoints are kept apart: for
     /// rows of a page or so, about as often as the replica's idle steps checkpoint (500 pages).
     private static let commitsPerCheckpoint = 300
@@ -71,56 +97,22 @@ struct FloorCommit {
     /// `commitsPerCheckpoint` commits outside the timing (`seconds` is then the commits' sum).
     private func commits(
         record: [UInt8], count: Int, path: String, autoVacuum: Bool, checkpointsApart: Bool, timesEach: Bool
-    ) throws -> (seconds: Double, cpuSeconds: Double, commits: [Double]) {
-        var handle: OpaquePointer?
-        guard
-            sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
-            let database = handle
-        else { throw BenchError.setup("cannot open the floor database") }
-        defer { sqlite3_close_v2(database) }
-        for sql in (autoVacuum ? ["PRAGMA auto_vacuum = INCREMENTAL"] : []) + [
-            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL",
-            """
-            CREATE TABLE batches(sequence INTEGER PRIMARY KEY, collection TEXT NOT NULL, document TEXT NOT NULL,
-                record BLOB NOT NULL, checksum INTEGER NOT NULL, clock_milliseconds INTEGER NOT NULL,
-                clock_counter INTEGER NOT NULL)
-            """,
-        ] + (checkpointsApart ? ["PRAGMA wal_autocheckpoint=0"] : []) {
-            guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else {
-                throw BenchError.setup("floor: \(String(cString: sqlite3_errmsg(database)))")
-            }
-        }
-        let begin = try prepare("BEGIN IMMEDIATE", database)
-        let insert = try prepare(
-            "INSERT INTO batches(collection, document, sequence, record, checksum, clock_milliseconds, "
-                + "clock_counter) VALUES('drawings', 'bench', ?, ?, ?, ?, 0)", database)
-        let commit = try prepare("COMMIT", database)
-        defer { [begin, insert, commit].forEach { sqlite3_finalize($0) } }
-        var commits: [Double] = []
-        if timesEach { commits.reserveCapacity(count) }
+    ) throws -> Commits {
+        let floor = try FloorDatabase(path: path, autoVacuum: autoVacuum, checkpointsApart: checkpointsApart)
+        var each: [Double] = []
+        if timesEach { each.reserveCapacity(count) }
         var checkpointSeconds = 0.0
         let (_, seconds, cpuSeconds) = try BenchClock.measureWithCPU {
             for index in 0..<count {
                 let start = timesEach ? BenchClock.now() : 0
-                try step(begin, database)
-                sqlite3_bind_int64(insert, 1, Int64(index + 1))
-                _ = record.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(insert, 2, bytes.baseAddress, Int32(bytes.count), csqlite_transient())
-                }
-                sqlite3_bind_int64(insert, 3, Int64(index) &* 0x9E37_79B9)
-                sqlite3_bind_int64(insert, 4, 1_700_000_000_000 + Int64(index))
-                try step(insert, database)
-                try step(commit, database)
-                if timesEach { commits.append(BenchClock.seconds(since: start)) }
+                try floor.commit(record)
+                if timesEach { each.append(BenchClock.seconds(since: start)) }
                 if checkpointsApart, (index + 1) % Self.commitsPerCheckpoint == 0 {
-                    checkpointSeconds +=
-                        BenchClock.measure {
-                            sqlite3_wal_checkpoint_v2(database, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                        }.seconds
+                    checkpointSeconds += BenchClock.measure { floor.checkpoint() }.seconds
                 }
             }
         }
-        return (seconds - checkpointSeconds, cpuSeconds, commits)
+        return Commits(seconds: seconds - checkpointSeconds, cpuSeconds: cpuSeconds, each: each)
     }
 
     /// The record of the last log row of the replica in `directory`, read through a connection
@@ -143,21 +135,5 @@ struct FloorCommit {
             throw BenchError.setup("the replica has no log row")
         }
         return Array(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(statement, 0))))
-    }
-
-    private func prepare(_ sql: String, _ database: OpaquePointer) throws -> OpaquePointer {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw BenchError.setup("floor: \(String(cString: sqlite3_errmsg(database)))")
-        }
-        return statement
-    }
-
-    private func step(_ statement: OpaquePointer, _ database: OpaquePointer) throws {
-        let code = sqlite3_step(statement)
-        sqlite3_reset(statement)
-        guard code == SQLITE_DONE else {
-            throw BenchError.setup("floor: \(String(cString: sqlite3_errmsg(database)))")
-        }
     }
 }

@@ -91,11 +91,22 @@ struct MapWorkload {
         let writeCount = scenario == .overwrite || scenario == .deleteHalf ? 5 * keys : writesA.count
         var writeCPU: Double?
         let writeA: Double
+        // The floor's commits, timed beside A's writes (see `writeBesideFloor`):
+        // `replica.floor.commit` in the disjoint scenario, each other scenario's own.
+        let floorFigure = scenario == .disjoint ? nil : "\(prefix).floor.commit"
+        var floorCommits: (commits: FloorCommit.Commits, count: Int, record: [UInt8])?
         if let reusedWriteSeconds {
             writeA = reusedWriteSeconds
+        } else if writesA.isEmpty {
+            writeA = 0
         } else {
-            let measured = try BenchClock.measureWithCPU { try Self.write(writesA, into: a) }
-            (writeA, writeCPU) = (measured.seconds, measured.cpuSeconds)
+            let floor = try FloorDatabase(
+                path: stores.root + "/\(FloorCommit.fileName(false, floorFigure)).sqlite", autoVacuum: false,
+                checkpointsApart: false)
+            let measured = try Self.writeBesideFloor(
+                writesA, into: a, storeDirectory: pathA, floor: floor, floorCount: min(writesA.count, 5_000))
+            (writeA, writeCPU) = (measured.write.seconds, measured.write.cpuSeconds)
+            floorCommits = (measured.floor, floor.count, try FloorCommit.lastLogRecord(ofStoreIn: pathA))
         }
         if scenario == .overwrite, let handoff {
             try Self.keepOverwriteStore(pathA, writeSeconds: writeA, in: handoff)
@@ -106,19 +117,20 @@ struct MapWorkload {
                 for index in 0..<(keys / 2) { try Self.unset(keyNames[index * 2], in: a) }
             }.seconds
         }
-        // The floor in the same process, with the bytes of A's last log row (its last write: in
-        // the overwrite, the new value and the removed form of the one it replaced):
-        // `replica.floor.commit` (and its auto-vacuum twin) in the disjoint scenario, each other
-        // scenario's own beside it, so that every write's ratio to it is read in one process.
+        // The floor, measured in the same process beside A's writes, with the bytes of A's log
+        // rows (in the overwrite, the new value and the removed form of the one it replaced):
+        // `replica.floor.commit` (and its auto-vacuum twin, measured after) in the disjoint
+        // scenario, each other scenario's own beside it, so that every write's ratio to it is
+        // read in one process.
         var floorPerWrite: Double?
-        if reusedWriteSeconds == nil, !writesA.isEmpty {
-            let record = try FloorCommit.lastLogRecord(ofStoreIn: pathA)
-            for autoVacuum in scenario == .disjoint ? [false, true] : [false] {
-                let perWrite = try FloorCommit(report: report).run(
-                    record: record, count: min(writesA.count, 5_000), directory: stores.root,
-                    autoVacuum: autoVacuum, figure: scenario == .disjoint ? nil : "\(prefix).floor.commit",
-                    note: scenario == .disjoint ? nil : "as replica.floor.commit, in this scenario's process")
-                if !autoVacuum { floorPerWrite = perWrite }
+        if let (commits, count, record) = floorCommits {
+            let note = scenario == .disjoint ? nil : "as replica.floor.commit, in this scenario's process"
+            floorPerWrite = try FloorCommit(report: report).add(
+                commits, record: record, count: count, directory: stores.root, figure: floorFigure, note: note
+            )
+            if scenario == .disjoint {
+                try FloorCommit(report: report).run(
+                    record: record, count: count, directory: stores.root, autoVacuum: true)
             }
         }
         let writeB = try BenchClock.measure { try Self.write(writesB, into: b) }.seconds
@@ -308,6 +320,42 @@ struct MapWorkload {
             try write(key: key, value: value, into: replica)
         }
     }
+
+    /// Writes `entries` into `replica` a slice at a time, each slice followed by the floor's
+    /// commits of its share of `floorCount` (the bytes of the replica's last log row so far,
+    /// read between them), each side timed alone. On a shared machine whose speed drifts by a
+    /// third within minutes, the writes and the floor measured one after the other were
+    /// measured at different speeds; in slices side by side, both see the same moments.
+    static func writeBesideFloor(
+        _ entries: [(String, [UInt8])], into replica: Replica, storeDirectory: String, floor: FloorDatabase,
+        floorCount: Int
+    ) throws -> (write: FloorCommit.Commits, floor: FloorCommit.Commits) {
+        var written = FloorCommit.Commits()
+        var floorTimes = FloorCommit.Commits()
+        var start = 0
+        while start < entries.count {
+            let end = min(entries.count, start + floorSlice)
+            let slice = try BenchClock.measureWithCPU {
+                try write(Array(entries[start..<end]), into: replica)
+            }
+            written.seconds += slice.seconds
+            written.cpuSeconds += slice.cpuSeconds
+            let due = floorCount * end / entries.count - floor.count
+            if due > 0 {
+                let record = try FloorCommit.lastLogRecord(ofStoreIn: storeDirectory)
+                let commits = try BenchClock.measureWithCPU {
+                    for _ in 0..<due { try floor.commit(record) }
+                }
+                floorTimes.seconds += commits.seconds
+                floorTimes.cpuSeconds += commits.cpuSeconds
+            }
+            start = end
+        }
+        return (written, floorTimes)
+    }
+
+    /// The writes between two turns of the floor in `writeBesideFloor`.
+    private static let floorSlice = 250
 
     /// The coordinator's write of one stroke (`DrawingSyncCoordinator`'s flush): one transaction
     /// upserting the entry's path and value (the string that is the base64 text of `value`, held
