@@ -3,6 +3,10 @@ import PackageDescription
 
 // Module graph (see DESIGN.md): pure cores at the bottom, C and I/O adapters beside them, the
 // executable on top. A pure target depends only on pure targets.
+let uncheckedExclusivity: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "DrawTogether",
     products: [
@@ -34,14 +38,18 @@ let package = Package(
         .target(name: "MonotonicTime"),
         .target(name: "StrokeKit", dependencies: ["ByteCoding", "JSONText", "CPrefetch"]),
         // The replica without its disk: documents, merge, DQL, queries, codecs, patches.
-        .target(name: "ReplicaCore", dependencies: ["ByteCoding", "JSONText"]),
+        .target(
+            name: "ReplicaCore", dependencies: ["ByteCoding", "JSONText"], swiftSettings: uncheckedExclusivity
+        ),
 
         // Adapters. EventRuntime: one poll(2) loop per process (real clock injected), sockets, the
         // wake-up pipe, and the manual-time loop with in-memory connections that tests drive (as
         // NIOEmbedded). ReplicaStore keeps ReplicaCore's documents in SQLite, with transactions and
         // observers.
         .target(name: "EventRuntime", dependencies: ["MonotonicTime", "CEpoll"]),
-        .target(name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"]),
+        .target(
+            name: "ReplicaStore", dependencies: ["ReplicaCore", "CSQLite"],
+            swiftSettings: uncheckedExclusivity),
         // RelayStore: the relay tier's PostgreSQL event store (libpq on the event loop).
         .target(
             name: "RelayStore",
