@@ -104,7 +104,7 @@ struct MapWorkload {
                 path: stores.root + "/\(FloorCommit.fileName(false, floorFigure)).sqlite", autoVacuum: false,
                 checkpointsApart: false)
             let measured = try Self.writeBesideFloor(
-                writesA, into: a, storeDirectory: pathA, floor: floor, floorCount: min(writesA.count, 5_000))
+                writesA, into: a, storeDirectory: pathA, floor: floor, floorCount: writesA.count)
             (writeA, writeCPU) = (measured.write.seconds, measured.write.cpuSeconds)
             floorCommits = (measured.floor, floor.count, try FloorCommit.lastLogRecord(ofStoreIn: pathA))
         }
