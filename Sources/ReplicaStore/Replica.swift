@@ -194,8 +194,11 @@ public final class Replica {
 
     /// The first half of `persistUnsaved`: appends the changes and returns them.
     func storeUnsaved() throws -> [ReplicaState.UnsavedDocument] {
-        guard state.hasUnsavedChanges else { return [] }
+        // Taken in place (a mutating call), not asked first: reading a property of the state
+        // stored in this class copied the whole state out (a retain and a release of each of
+        // its tables, on every commit).
         let changes = state.takeUnsaved()
+        guard !changes.isEmpty else { return [] }
         try database.append(changes, clock: state.clock.latest)
         return changes
     }

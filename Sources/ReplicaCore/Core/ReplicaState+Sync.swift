@@ -3,7 +3,9 @@ extension ReplicaState {
     public func versions(collection: String, documentID: String?) -> DocumentVersions {
         var result = DocumentVersions()
         for id in selectedIDs(collection: collection, documentID: documentID) {
-            if let state = collections[collection]?[id] { result.vectors[id] = state.versionVector }
+            if let state = document(DocumentKey(collection: collection, id: id)) {
+                result.vectors[id] = state.versionVector
+            }
         }
         return result
     }
@@ -12,7 +14,7 @@ extension ReplicaState {
     public func changes(collection: String, documentID: String?, since: DocumentVersions) -> ReplicaDelta {
         var documents: [ReplicaDelta.DocumentDelta] = []
         for id in selectedIDs(collection: collection, documentID: documentID) {
-            guard let state = collections[collection]?[id] else { continue }
+            guard let state = document(DocumentKey(collection: collection, id: id)) else { continue }
             let events = state.changes(since: since[id])
             if !events.isEmpty { documents.append(.init(documentID: id, events: events)) }
         }
@@ -48,7 +50,7 @@ extension ReplicaState {
 
     /// The version vector of a document as this replica holds it (empty when it holds none).
     private func held(_ collection: String, _ documentID: String) -> VersionVector {
-        collections[collection]?[documentID]?.versionVector ?? .empty
+        document(DocumentKey(collection: collection, id: documentID))?.versionVector ?? .empty
     }
 
     /// Checks a whole delta before anything of it is applied: a malformed event throws, and a
@@ -110,7 +112,7 @@ extension ReplicaState {
             let documentID = delta.documents[position].documentID
             let block = delta.documents[position].encodedBlock
             let key = DocumentKey(collection: delta.collection, id: documentID)
-            let before = collections[key.collection]?[key.id]?.eventCount ?? 0
+            let before = documents[key]?.eventCount ?? 0
             let (touchedAny, kept) = modify(key) { state -> ((Bool, [Dot]?), [Dot]) in
                 let count = delta.documents[position].events.count
                 var touched: [Dot] = []
@@ -128,7 +130,7 @@ extension ReplicaState {
                 return ((true, kept), others)
             }
             if let kept, let block { keepBlock(block, holding: kept, for: key, stored: blocksStored) }
-            newEvents += (collections[key.collection]?[key.id]?.eventCount ?? 0) - before
+            newEvents += (documents[key]?.eventCount ?? 0) - before
             if touchedAny { changed.append(documentID) }
         }
         return .applied(newEvents: newEvents, changedDocumentIDs: changed)

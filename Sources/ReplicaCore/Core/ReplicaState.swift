@@ -35,7 +35,10 @@ public struct DocumentKey: Hashable, Sendable {
 public struct ReplicaState: Sendable {
     public let peerID: PeerID
     public var clock: HybridClock
-    private(set) var collections: [String: [String: DocumentState]] = [:]
+    /// Every document, by its key: one table, whose keys carry their names' hash, so a write
+    /// finds its document with one hash of a number (a table per collection, keyed by the
+    /// names, hashed the collection's name and then the id's for every lookup).
+    private(set) var documents: [DocumentKey: DocumentState] = [:]
     /// Dots whose stored state changed since the last `takeUnsaved()`.
     private var unsaved: [DocumentKey: [Dot]] = [:]
     /// Event blocks of applied deltas to store as they came, with the dots whose current form
@@ -48,39 +51,32 @@ public struct ReplicaState: Sendable {
     }
 
     public func document(_ key: DocumentKey) -> DocumentState? {
-        collections[key.collection]?[key.id]
+        documents[key]
     }
 
     /// The ids of the documents of a collection that hold any event (tombstones included), sorted.
     public func documentIDs(in collection: String) -> [String] {
-        (collections[collection]?.keys).map { $0.sorted() } ?? []
+        documents.keys.compactMap { $0.collection == collection ? $0.id : nil }.sorted()
     }
 
     /// Every collection and document, for comparing replicas in tests.
-    public var allDocuments: [DocumentKey: DocumentState] {
-        var result: [DocumentKey: DocumentState] = [:]
-        for (collection, documents) in collections {
-            for (id, state) in documents { result[DocumentKey(collection: collection, id: id)] = state }
-        }
-        return result
-    }
+    public var allDocuments: [DocumentKey: DocumentState] { documents }
 
     /// Runs `body` on a document, creating it if needed, and remembers what it touched.
     mutating func modify<T>(_ key: DocumentKey, _ body: (inout DocumentState) throws -> (T, [Dot])) rethrows
         -> T
     {
-        // Mutated where it lies, through the dictionaries' modify accessors: in place, not on a
-        // copy, and each key hashed once (taking it out and putting it back hashed both twice).
+        // Mutated where it lies, through the table's modify accessor: in place, not on a copy,
+        // and the key hashed once (taking it out and putting it back hashed it twice).
         var isEmpty = false
         defer {
             // A document compacted down to nothing is kept: its vectors stop dropped events returning.
             if isEmpty {
-                collections[key.collection]?[key.id] = nil
-                if collections[key.collection]?.isEmpty == true { collections[key.collection] = nil }
+                documents[key] = nil
             }
         }
         let (result, touched) = try Self.mutate(
-            &collections[key.collection, default: [:]][key.id, default: DocumentState()], isEmpty: &isEmpty,
+            &documents[key, default: DocumentState()], isEmpty: &isEmpty,
             body)
         if !touched.isEmpty { Self.record(touched, in: &unsaved[key, default: []]) }
         return result
@@ -106,7 +102,7 @@ public struct ReplicaState: Sendable {
     /// `stable` is what every replica that counts has acknowledged of it. Returns the dots dropped.
     @discardableResult
     public mutating func compact(_ key: DocumentKey, stable: VersionVector) -> [Dot] {
-        guard collections[key.collection]?[key.id] != nil else { return [] }
+        guard documents[key] != nil else { return [] }
         return modify(key) { state in
             let dropped = state.compact(stable: stable)
             return (dropped, [])
@@ -116,23 +112,22 @@ public struct ReplicaState: Sendable {
     /// Drops a document from memory, leaving nothing to save: for a replica that is a cache of a
     /// durable log (a relay on PostgreSQL), which reads the document again when it is needed.
     public mutating func forget(_ key: DocumentKey) {
-        collections[key.collection]?[key.id] = nil
-        if collections[key.collection]?.isEmpty == true { collections[key.collection] = nil }
+        documents[key] = nil
         unsaved[key] = nil
     }
 
     /// Loads stored events without marking them unsaved (used when opening a store).
     package mutating func load(_ event: DocumentEvent, into key: DocumentKey) {
-        collections[key.collection, default: [:]][key.id, default: DocumentState()].integrate(event)
+        documents[key, default: DocumentState()].integrate(event)
     }
 
     /// Loads the events of a stored resolved state (a snapshot part or a log row) into one
     /// document, without marking them unsaved, trusting each event's stored form (see
     /// `DocumentState.loadResolved`).
     package mutating func loadResolvedEvents(_ events: consuming [DocumentEvent], into key: DocumentKey) {
-        var state = collections[key.collection]?.removeValue(forKey: key.id) ?? DocumentState()
+        var state = documents.removeValue(forKey: key) ?? DocumentState()
         state.loadResolved(contentsOf: events)
-        collections[key.collection, default: [:]][key.id] = state
+        documents[key] = state
     }
 
     /// What changed in one document since the last `takeUnsaved()`, to be written to disk.
@@ -154,12 +149,13 @@ public struct ReplicaState: Sendable {
     /// builds no set, and the tables of unsaved dots keep their storage for the next commit. The
     /// events a received block holds are not copied: only their dots are taken.
     package mutating func takeUnsaved() -> [UnsavedDocument] {
+        if unsaved.isEmpty, unsavedBlocks.isEmpty { return [] }
         // A local write: one document, its events (one, or a value and the removed form of the
         // one it replaced), no received block. The same result as below without the arrays of
         // keys and the closure on the way.
         if unsavedBlocks.isEmpty, unsaved.count == 1, let (key, dots) = unsaved.first {
             unsaved.removeAll(keepingCapacity: true)
-            guard let document = collections[key.collection]?[key.id] else {
+            guard let document = documents[key] else {
                 return [UnsavedDocument(key: key, dots: [], blocks: [], unencoded: [])]
             }
             let held = Self.heldInOrder(dots, in: document)

@@ -31,7 +31,7 @@ extension ReplicaState {
             ?? documentIDs(in: select.collection)
         var documents: [[String: DocumentValue]] = []
         for id in ids {
-            guard let state = collections[select.collection]?[id] else { continue }
+            guard let state = document(DocumentKey(collection: select.collection, id: id)) else { continue }
             var row: [String: DocumentValue]
             switch select.projection {
             case .allFields:
