@@ -81,7 +81,11 @@ public struct ByteWriter: Sendable {
         let utf8 = text.utf8
         guard UInt64(utf8.count) > maximum else {
             writeCount(utf8.count, prefix: prefix)
-            storage.append(contentsOf: utf8)
+            // The bytes copied at once where they lie (a native string's are contiguous), not
+            // appended one at a time through the view.
+            if utf8.withContiguousStorageIfAvailable({ storage.append(contentsOf: $0) }) == nil {
+                storage.append(contentsOf: utf8)
+            }
             return
         }
         var length = 0
