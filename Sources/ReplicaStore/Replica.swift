@@ -213,19 +213,20 @@ public final class Replica {
     func committedChanges(of changes: [ReplicaState.UnsavedDocument]) -> CommittedChanges {
         let listening = !observers.isEmpty || !commitHandlers.isEmpty
         var committed = CommittedChanges()
-        for change in changes {
-            let key = change.key
+        // By index, each change read where it lies: a loop over the changes themselves copied
+        // each (a retain and a release of its key, dots and events).
+        for index in changes.indices {
+            let key = changes[index].key
             if listening {
-                let written = commitHandlers.isEmpty ? [] : state.changedPaths(of: change)
+                let written = commitHandlers.isEmpty ? [] : state.changedPaths(of: changes[index])
                 committed.written[key, default: []].formUnion(written)
                 if isObservedAlone(key) {
-                    committed.shown[key, default: []] += state.shownChangedPaths(of: change)
+                    committed.shown[key, default: []] += state.shownChangedPaths(of: changes[index])
                 }
             }
             // One lookup of the document's entry, counted and judged in place.
-            if addLogEvents(
-                change.dots.count, to: &storedDocuments[key, default: ReplicaDatabase.StoredDocument()])
-            {
+            let events = changes[index].dots.count
+            if addLogEvents(events, to: &storedDocuments[key, default: ReplicaDatabase.StoredDocument()]) {
                 dueDocuments.insert(key)
             }
         }
