@@ -40,7 +40,7 @@ public struct ReplicaState: Sendable {
     /// names, hashed the collection's name and then the id's for every lookup).
     private(set) var documents: [DocumentKey: DocumentState] = [:]
     /// Dots whose stored state changed since the last `takeUnsaved()`.
-    private var unsaved: [DocumentKey: [Dot]] = [:]
+    private var unsaved = UnsavedDots()
     /// Event blocks of applied deltas to store as they came, with the dots whose current form
     /// each holds (they are not in `unsaved`); `stored` when the caller stored the block already.
     private var unsavedBlocks: [DocumentKey: [(block: ArraySlice<UInt8>, dots: [Dot], stored: Bool)]] = [:]
@@ -78,15 +78,8 @@ public struct ReplicaState: Sendable {
         let (result, touched) = try Self.mutate(
             &documents[key, default: DocumentState()], isEmpty: &isEmpty,
             body)
-        if !touched.isEmpty { Self.record(touched, in: &unsaved[key, default: []]) }
+        unsaved.record(touched, for: key)
         return result
-    }
-
-    /// Adds `touched` to a document's unsaved dots: handed over whole when there are none yet
-    /// (every local write: `takeUnsaved` emptied the table), where appending to the empty
-    /// default made a new array and copied them.
-    private static func record(_ touched: [Dot], in dots: inout [Dot]) {
-        if dots.isEmpty { dots = touched } else { dots.append(contentsOf: touched) }
     }
 
     /// Runs `body` on `state` and says afterwards (whether it returns or throws) whether the
@@ -113,7 +106,7 @@ public struct ReplicaState: Sendable {
     /// durable log (a relay on PostgreSQL), which reads the document again when it is needed.
     public mutating func forget(_ key: DocumentKey) {
         documents[key] = nil
-        unsaved[key] = nil
+        unsaved.remove(key)
     }
 
     /// Loads stored events without marking them unsaved (used when opening a store).
@@ -153,8 +146,7 @@ public struct ReplicaState: Sendable {
         // A local write: one document, its events (one, or a value and the removed form of the
         // one it replaced), no received block. The same result as below without the arrays of
         // keys and the closure on the way.
-        if unsavedBlocks.isEmpty, unsaved.count == 1, let (key, dots) = unsaved.first {
-            unsaved.removeAll(keepingCapacity: true)
+        if unsavedBlocks.isEmpty, let (key, dots) = unsaved.takeOnly() {
             guard let document = documents[key] else {
                 return [UnsavedDocument(key: key, dots: [], blocks: [], unencoded: [])]
             }
@@ -173,7 +165,7 @@ public struct ReplicaState: Sendable {
                     key: key, dots: dots, blocks: held[0].stored ? [] : [held[0].block], unencoded: [])
             ]
         }
-        var keys = Array(unsaved.keys)
+        var keys = unsaved.keys
         for key in unsavedBlocks.keys where unsaved[key] == nil { keys.append(key) }
         if keys.count > 1 { keys.sort { ($0.collection, $0.id) < ($1.collection, $1.id) } }
         let result = keys.map { key in
@@ -188,7 +180,7 @@ public struct ReplicaState: Sendable {
             let blocks = held.compactMap { $0.stored ? nil : $0.block }
             return UnsavedDocument(key: key, dots: dots, blocks: blocks, unencoded: unencoded)
         }
-        unsaved.removeAll(keepingCapacity: true)
+        unsaved.removeAll()
         unsavedBlocks.removeAll(keepingCapacity: true)
         return result
     }
@@ -247,7 +239,7 @@ public struct ReplicaState: Sendable {
     /// stores the document's whole state instead (taking a peer's whole state writes a snapshot,
     /// which a log row of the same events would only duplicate).
     package mutating func discardUnsaved(_ key: DocumentKey) {
-        unsaved[key] = nil
+        unsaved.remove(key)
         unsavedBlocks[key] = nil
     }
 
