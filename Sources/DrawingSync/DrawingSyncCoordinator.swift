@@ -26,6 +26,8 @@ public final class DrawingSyncCoordinator {
     public static let collection = "drawings"
 
     public let drawingID: String
+    /// The drawing's document, its names hashed once for every flush's write.
+    private let documentKey: DocumentKey
     /// The drawing as the canvas shows it: synchronized groups plus unflushed local edits.
     public internal(set) var drawing = Drawing()
     public internal(set) var model = DrawingModel()
@@ -68,6 +70,7 @@ public final class DrawingSyncCoordinator {
     public init(replica: Replica, drawingID: String, quietPeriod: Int64 = 100, firstRegion: CellRect? = nil) {
         self.replica = replica
         self.drawingID = drawingID
+        documentKey = DocumentKey(collection: Self.collection, id: drawingID)
         self.firstRegion = firstRegion
         debouncer = FlushDebouncer(quietPeriod: quietPeriod)
         if firstRegion != nil {
@@ -129,7 +132,7 @@ public final class DrawingSyncCoordinator {
         boundsCacheIsCurrent = false
         let pending = model.persistPending(changes)
         do {
-            try replica.write { transaction in try Self.write(changes, of: drawingID, in: transaction) }
+            try replica.write { transaction in try Self.write(changes, of: documentKey, in: transaction) }
         } catch {
             model.rollback(pending)
             unflushedKeys.formUnion(keys)
@@ -264,7 +267,7 @@ public final class DrawingSyncCoordinator {
     /// removed sweeps. The entries go to the replica as paths and values (`upsert(_:into:id:)`),
     /// with no DQL argument dictionary built and taken apart again.
     private static func write(
-        _ changes: DrawingModel.Changes, of drawingID: String, in transaction: ReplicaTransaction
+        _ changes: DrawingModel.Changes, of documentKey: DocumentKey, in transaction: ReplicaTransaction
     ) throws {
         var entries: [DocumentEntry] = []
         entries.reserveCapacity(changes.baseWrites.count)
@@ -289,7 +292,7 @@ public final class DrawingSyncCoordinator {
                 entries.append(DocumentEntry(path: ["sweeps", key.rawValue], value: .object([:])))
             }
         }
-        if !entries.isEmpty { try transaction.upsert(entries, into: collection, id: drawingID) }
+        if !entries.isEmpty { try transaction.upsert(entries, into: documentKey) }
         var unset: [[String]] = []
         for key in changes.removals.sorted() {
             unset += [["strokes", key.rawValue], ["sweeps", key.rawValue]]
@@ -300,6 +303,6 @@ public final class DrawingSyncCoordinator {
             }
         }
         guard !unset.isEmpty else { return }
-        try transaction.unset(unset, in: collection, id: drawingID)
+        try transaction.unset(unset, in: documentKey)
     }
 }

@@ -25,19 +25,29 @@ public final class ReplicaTransaction {
     @discardableResult
     public func upsert(_ entries: [DocumentEntry], into collection: String, id: String) throws -> QueryResult
     {
+        try upsert(entries, into: DocumentKey(collection: collection, id: id))
+    }
+
+    /// `upsert(_:into:id:)` into the document `key`: for a caller that writes one document again
+    /// and again (a drawing's coordinator) and so hashes its names once, when it makes the key.
+    @discardableResult
+    public func upsert(_ entries: [DocumentEntry], into key: DocumentKey) throws -> QueryResult {
         try checkOpen()
-        return try replica.state.upsert(
-            entries, into: DocumentKey(collection: collection, id: id),
-            wall: replica.configuration.wallClock())
+        return try replica.state.upsert(entries, into: key, wall: replica.configuration.wallClock())
     }
 
     /// Removes map entries of one document without DQL: what
     /// ``UPDATE collection UNSET `path`, ... WHERE _id = :id`` does.
     @discardableResult
     public func unset(_ paths: [[String]], in collection: String, id: String) throws -> QueryResult {
+        try unset(paths, in: DocumentKey(collection: collection, id: id))
+    }
+
+    /// `unset(_:in:id:)` in the document `key` (see `upsert(_:into:)`).
+    @discardableResult
+    public func unset(_ paths: [[String]], in key: DocumentKey) throws -> QueryResult {
         try checkOpen()
-        return try replica.state.unset(
-            paths, in: DocumentKey(collection: collection, id: id), wall: replica.configuration.wallClock())
+        return try replica.state.unset(paths, in: key, wall: replica.configuration.wallClock())
     }
 
     private func checkOpen() throws {

@@ -25,6 +25,8 @@ struct MapWorkload {
 
     static let collection = "drawings"
     static let documentID = "bench"
+    /// The document every write goes to, made once as the coordinator makes its drawing's.
+    static let documentKey = DocumentKey(collection: collection, id: documentID)
 
     let keys: Int
     /// A directory shared by the scenario workers: `overwrite` leaves a copy of its peer A there
@@ -363,8 +365,7 @@ struct MapWorkload {
     static func write(key: String, value: [UInt8], into replica: Replica) throws {
         try replica.write { transaction -> Void in
             try transaction.upsert(
-                [DocumentEntry(path: ["strokes", key], value: .base64(value))], into: collection,
-                id: documentID)
+                [DocumentEntry(path: ["strokes", key], value: .base64(value))], into: documentKey)
         }
     }
 
