@@ -105,8 +105,7 @@ struct MapWorkload {
             let floor = try FloorDatabase(
                 path: stores.root + "/\(FloorCommit.fileName(false, floorFigure)).sqlite", autoVacuum: false,
                 checkpointsApart: false)
-            let measured = try Self.writeBesideFloor(
-                writesA, into: a, storeDirectory: pathA, floor: floor, floorCount: writesA.count)
+            let measured = try Self.writeBesideFloor(writesA, into: a, storeDirectory: pathA, floor: floor)
             (writeA, writeCPU) = (measured.write.seconds, measured.write.cpuSeconds)
             floorCommits = (measured.floor, floor.count, try FloorCommit.lastLogRecord(ofStoreIn: pathA))
         }
@@ -323,34 +322,29 @@ struct MapWorkload {
         }
     }
 
-    /// Writes `entries` into `replica` a slice at a time, each slice followed by the floor's
-    /// commits of its share of `floorCount` (the bytes of the replica's last log row so far,
-    /// read between them), each side timed alone. On a shared machine whose speed drifts by a
-    /// third within minutes, the writes and the floor measured one after the other were
-    /// measured at different speeds; in slices side by side, both see the same moments.
+    /// Writes `entries` into `replica` a slice at a time, each slice followed by as many of the
+    /// floor's commits (the bytes of the replica's last log row so far, read between them), each
+    /// side timed alone. On a shared machine whose speed drifts by a third within minutes, the
+    /// writes and the floor measured one after the other were measured at different speeds; in
+    /// slices side by side, both see the same moments, and both tables grow alike.
     static func writeBesideFloor(
-        _ entries: [(String, [UInt8])], into replica: Replica, storeDirectory: String, floor: FloorDatabase,
-        floorCount: Int
+        _ entries: [(String, [UInt8])], into replica: Replica, storeDirectory: String, floor: FloorDatabase
     ) throws -> (write: FloorCommit.Commits, floor: FloorCommit.Commits) {
         var written = FloorCommit.Commits()
         var floorTimes = FloorCommit.Commits()
         var start = 0
         while start < entries.count {
             let end = min(entries.count, start + floorSlice)
-            let slice = try BenchClock.measureWithCPU {
-                try write(Array(entries[start..<end]), into: replica)
+            let slice = Array(entries[start..<end])
+            let writes = try BenchClock.measureWithCPU { try write(slice, into: replica) }
+            written.seconds += writes.seconds
+            written.cpuSeconds += writes.cpuSeconds
+            let record = try FloorCommit.lastLogRecord(ofStoreIn: storeDirectory)
+            let commits = try BenchClock.measureWithCPU {
+                for _ in slice.indices { try floor.commit(record) }
             }
-            written.seconds += slice.seconds
-            written.cpuSeconds += slice.cpuSeconds
-            let due = floorCount * end / entries.count - floor.count
-            if due > 0 {
-                let record = try FloorCommit.lastLogRecord(ofStoreIn: storeDirectory)
-                let commits = try BenchClock.measureWithCPU {
-                    for _ in 0..<due { try floor.commit(record) }
-                }
-                floorTimes.seconds += commits.seconds
-                floorTimes.cpuSeconds += commits.cpuSeconds
-            }
+            floorTimes.seconds += commits.seconds
+            floorTimes.cpuSeconds += commits.cpuSeconds
             start = end
         }
         return (written, floorTimes)

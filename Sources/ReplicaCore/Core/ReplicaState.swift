@@ -1,8 +1,8 @@
 /// Which document: collection and `_id`.
 ///
 /// Both names are hashed once, when the key is made: a local write looks its document up in
-/// half a dozen tables keyed by it (the unsaved dots, the stored documents' counts, what the
-/// observers are told), and hashing the two strings for each was a tenth of the write's own work.
+/// half a dozen tables keyed by it (the documents, the stored documents' counts, what the
+/// observers are told), and hashed the two strings again for each.
 public struct DocumentKey: Hashable, Sendable {
     public let collection: String
     public let id: String

@@ -3,7 +3,7 @@
 /// is held apart from the table: kept in the table, its entry was taken out by every commit and
 /// made again by the next write, a lookup and an insertion each time.
 struct UnsavedDots {
-    /// The first document written since the last `takeAll`/`takeOnly`, when there is one.
+    /// The first document written since the table was last emptied (`takeOnly`, `removeAll`).
     private var first: (key: DocumentKey, dots: [Dot])?
     /// Every other document written since then (empty while `first` is nil).
     private var others: [DocumentKey: [Dot]] = [:]
