@@ -109,6 +109,24 @@ final class AppInstance {
         return try waitForExit()
     }
 
+    /// The app's process as the kernel reports it, with `jobControlShell`: its state (`T` while
+    /// stopped) and whether its process group holds the terminal. Found as the pane's shell's
+    /// child; nil while there is none.
+    func job() throws -> (state: Character, inForeground: Bool)? {
+        let shell = try tmux.display("#{pane_pid}")
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc")
+        where entry.allSatisfy(\.isNumber) {
+            // pid (comm) state ppid pgrp session tty_nr tpgid ...: comm may hold spaces.
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 5, fields[1] == shell, let state = fields[0].first else { continue }
+            return (state, fields[2] == fields[5])
+        }
+        return nil
+    }
+
     func waitForExit() throws -> Int32 {
         if jobControlShell {
             // Back at the prompt: ask the shell for the app's exit status.
