@@ -59,10 +59,11 @@ enum OpenCommand {
         let entry = try drawings.openOrCreate(drawing)
         lastDrawing.write(entry.id)
         let signals = try TerminationSignals()
+        // Before the screen: curses then leaves Ctrl-Z to us (see `SuspendSignal`).
+        let suspend = try SuspendSignal()
         let screen = try TerminalScreen(options: TerminalScreen.Options(mouseTracking: .anyMotion))
         defer { screen.restore() }
         let resize = try ResizeSignal()
-        let suspend = try SuspendSignal()
         let session = try CanvasSession(
             loop: wiring.loop, replica: wiring.replica, screen: screen, drawings: drawings, drawing: entry,
             palette: palette, keysHelp: keysHelp, displayName: name,

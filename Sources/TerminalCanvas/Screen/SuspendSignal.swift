@@ -21,8 +21,11 @@ private func handleSuspendSignal(_ signal: Int32) {
 /// is pending, gives the terminal back, and only then calls `stopProcess()`, which stops for real
 /// and returns once the shell continues the process (`fg`).
 ///
-/// Create it after `TerminalScreen`: curses installs its own SIGTSTP handler, which this replaces
-/// (and puts back when it goes away).
+/// Create it before `TerminalScreen`. When curses starts and finds SIGTSTP handled already, it
+/// never touches the signal; finding it at its default, it installs a handler of its own and,
+/// around every screen update (`doupdate`), sets SIGTSTP to be ignored and then puts the handler
+/// back, so a Ctrl-Z pressed while a frame was being drawn was lost: under load, one press in
+/// thirty did nothing. It puts back the previous handling when it goes away.
 public final class SuspendSignal {
     public var fileDescriptor: Int32 { pipe.readDescriptor }
     private let pipe: WakePipe
