@@ -142,7 +142,7 @@ public struct ReplicaState: Sendable {
     /// builds no set, and the tables of unsaved dots keep their storage for the next commit. The
     /// events a received block holds are not copied: only their dots are taken.
     package mutating func takeUnsaved() -> [UnsavedDocument] {
-        if unsaved.isEmpty, unsavedBlocks.isEmpty { return [] }
+        if !hasUnsavedChanges { return [] }
         // A local write: one document, its events (one, or a value and the removed form of the
         // one it replaced), no received block. The same result as below without the arrays of
         // keys and the closure on the way.
@@ -193,19 +193,7 @@ public struct ReplicaState: Sendable {
         var result = dots
         // A local write's one event: the array as it is.
         if result.count == 1 { return document.isRemoved(at: result[0]) != nil ? result : [] }
-        if result.count <= 8 {
-            // Insertion sort: a handful of dots, with no closure and no buffer of its own.
-            for index in result.indices.dropFirst() {
-                let dot = result[index]
-                var place = index
-                while place > 0, dot < result[place - 1] { place -= 1 }
-                guard place < index else { continue }
-                for moved in stride(from: index, to: place, by: -1) { result[moved] = result[moved - 1] }
-                result[place] = dot
-            }
-        } else {
-            result.sort()
-        }
+        result.sort()
         var kept = 0
         for index in result.indices where kept == 0 || result[index] != result[kept - 1] {
             if document.isRemoved(at: result[index]) != nil {
