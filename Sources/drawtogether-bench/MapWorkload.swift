@@ -96,7 +96,7 @@ struct MapWorkload {
         // The floor's commits, timed beside A's writes (see `writeBesideFloor`):
         // `replica.floor.commit` in the disjoint scenario, each other scenario's own.
         let floorFigure = scenario == .disjoint ? nil : "\(prefix).floor.commit"
-        var floorCommits: (commits: FloorCommit.Commits, count: Int, record: [UInt8])?
+        var floorCommits: (commits: FloorCommit.Commits, record: [UInt8])?
         if let reusedWriteSeconds {
             writeA = reusedWriteSeconds
         } else if writesA.isEmpty {
@@ -107,7 +107,7 @@ struct MapWorkload {
                 checkpointsApart: false)
             let measured = try Self.writeBesideFloor(writesA, into: a, storeDirectory: pathA, floor: floor)
             (writeA, writeCPU) = (measured.write.seconds, measured.write.cpuSeconds)
-            floorCommits = (measured.floor, floor.count, try FloorCommit.lastLogRecord(ofStoreIn: pathA))
+            floorCommits = (measured.floor, measured.lastRecord)
         }
         if scenario == .overwrite, let handoff {
             try Self.keepOverwriteStore(pathA, writeSeconds: writeA, in: handoff)
@@ -124,7 +124,8 @@ struct MapWorkload {
         // scenario, each other scenario's own beside it, so that every write's ratio to it is
         // read in one process.
         var floorPerWrite: Double?
-        if let (commits, count, record) = floorCommits {
+        if let (commits, record) = floorCommits {
+            let count = writesA.count  // the floor committed one row for each write
             let note = scenario == .disjoint ? nil : "as replica.floor.commit, in this scenario's process"
             floorPerWrite = try FloorCommit(report: report).add(
                 commits, record: record, count: count, directory: stores.root, figure: floorFigure, note: note
@@ -326,12 +327,14 @@ struct MapWorkload {
     /// floor's commits (the bytes of the replica's last log row so far, read between them), each
     /// side timed alone. On a shared machine whose speed drifts by a third within minutes, the
     /// writes and the floor measured one after the other were measured at different speeds; in
-    /// slices side by side, both see the same moments, and both tables grow alike.
+    /// slices side by side, both see the same moments, and both tables grow alike. Returns both
+    /// sides' times and the bytes the floor committed last.
     static func writeBesideFloor(
         _ entries: [(String, [UInt8])], into replica: Replica, storeDirectory: String, floor: FloorDatabase
-    ) throws -> (write: FloorCommit.Commits, floor: FloorCommit.Commits) {
+    ) throws -> (write: FloorCommit.Commits, floor: FloorCommit.Commits, lastRecord: [UInt8]) {
         var written = FloorCommit.Commits()
         var floorTimes = FloorCommit.Commits()
+        var record: [UInt8] = []
         var start = 0
         while start < entries.count {
             let end = min(entries.count, start + floorSlice)
@@ -339,7 +342,7 @@ struct MapWorkload {
             let writes = try BenchClock.measureWithCPU { try write(slice, into: replica) }
             written.seconds += writes.seconds
             written.cpuSeconds += writes.cpuSeconds
-            let record = try FloorCommit.lastLogRecord(ofStoreIn: storeDirectory)
+            record = try FloorCommit.lastLogRecord(ofStoreIn: storeDirectory)
             let commits = try BenchClock.measureWithCPU {
                 for _ in slice.indices { try floor.commit(record) }
             }
@@ -347,7 +350,7 @@ struct MapWorkload {
             floorTimes.cpuSeconds += commits.cpuSeconds
             start = end
         }
-        return (written, floorTimes)
+        return (written, floorTimes, record)
     }
 
     /// The writes between two turns of the floor in `writeBesideFloor`.
