@@ -214,15 +214,13 @@ public final class Replica {
         let listening = !observers.isEmpty || !commitHandlers.isEmpty
         var committed = CommittedChanges()
         // By index, each change read where it lies: a loop over the changes themselves copied
-        // each (a retain and a release of its key, dots and events).
+        // each (a retain and a release of its key, dots and events). `takeUnsaved` names each
+        // document once, so its entries are set, not joined with what is there.
         for index in changes.indices {
             let key = changes[index].key
             if listening {
-                let written = commitHandlers.isEmpty ? [] : state.changedPaths(of: changes[index])
-                committed.written[key, default: []].formUnion(written)
-                if isObservedAlone(key) {
-                    committed.shown[key, default: []] += state.shownChangedPaths(of: changes[index])
-                }
+                committed.written[key] = commitHandlers.isEmpty ? [] : state.changedPaths(of: changes[index])
+                if isObservedAlone(key) { committed.shown[key] = state.shownChangedPaths(of: changes[index]) }
             }
             // One lookup of the document's entry, counted and judged in place.
             let events = changes[index].dots.count

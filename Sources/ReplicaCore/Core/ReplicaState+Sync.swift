@@ -42,9 +42,14 @@ extension ReplicaState {
         _ delta: consuming ReplicaDelta, wall: Int64,
         storingNewBlocks store: (([(key: DocumentKey, block: ArraySlice<UInt8>)], HybridTimestamp) -> Bool)?
     ) throws -> ApplyOutcome {
-        if let refused = try refusal(of: delta) { return refused }
+        // What this replica holds of each document, read once for the check and the blocks
+        // (each read copies the document out of the table).
+        let held = delta.documents.map { self.held(delta.collection, $0.documentID) }
+        if let refused = try refusal(of: delta, held: held) { return refused }
         observeTimestamps(of: delta, wall: wall)
-        let stored = store.flatMap { store in newBlocks(of: delta).map { store($0, clock.latest) } } ?? false
+        let stored =
+            store.flatMap { store in newBlocks(of: delta, held: held).map { store($0, clock.latest) } }
+            ?? false
         return merge(delta, blocksStored: stored)
     }
 
@@ -55,11 +60,10 @@ extension ReplicaState {
 
     /// Checks a whole delta before anything of it is applied: a malformed event throws, and a
     /// document whose writes would follow one this replica lacks makes the refusal returned. Nil
-    /// when the delta can be merged.
-    private func refusal(of delta: ReplicaDelta) throws -> ApplyOutcome? {
+    /// when the delta can be merged. `held`: the vector held of each of its documents.
+    private func refusal(of delta: ReplicaDelta, held: [VersionVector]) throws -> ApplyOutcome? {
         var missing = DocumentVersions()
-        for document in delta.documents {
-            let have = held(delta.collection, document.documentID)
+        for (document, have) in zip(delta.documents, held) {
             try Self.validate(document.events, documentID: document.documentID)
             if Self.hasGap(document.events, after: have) { missing.vectors[document.documentID] = have }
         }
@@ -80,10 +84,16 @@ extension ReplicaState {
     /// block holds a form of every one of its events, and what the merge then changes of them
     /// (an event removed on arrival) is the merge's to store after it. Nil otherwise.
     package func newBlocks(of delta: ReplicaDelta) -> [(key: DocumentKey, block: ArraySlice<UInt8>)]? {
+        newBlocks(of: delta, held: delta.documents.map { held(delta.collection, $0.documentID) })
+    }
+
+    /// `newBlocks(of:)`, given the vector held of each of the delta's documents.
+    private func newBlocks(of delta: ReplicaDelta, held: [VersionVector]) -> [(
+        key: DocumentKey, block: ArraySlice<UInt8>
+    )]? {
         var blocks: [(key: DocumentKey, block: ArraySlice<UInt8>)] = []
-        for document in delta.documents where !document.events.isEmpty {
+        for (document, have) in zip(delta.documents, held) where !document.events.isEmpty {
             guard let block = document.encodedBlock else { return nil }
-            let have = held(delta.collection, document.documentID)
             let allNew = document.events.withUnsafeBufferPointer { events in
                 // Counters are contiguous per peer: one above what is held is one not held.
                 events.indices.allSatisfy { index in
@@ -112,8 +122,10 @@ extension ReplicaState {
             let documentID = delta.documents[position].documentID
             let block = delta.documents[position].encodedBlock
             let key = DocumentKey(collection: delta.collection, id: documentID)
-            let before = documents[key]?.eventCount ?? 0
-            let (touchedAny, kept) = modify(key) { state -> ((Bool, [Dot]?), [Dot]) in
+            // The counts are read in the document where it lies: read through the table, each
+            // copied the whole document out (a retain and a release of each of its tables).
+            let (touchedAny, kept, added) = modify(key) { state -> ((Bool, [Dot]?, Int), [Dot]) in
+                let before = state.eventCount
                 let count = delta.documents[position].events.count
                 var touched: [Dot] = []
                 touched.reserveCapacity(count)
@@ -121,16 +133,16 @@ extension ReplicaState {
                 delta.documents[position].events.withUnsafeMutableBufferPointer { events in
                     state.integrate(taking: events, touched: &touched)
                 }
+                let added = state.eventCount - before
                 guard block != nil, !touched.isEmpty else {
-                    return ((!touched.isEmpty, nil), touched)
+                    return ((!touched.isEmpty, nil, added), touched)
                 }
                 let (kept, others) = Self.splitByBlock(
-                    touched, delta.documents[position].events, newEvents: state.eventCount - before, in: state
-                )
-                return ((true, kept), others)
+                    touched, delta.documents[position].events, newEvents: added, in: state)
+                return ((true, kept, added), others)
             }
             if let kept, let block { keepBlock(block, holding: kept, for: key, stored: blocksStored) }
-            newEvents += (documents[key]?.eventCount ?? 0) - before
+            newEvents += added
             if touchedAny { changed.append(documentID) }
         }
         return .applied(newEvents: newEvents, changedDocumentIDs: changed)

@@ -54,6 +54,21 @@ public struct ReplicaState: Sendable {
         documents[key]
     }
 
+    /// `body` of the document `key` read where it lies, or nil when there is none.
+    ///
+    /// Mutating in form only (`body` cannot change the document): the table's getter copies a
+    /// document out (a retain and a release of each of its tables), its values' modify accessor
+    /// hands over the document in place. Called through the replica's class, a mutating call
+    /// reads the state in place too, where a call of a reader copied the whole state out first.
+    package mutating func readInPlace<T>(_ key: DocumentKey, _ body: (borrowing DocumentState) -> T) -> T? {
+        guard let index = documents.index(forKey: key) else { return nil }
+        return Self.borrow(&documents.values[index], body)
+    }
+
+    private static func borrow<T>(_ state: inout DocumentState, _ body: (borrowing DocumentState) -> T) -> T {
+        body(state)
+    }
+
     /// The ids of the documents of a collection that hold any event (tombstones included), sorted.
     public func documentIDs(in collection: String) -> [String] {
         documents.keys.compactMap { $0.collection == collection ? $0.id : nil }.sorted()
@@ -136,7 +151,7 @@ public struct ReplicaState: Sendable {
         package var unencoded: [DocumentEvent]
     }
 
-    /// Every document changed since the last call, in key order.
+    /// Every document changed since the last call, each once, in key order.
     ///
     /// A local write changes one document by one or two events: that case sorts nothing and
     /// builds no set, and the tables of unsaved dots keep their storage for the next commit. The
@@ -147,19 +162,19 @@ public struct ReplicaState: Sendable {
         // one it replaced), no received block. The same result as below without the arrays of
         // keys and the closure on the way.
         if unsavedBlocks.isEmpty, let (key, dots) = unsaved.takeOnly() {
-            guard let document = documents[key] else {
-                return [UnsavedDocument(key: key, dots: [], blocks: [], unencoded: [])]
+            let change = readInPlace(key) { document in
+                let held = Self.heldInOrder(dots, in: document)
+                var unencoded: [DocumentEvent] = []
+                unencoded.reserveCapacity(held.count)
+                for dot in held { if let event = document.event(at: dot) { unencoded.append(event) } }
+                return UnsavedDocument(key: key, dots: held, blocks: [], unencoded: unencoded)
             }
-            let held = Self.heldInOrder(dots, in: document)
-            var unencoded: [DocumentEvent] = []
-            unencoded.reserveCapacity(held.count)
-            for dot in held { if let event = document.event(at: dot) { unencoded.append(event) } }
-            return [UnsavedDocument(key: key, dots: held, blocks: [], unencoded: unencoded)]
+            return [change ?? UnsavedDocument(key: key, dots: [], blocks: [], unencoded: [])]
         }
         // A live update applied alone: one document, one received block, nothing else.
         if unsaved.isEmpty, unsavedBlocks.count == 1, let (key, held) = unsavedBlocks.first, held.count == 1 {
             unsavedBlocks.removeAll(keepingCapacity: true)
-            let dots = Self.heldInOrder(held[0].dots, in: document(key))
+            let dots = readInPlace(key) { Self.heldInOrder(held[0].dots, in: $0) } ?? []
             return [
                 UnsavedDocument(
                     key: key, dots: dots, blocks: held[0].stored ? [] : [held[0].block], unencoded: [])
@@ -174,10 +189,13 @@ public struct ReplicaState: Sendable {
             let held = unsavedBlocks[key] ?? []
             var unencoded: [DocumentEvent] = []
             unencoded.reserveCapacity(extra.count)
-            let extraDots = Self.heldInOrder(extra, in: document)
-            for dot in extraDots { if let event = document?.event(at: dot) { unencoded.append(event) } }
-            let dots = held.isEmpty ? extraDots : Self.heldInOrder(extra + held.flatMap(\.dots), in: document)
             let blocks = held.compactMap { $0.stored ? nil : $0.block }
+            guard let document else {
+                return UnsavedDocument(key: key, dots: [], blocks: blocks, unencoded: [])
+            }
+            let extraDots = Self.heldInOrder(extra, in: document)
+            for dot in extraDots { if let event = document.event(at: dot) { unencoded.append(event) } }
+            let dots = held.isEmpty ? extraDots : Self.heldInOrder(extra + held.flatMap(\.dots), in: document)
             return UnsavedDocument(key: key, dots: dots, blocks: blocks, unencoded: unencoded)
         }
         unsaved.removeAll()
@@ -188,8 +206,7 @@ public struct ReplicaState: Sendable {
     /// `dots` sorted, each once, keeping those `document` holds: in the array given (a local
     /// write's one or two dots, handed over by the unsaved table, need no other), where sorting
     /// a copy into a second new array was a third of `takeUnsaved` for an overwrite.
-    private static func heldInOrder(_ dots: consuming [Dot], in document: DocumentState?) -> [Dot] {
-        guard let document else { return [] }
+    private static func heldInOrder(_ dots: consuming [Dot], in document: borrowing DocumentState) -> [Dot] {
         var result = dots
         // A local write's one event: the array as it is.
         if result.count == 1 { return document.isRemoved(at: result[0]) != nil ? result : [] }

@@ -107,8 +107,15 @@ extension ReplicaState {
     /// (see `DocumentState.shownChange`), each once, in the order of the changed dots: what a
     /// document observer is told. The paths of events that lost, and of a map marker arriving
     /// where a map already shows, are left out.
-    package func shownChangedPaths(of unsaved: UnsavedDocument) -> [ShownPath] {
-        guard let document = document(unsaved.key) else { return [] }
+    ///
+    /// Mutating in form only: the document is read where it lies (`readInPlace`).
+    package mutating func shownChangedPaths(of unsaved: UnsavedDocument) -> [ShownPath] {
+        readInPlace(unsaved.key) { Self.shownChangedPaths(of: unsaved.dots, in: $0) } ?? []
+    }
+
+    private static func shownChangedPaths(of changed: [Dot], in document: borrowing DocumentState)
+        -> [ShownPath]
+    {
         var paths: [ShownPath] = []
         // Only paths told by removed events can come twice (a path's winner tells it once, and
         // then no removed event does), so only those are remembered.
@@ -122,7 +129,7 @@ extension ReplicaState {
         var aboveChildren: ChildTable?
         // The dots through their buffer: every check searches them, and passing the array
         // retained and released it each time.
-        unsaved.dots.withUnsafeBufferPointer { dots in
+        changed.withUnsafeBufferPointer { dots in
             for dot in dots {
                 guard let path = document.path(at: dot) else { continue }
                 let node: PathNode?

@@ -36,8 +36,15 @@ extension ReplicaState {
 
     /// `patches(of:orderedPaths:)` of the paths a commit showed changed (`shownChangedPaths`),
     /// each read from the node found when it was checked.
-    package func patches(of key: DocumentKey, shown: [ShownPath]) -> [DocumentPatch] {
-        patches(of: key, count: shown.count, path: { shown[$0].path }) { index, _ in shown[index].node }
+    ///
+    /// Mutating in form only: the document is read where it lies (`readInPlace`).
+    package mutating func patches(of key: DocumentKey, shown: [ShownPath]) -> [DocumentPatch] {
+        if shown.isEmpty { return [] }
+        return readInPlace(key) { state in
+            Self.patches(in: state, count: shown.count, path: { shown[$0].path }) { index, _ in
+                shown[index].node
+            }
+        } ?? [DocumentPatch(path: [], value: nil)]
     }
 
     /// The patches of `count` paths (`path(index)`), shorter first, each entry's node given by
@@ -49,7 +56,16 @@ extension ReplicaState {
         of key: DocumentKey, count: Int, path: (Int) -> [String], node: (Int, PathNode) -> PathNode?
     ) -> [DocumentPatch] {
         if count == 0 { return [] }
-        guard let state = document(key), state.hasFields else { return [DocumentPatch(path: [], value: nil)] }
+        guard let state = document(key) else { return [DocumentPatch(path: [], value: nil)] }
+        return Self.patches(in: state, count: count, path: path, node: node)
+    }
+
+    /// `patches(of:count:path:node:)` of a document there is (`count` above zero).
+    private static func patches(
+        in state: borrowing DocumentState, count: Int, path: (Int) -> [String],
+        node: (Int, PathNode) -> PathNode?
+    ) -> [DocumentPatch] {
+        guard state.hasFields else { return [DocumentPatch(path: [], value: nil)] }
         var longest = 0
         for index in 0..<count {
             let path = path(index)
@@ -87,8 +103,9 @@ extension ReplicaState {
     /// The node of the map that holds `path`'s entry, when no path read already covers it and
     /// every level above it shows a map; otherwise nil, after reporting the shortest level above
     /// that no longer shows a map (it lost its last entry, or a value hides it now), once.
-    private func mapAbove(
-        _ path: [String], in state: DocumentState, read: inout Set<[String]>, patches: inout [DocumentPatch]
+    private static func mapAbove(
+        _ path: [String], in state: borrowing DocumentState, read: inout Set<[String]>,
+        patches: inout [DocumentPatch]
     ) -> PathNode? {
         if !read.isEmpty, (1..<path.count).contains(where: { read.contains(Array(path.prefix($0))) }) {
             return nil
