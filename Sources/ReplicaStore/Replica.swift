@@ -25,8 +25,8 @@ public final class Replica {
     /// to several clients, still holds while it has not moved.
     public private(set) var stateRevision: UInt64 = 0
     public private(set) var subscriptions: [ReplicaSubscription]
-    var observers: [Int: Observer] = [:]
-    var commitHandlers: [Int: (ReplicaCommit) -> Void] = [:]
+    var observers = HandlerTable<Observer>()
+    var commitHandlers = HandlerTable<(ReplicaCommit) -> Void>()
     var nextHandlerID = 0
     var pendingDeliveries: [() -> Void] = []
     var isDelivering = false
@@ -219,8 +219,9 @@ public final class Replica {
         for index in changes.indices {
             let key = changes[index].key
             if listening {
-                committed.written[key] = commitHandlers.isEmpty ? [] : state.changedPaths(of: changes[index])
-                if isObservedAlone(key) { committed.shown[key] = state.shownChangedPaths(of: changes[index]) }
+                let written = commitHandlers.isEmpty ? [] : state.changedPaths(of: changes[index])
+                let shown = isObservedAlone(key) ? state.shownChangedPaths(of: changes[index]) : nil
+                committed.documents[key] = (written, shown)
             }
             // One lookup of the document's entry, counted and judged in place.
             let events = changes[index].dots.count

@@ -68,10 +68,11 @@ extension Replica {
     /// What one commit changed, as it is told: per document, the paths of every event written or
     /// removed (`ReplicaCommit.changedPaths`; empty sets when no commit handler listens), and, for
     /// a document observed alone, the paths that may show something else now. A document's key
-    /// in `written` is what a query observer looks at.
+    /// in `documents` is what a query observer looks at.
     struct CommittedChanges {
-        var written: [DocumentKey: Set<[String]>] = [:]
-        var shown: [DocumentKey: [ShownPath]] = [:]
+        /// Per changed document, its written paths and (observed alone) its shown ones: one
+        /// table for both, so a commit of one document builds one table, not two.
+        var documents: [DocumentKey: (written: Set<[String]>, shown: [ShownPath]?)] = [:]
         /// Whether document observers are told every written path (adopting a whole state,
         /// whose paths are gathered as the events are dropped and taken), not `shown`.
         private(set) var tellsWritten = false
@@ -79,15 +80,18 @@ extension Replica {
         init() {}
 
         init(written: [DocumentKey: Set<[String]>]) {
-            self.written = written
+            documents = written.mapValues { (written: $0, shown: nil) }
             tellsWritten = true
         }
+
+        /// The written paths of every changed document: what commit handlers are told.
+        var written: [DocumentKey: Set<[String]>] { documents.mapValues(\.written) }
     }
 
     /// Whether a document observer watches `key` (only then are the paths it shows read).
     func isObservedAlone(_ key: DocumentKey) -> Bool {
-        observers.values.contains { observer in
-            if case .document(let observed, _) = observer { return observed == key }
+        observers.entries.contains { entry in
+            if case .document(let observed, _) = entry.handler { return observed == key }
             return false
         }
     }
@@ -96,17 +100,18 @@ extension Replica {
     /// document observer whose document shows nothing new (every event the commit brought lost,
     /// or restated what wins) is not called.
     func didCommit(_ changes: CommittedChanges, isLocal: Bool) {
-        let changedPaths = changes.written
-        guard !changedPaths.isEmpty, !observers.isEmpty || !commitHandlers.isEmpty else { return }
-        for id in observers.keys.sorted() {
-            guard let observer = observers[id],
-                changedPaths.keys.contains(where: { $0.collection == observer.collection })
-            else { continue }
+        let changed = changes.documents
+        guard !changed.isEmpty, !observers.isEmpty || !commitHandlers.isEmpty else { return }
+        // By position, in the order of registration: handlers run later, after the loop, so
+        // none is added or cancelled while it runs (a query's entry is only replaced).
+        for position in observers.entries.indices {
+            let (id, observer) = observers.entries[position]
+            guard changed.keys.contains(where: { $0.collection == observer.collection }) else { continue }
             switch observer {
             case .query(let select, let arguments, let lastResult, let handler):
                 // A query for one `_id` is not run again for commits to other documents (with
                 // many drawings, every stroke would otherwise re-read every open drawing).
-                if let key = Self.observedDocument(of: select, arguments), changedPaths[key] == nil {
+                if let key = Self.observedDocument(of: select, arguments), changed[key] == nil {
                     continue
                 }
                 guard let fresh = try? state.select(select, arguments: arguments), fresh != lastResult else {
@@ -117,9 +122,9 @@ extension Replica {
                 deliver(to: id) { handler(fresh) }
             case .document(let key, let handler):
                 let patches: [DocumentPatch]
-                if changes.tellsWritten, let paths = changedPaths[key] {
+                if changes.tellsWritten, let paths = changed[key]?.written {
                     patches = state.patches(of: key, changedPaths: paths)
-                } else if let shown = changes.shown[key] {
+                } else if let shown = changed[key]?.shown {
                     patches = state.patches(of: key, shown: shown)
                 } else {
                     continue
@@ -128,9 +133,11 @@ extension Replica {
                 deliver(to: id) { handler(.changed(patches)) }
             }
         }
-        let commit = ReplicaCommit(changedPaths: changedPaths, isLocal: isLocal)
-        for id in commitHandlers.keys.sorted() {
-            pendingDeliveries.append { [weak self] in self?.commitHandlers[id]?(commit) }
+        if !commitHandlers.isEmpty {
+            let commit = ReplicaCommit(changedPaths: changes.written, isLocal: isLocal)
+            for (id, _) in commitHandlers.entries {
+                pendingDeliveries.append { [weak self] in self?.commitHandlers[id]?(commit) }
+            }
         }
         drainDeliveries()
     }
