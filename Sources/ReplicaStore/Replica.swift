@@ -26,7 +26,7 @@ public final class Replica {
     public private(set) var stateRevision: UInt64 = 0
     public private(set) var subscriptions: [ReplicaSubscription]
     var observers = HandlerTable<Observer>()
-    var commitHandlers = HandlerTable<(ReplicaCommit) -> Void>()
+    var commitHandlers = HandlerTable<CommitHandler>()
     var nextHandlerID = 0
     var pendingDeliveries: [() -> Void] = []
     var isDelivering = false
@@ -212,6 +212,7 @@ public final class Replica {
     /// observed alone.
     func committedChanges(of changes: [ReplicaState.UnsavedDocument]) -> CommittedChanges {
         let listening = !observers.isEmpty || !commitHandlers.isEmpty
+        let readsPaths = commitHandlersReadPaths
         var committed = CommittedChanges()
         // By index, each change read where it lies: a loop over the changes themselves copied
         // each (a retain and a release of its key, dots and events). `takeUnsaved` names each
@@ -219,7 +220,7 @@ public final class Replica {
         for index in changes.indices {
             let key = changes[index].key
             if listening {
-                let written = commitHandlers.isEmpty ? [] : state.changedPaths(of: changes[index])
+                let written = readsPaths ? state.changedPaths(of: changes[index]) : []
                 let shown = isObservedAlone(key) ? state.shownChangedPaths(of: changes[index]) : nil
                 committed.documents[key] = (written, shown)
             }

@@ -172,6 +172,33 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
+    /// A handler that asks for no paths is told which documents a commit changed, with no paths,
+    /// until another handler asks for them; then both are told the paths.
+    @Test func aHandlerThatAsksForNoPathsIsToldTheDocumentsOnly() throws {
+        try replica.execute(Statements.insert(), arguments: ["doc": Self.drawing])
+        let key = DocumentKey(collection: "drawings", id: "drawing-1")
+        var signals: [ReplicaCommit] = []
+        let signal = replica.onCommit(includingPaths: false) { signals.append($0) }
+        try replica.execute(
+            Statements.set(["strokes", "k2"]), arguments: ["id": .string("drawing-1"), "value": .string("a")])
+        #expect(signals == [ReplicaCommit(changedPaths: [key: []], isLocal: true)])
+
+        var withPaths: [ReplicaCommit] = []
+        let paths = replica.onCommit { withPaths.append($0) }
+        try replica.execute(
+            Statements.set(["strokes", "k1"]), arguments: ["id": .string("drawing-1"), "value": .string("b")])
+        #expect(withPaths == [ReplicaCommit(changedPaths: [key: [["strokes", "k1"]]], isLocal: true)])
+        #expect(signals.last == withPaths.last)
+
+        paths.cancel()
+        try replica.execute(
+            Statements.set(["strokes", "k1"]), arguments: ["id": .string("drawing-1"), "value": .string("c")])
+        #expect(signals.count == 3)
+        #expect(signals.last == ReplicaCommit(changedPaths: [key: []], isLocal: true))
+        #expect(withPaths.count == 1)
+        withExtendedLifetime(signal) {}
+    }
+
     @Test func observerFiresOncePerChangingCommitAndStopsWhenCancelled() throws {
         var deliveries: [Int] = []
         let token = try replica.observe(Statements.select(), arguments: ["id": .string("drawing-1")]) {

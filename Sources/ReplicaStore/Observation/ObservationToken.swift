@@ -25,7 +25,8 @@ public struct ReplicaCommit: Equatable, Sendable {
     /// Per changed document, the paths of the events the commit wrote or removed. Every change a
     /// reader can see lies at one of these paths or below it, except that a map above them may
     /// appear or disappear with its first or last entry. A listed path may show no change at all
-    /// (an event replaced by an equal value), so readers compare.
+    /// (an event replaced by an equal value), so readers compare. The sets may be empty when no
+    /// handler asked for the paths (`Replica.onCommit(includingPaths:_:)`).
     public var changedPaths: [DocumentKey: Set<[String]>]
     public var isLocal: Bool
 

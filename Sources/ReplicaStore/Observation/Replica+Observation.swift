@@ -48,11 +48,29 @@ extension Replica {
     }
 
     /// Calls `handler` after every commit that changed documents (local writes and applied deltas).
-    public func onCommit(_ handler: @escaping (ReplicaCommit) -> Void) -> ObservationToken {
+    ///
+    /// With `includingPaths` false the handler is told which documents changed, with empty sets
+    /// of paths unless another handler asks for them: gathering the paths is a set entry for
+    /// every event a commit wrote (ten thousand for a large delta), which a handler that only
+    /// notes that something was committed does not read.
+    public func onCommit(includingPaths: Bool = true, _ handler: @escaping (ReplicaCommit) -> Void)
+        -> ObservationToken
+    {
         let id = nextHandlerID
         nextHandlerID += 1
-        commitHandlers[id] = handler
+        commitHandlers[id] = CommitHandler(includesPaths: includingPaths, call: handler)
         return ObservationToken { [weak self] in self?.commitHandlers[id] = nil }
+    }
+
+    /// A commit handler, and whether it reads the paths a commit changed.
+    struct CommitHandler {
+        let includesPaths: Bool
+        let call: (ReplicaCommit) -> Void
+    }
+
+    /// Whether a commit handler reads the changed paths (only then are they gathered).
+    var commitHandlersReadPaths: Bool {
+        commitHandlers.entries.contains { $0.handler.includesPaths }
     }
 
     /// Keeps `observer` and delivers its first value, behind any deliveries already queued.
@@ -66,7 +84,7 @@ extension Replica {
     }
 
     /// What one commit changed, as it is told: per document, the paths of every event written or
-    /// removed (`ReplicaCommit.changedPaths`; empty sets when no commit handler listens), and, for
+    /// removed (`ReplicaCommit.changedPaths`; empty sets when no commit handler reads them), and, for
     /// a document observed alone, the paths that may show something else now. A document's key
     /// in `documents` is what a query observer looks at.
     struct CommittedChanges {
@@ -136,7 +154,7 @@ extension Replica {
         if !commitHandlers.isEmpty {
             let commit = ReplicaCommit(changedPaths: changes.written, isLocal: isLocal)
             for (id, _) in commitHandlers.entries {
-                pendingDeliveries.append { [weak self] in self?.commitHandlers[id]?(commit) }
+                pendingDeliveries.append { [weak self] in self?.commitHandlers[id]?.call(commit) }
             }
         }
         drainDeliveries()

@@ -31,7 +31,7 @@ public final class ReplicaIdleSteps {
         self.loop = loop
         self.idleDelay = idleDelay
         self.maximumDelay = maximumDelay
-        commitToken = replica.onCommit { [weak self] _ in self?.committed() }
+        commitToken = replica.onCommit(includingPaths: false) { [weak self] _ in self?.committed() }
         // Peers acknowledging more may let a document compact: that is work too.
         replica.backgroundWorkAppeared = { [weak self] in self?.committed() }
         // Work left by an earlier run of the program (a snapshot due when it stopped).

@@ -61,7 +61,7 @@ public final class ReplicaSyncAdapter: SyncReplica {
     /// one loop iteration becomes one `localCommitted()`.
     public func forwardLocalCommits(to node: SyncNode) {
         self.node = node
-        commitToken = replica.onCommit { [weak self] commit in
+        commitToken = replica.onCommit(includingPaths: false) { [weak self] commit in
             guard commit.isLocal else { return }
             self?.scheduleForward()
         }
