@@ -32,6 +32,9 @@ extension DocumentState {
             }
             return touched
         }
+        // Room for each entry's value and the one it replaces: an overwrite's second dot grew
+        // the array made for its first (a second allocation and a copy, on every overwrite).
+        touched.reserveCapacity(2 * entries.count)
         for index in entries.indices {
             let path = entries[index].path
             var from = 0

@@ -36,7 +36,9 @@ extension DocumentState {
     /// The visible value at a path, or nil if nothing is there (or a register value above hides it).
     public func value(at path: [String]) -> DocumentValue? {
         if !path.isEmpty, visibleNode(at: path.dropLast()[...]) != .map { return nil }
-        return root[path[...]].flatMap(render)
+        // Called directly: `flatMap(render)` copied the whole document state to make the function.
+        guard let node = root[path[...]] else { return nil }
+        return render(node)
     }
 
     /// Calls `body` with each entry of the map `value(at: path)` shows (nothing when it shows
@@ -104,7 +106,10 @@ extension DocumentState {
             if depth >= from, show(current) != .map { return (depth, .absent) }
             node = current.children[path[depth]]
         }
-        return (nil, node.map(show) ?? .absent)
+        // Called directly: `node.map(show)` copied the whole document state to make the
+        // function value (a retain and a release of each of its tables, on every write).
+        guard let node else { return (nil, .absent) }
+        return (nil, show(node))
     }
 
     private func show(_ node: PathNode) -> VisibleNode {

@@ -126,20 +126,18 @@ struct EventStore: Sendable {
     /// Marks a held event removed (and drops its value); false when it is not held.
     @discardableResult
     mutating func markRemoved(_ dot: Dot) -> Bool {
+        // In place, asking nothing first: the event's path and context are not copied (a check
+        // that the event is there, `!= nil`, copied it out and released it again).
         if let slot = slot(of: dot.peer), dot.counter >= 1, dot.counter <= UInt64(logs[slot].count),
-            logs[slot][Int(dot.counter - 1)] != nil
+            logs[slot][Int(dot.counter - 1)]?.markRemoved() != nil
         {
-            // In place: the event's path and context are not copied.
-            logs[slot][Int(dot.counter - 1)]?.markRemoved()
             return true
         }
         return sparse.isEmpty ? false : markSparseRemoved(dot)
     }
 
     private mutating func markSparseRemoved(_ dot: Dot) -> Bool {
-        guard sparse[dot] != nil else { return false }
-        sparse[dot]?.markRemoved()
-        return true
+        sparse[dot]?.markRemoved() != nil
     }
 
     /// Forgets an event (compaction).
