@@ -1,6 +1,6 @@
 /// Handlers by the id they were registered with, kept in the order of registration (ids only
-/// grow): a commit visits them in that order without sorting their ids, and one is found by a
-/// binary search. A replica has a handful, added and cancelled rarely, read on every commit.
+/// grow): a commit visits them in that order without sorting their ids. A replica has a handful,
+/// added and cancelled rarely, so one is found by looking along them.
 struct HandlerTable<Handler> {
     private(set) var entries: [(id: Int, handler: Handler)] = []
 
@@ -10,31 +10,14 @@ struct HandlerTable<Handler> {
     /// setting a handler replaces the one of that id, or adds it after every other (`id` must
     /// be above every id the table has held).
     subscript(id: Int) -> Handler? {
-        get {
-            let (index, found) = position(of: id)
-            return found ? entries[index].handler : nil
-        }
+        get { entries.first { $0.id == id }?.handler }
         set {
-            let (index, found) = position(of: id)
-            switch (found, newValue) {
-            case (true, let handler?): entries[index].handler = handler
-            case (true, nil): entries.remove(at: index)
-            case (false, let handler?):
-                precondition(index == entries.count, "handler ids only grow")
-                entries.append((id, handler))
-            case (false, nil): break
+            if let index = entries.firstIndex(where: { $0.id == id }) {
+                if let newValue { entries[index].handler = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                precondition(entries.last.map { $0.id < id } ?? true, "handler ids only grow")
+                entries.append((id, newValue))
             }
         }
-    }
-
-    /// Where `id` is, or where it would go.
-    private func position(of id: Int) -> (index: Int, found: Bool) {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].id < id { low = middle + 1 } else { high = middle }
-        }
-        return (low, low < entries.count && entries[low].id == id)
     }
 }
