@@ -49,7 +49,7 @@ public enum HeapRelease {
     /// Asks malloc to give back every free page it can; false where there is no `malloc_trim`
     /// (not glibc). `malloc.h` is not part of Swift's Glibc module, so it is found by name.
     @discardableResult
-    static func release() -> Bool {
+    public static func release() -> Bool {
         #if canImport(Glibc)
             typealias Trim = @convention(c) (Int) -> Int32
             guard let symbol = dlsym(nil, "malloc_trim") else { return false }

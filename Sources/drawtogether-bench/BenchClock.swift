@@ -39,6 +39,15 @@ enum BenchClock {
         return (result, seconds(since: start), Double(threadCPU() &- cpuStart) / 1e9)
     }
 
+    /// Minor page faults this thread has taken (first touches of fresh pages, mostly): what a
+    /// step costs beyond its instructions, counted the same under any load.
+    static func threadMinorFaults() -> Int {
+        var usage = rusage()
+        // RUSAGE_THREAD (1, Linux): left out of Swift's Glibc module, which sees no _GNU_SOURCE.
+        getrusage(1, &usage)
+        return usage.ru_minflt
+    }
+
     /// VmRSS from /proc/self/status in MB (10^6 bytes), or nil where there is no such file.
     static func residentMegabytes() -> Double? {
         statusMegabytes("VmRSS:")

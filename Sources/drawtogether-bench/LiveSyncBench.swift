@@ -1,3 +1,4 @@
+import DrawingSync
 import ReplicaCore
 import ReplicaStore
 import StrokeKit
@@ -16,10 +17,14 @@ struct LiveSyncBench {
     let report: FigureReport
 
     func run() throws {
+        // As the app's process sets malloc up before it opens a drawing (`OpenCommand`).
+        HeapRelease.configure()
         let stores = try TemporaryStores("live")
         for observed in [true, false] {
             try run(observed: observed, stores: stores)
         }
+        // As the app gives its free heap back once idle (`IdleHeapRelease`).
+        HeapRelease.release()
         report.add("live.rss", BenchClock.residentMegabytes() ?? 0, "MB")
     }
 

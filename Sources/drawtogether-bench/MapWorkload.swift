@@ -1,3 +1,4 @@
+import DrawingSync
 import FoundationEssentials
 import ReplicaCore
 import ReplicaStore
@@ -36,6 +37,9 @@ struct MapWorkload {
     let report: FigureReport
 
     func run(_ scenario: Scenario) throws {
+        // As the app's process sets malloc up before it opens a drawing (`OpenCommand`), so that
+        // the replica works with the heap it would have there.
+        HeapRelease.configure()
         let startRSS = BenchClock.residentMegabytes() ?? 0
         let stores = try TemporaryStores("replica-\(scenario.rawValue)")
         let prefix = "replica.\(scenario.rawValue)"
@@ -54,6 +58,8 @@ struct MapWorkload {
                 "\(scenario.rawValue): reopened with \(reopened) keys, expected \(expectedKeys)")
         }
         report.add("\(prefix).reopen", reopenSeconds, "s", [("note", .text("open B and read the document"))])
+        // As the app gives its free heap back once idle (`IdleHeapRelease`).
+        HeapRelease.release()
         let rss = BenchClock.residentMegabytes() ?? 0
         report.add("\(prefix).rss", rss, "MB", [("delta_mb", .number(rss - startRSS))])
     }
@@ -210,7 +216,9 @@ struct MapWorkload {
         }
 
         let beforeB = deliveriesB
+        let faultsBefore = BenchClock.threadMinorFaults()
         let applyB = try BenchClock.measure { try Self.apply(deltaAB, to: b) }.seconds
+        let applyFaults = BenchClock.threadMinorFaults() - faultsBefore
         let beforeA = deliveriesA
         let applyA = try BenchClock.measure { try Self.apply(deltaBA, to: a) }.seconds
         // A document observer hears of every commit that changed what its document shows, with
@@ -220,6 +228,7 @@ struct MapWorkload {
             "\(prefix).apply", applyB, "s",
             [
                 ("observer_deliveries", .number(Double(deliveriesB - beforeB))),
+                ("minor_faults", .number(Double(applyFaults))),
                 (
                     "note",
                     .text(
