@@ -1,3 +1,4 @@
+import DrawingSync
 import TestSupport
 
 /// Which figures each section measures, and running one in this process.
@@ -19,6 +20,9 @@ enum BenchSections {
     static func runInProcess(
         _ section: BenchOptions.Section, scenario: String?, options: BenchOptions, report: FigureReport
     ) throws {
+        // The sections that measure what a drawing's process does run with the heap that process
+        // sets up before it opens a drawing (`OpenCommand`); a relay keeps malloc's defaults.
+        if section == .replica || section == .live || section == .drawing { HeapRelease.configure() }
         switch section {
         case .replica where scenario == CompactionBench.scenario:
             try CompactionBench(report: report).run()

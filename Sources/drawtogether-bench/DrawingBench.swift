@@ -23,8 +23,6 @@ struct DrawingBench {
     }
 
     func run() throws {
-        // As the app's process sets its heap up before it opens a drawing.
-        HeapRelease.configure()
         let stores = try TemporaryStores("drawing")
         let path = stores.path("replica")
         var sample = SampleDrawing(seed: 0xD0A7, peer: "bencha")

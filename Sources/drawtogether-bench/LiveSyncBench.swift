@@ -17,8 +17,6 @@ struct LiveSyncBench {
     let report: FigureReport
 
     func run() throws {
-        // As the app's process sets malloc up before it opens a drawing (`OpenCommand`).
-        HeapRelease.configure()
         let stores = try TemporaryStores("live")
         for observed in [true, false] {
             try run(observed: observed, stores: stores)

@@ -37,9 +37,6 @@ struct MapWorkload {
     let report: FigureReport
 
     func run(_ scenario: Scenario) throws {
-        // As the app's process sets malloc up before it opens a drawing (`OpenCommand`), so that
-        // the replica works with the heap it would have there.
-        HeapRelease.configure()
         let startRSS = BenchClock.residentMegabytes() ?? 0
         let stores = try TemporaryStores("replica-\(scenario.rawValue)")
         let prefix = "replica.\(scenario.rawValue)"
